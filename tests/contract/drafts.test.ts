@@ -1,0 +1,40 @@
+// Draft operations are in the full contract and absent from the public one.
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { contractPaths, readContractDocument } from '../../server/contract.js';
+import type { paths as FullPaths } from '../../generated/types.full.js';
+import type { paths as PublicPaths } from '../../generated/types.public.js';
+
+const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+function operations(doc: Record<string, any>) {
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]: [string, any]) =>
+    methods.filter((m) => item[m]).map((m) => ({ path, method: m, ...item[m] })),
+  );
+}
+
+describe('draft operations', () => {
+  const full = readContractDocument(contractPaths.full);
+  const pub = readContractDocument(contractPaths.public);
+
+  it('are marked in the full contract: x-draft, the Draft tag and a warning', () => {
+    const drafts = operations(full).filter((op) => op['x-draft']);
+    expect(drafts.map((op) => op.operationId).sort()).toEqual(['getPerson', 'searchPersons']);
+    for (const op of drafts) {
+      expect(op.tags).toEqual(['Draft']);
+      expect(op.description).toMatch(/Draft — do not call from sandbox or production/);
+    }
+    expect(full.tags.map((t: any) => t.name)).toContain('Draft');
+  });
+
+  it('are absent from the public bundle, with their schemas and tag', () => {
+    expect(operations(pub).map((op) => op.operationId)).toEqual(['hello']);
+    expect(operations(pub).some((op) => op['x-draft'])).toBe(false);
+    expect(Object.keys(pub.components.schemas)).not.toContain('Person');
+    expect(pub.tags.map((t: any) => t.name)).not.toContain('Draft');
+  });
+
+  it('are absent from the public types and present in the full types', () => {
+    expectTypeOf<keyof PublicPaths>().toEqualTypeOf<'/v1/companies/{companyId}/hello'>();
+    expectTypeOf<FullPaths>().toHaveProperty('/v1/persons/search');
+    expectTypeOf<FullPaths>().toHaveProperty('/v1/persons/{personId}');
+  });
+});
