@@ -405,12 +405,12 @@ export interface components {
              * @description Page size in people.
              * @default 50
              */
-            limit: number;
+            limit?: number;
             /**
              * @description People to skip. Past the end gives an empty page with the true `total`.
              * @default 0
              */
-            offset: number;
+            offset?: number;
             /**
              * Format: uuid
              * @description Exact Person match.
