@@ -50,7 +50,10 @@ const isDraft = (operation: any): boolean => operation?.['x-draft'] === true;
 const operationAt = (doc: OpenApiDocument, path: string, method: string): any => doc.paths?.[path]?.[method];
 
 function describe(diff: Diff, kind: ChangeKind, location: string): string {
-  const base = diff.description?.trim() || `[${diff.action[0]!.toUpperCase()}${diff.action.slice(1)}d] \`${location}\``;
+  // Without a library description, name the changed key: the report prints the full location.
+  const keys = location.split('.');
+  const key = /^\d+$/.test(keys.at(-1)!) && keys.length > 1 ? keys.slice(-2).join('.') : keys.at(-1)!;
+  const base = diff.description?.trim() || `[${diff.action[0]!.toUpperCase()}${diff.action.slice(1)}d] ${key}`;
   if (kind === 'documentation') return base; // long prose before/after helps nobody here
   const show = (value: unknown) => {
     if (value === undefined || (typeof value === 'object' && value !== null)) return undefined;

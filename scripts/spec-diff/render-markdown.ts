@@ -14,7 +14,8 @@ const HEADINGS: Record<ChangeKind, string> = {
   documentation: 'Documentation',
 };
 
-const title = ({ ref, commit }: ReportHeader) => `## Contract changes: \`${ref}\` (${commit.slice(0, 7)}) → working copy`;
+const title = ({ ref, commit }: ReportHeader) =>
+  `## Contract changes: \`${ref}\`${commit.startsWith(ref) ? '' : ` (${commit.slice(0, 7)})`} → working copy`;
 const count = (changes: Change[], kind: ChangeKind) => changes.filter((c) => c.kind === kind).length;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const operationName = (op: OperationChanges) =>
@@ -25,9 +26,10 @@ function section(heading: string, changes: Change[]): string[] {
   for (const kind of Object.keys(HEADINGS) as ChangeKind[]) {
     const ofKind = changes.filter((c) => c.kind === kind);
     if (ofKind.length === 0) continue;
-    lines.push(`**${HEADINGS[kind]}**`, '');
-    for (const change of ofKind) lines.push(`- ${change.description}  \n  at \`${change.location}\``);
-    lines.push('');
+    const items = ofKind.map((change) => `- ${change.description}  \n  at \`${change.location}\``);
+    // Documentation changes matter least in a review and repeat wherever a component is used: folded.
+    if (kind === 'documentation') lines.push(`<details><summary>${HEADINGS[kind]}: ${ofKind.length}</summary>`, '', ...items, '', '</details>', '');
+    else lines.push(`**${HEADINGS[kind]}**`, '', ...items, '');
   }
   return lines;
 }

@@ -33,7 +33,12 @@ describe('renderMarkdown', () => {
     expect(markdown).toContain('| Whole document | 0 | 0 | 1 | 0 |');
     const hello = markdown.slice(markdown.indexOf('### `GET'), markdown.indexOf('### `POST'));
     expect(hello).toMatch(/\*\*Breaking\*\*\n\n- \[Removed\] property `message` {2}\n {2}at `responses\.200/);
-    expect(hello.indexOf('**Breaking**')).toBeLessThan(hello.indexOf('**Documentation**'));
+    expect(hello.indexOf('**Breaking**')).toBeLessThan(hello.indexOf('<details><summary>Documentation: 1</summary>'));
+    expect(hello).toMatch(/<summary>Documentation: 1<\/summary>\n\n- \[Replaced\] annotation \(summary\) {2}\n {2}at `summary`\n\n<\/details>/);
+  });
+
+  it('does not repeat a ref that is the commit itself', () => {
+    expect(renderMarkdown({ operations: [], document: [], blocking: 0 }, { ref: '0123456', commit: header.commit })).toMatch(/^## Contract changes: `0123456` → working copy/);
   });
 
   it('says so when nothing changed, and when there was no contract before', () => {
