@@ -1,0 +1,34 @@
+// The one factory both entry points share: openapi-fetch plus the client's middleware.
+import createClient, { type Client } from 'openapi-fetch';
+import { resolveBaseUrl, type Environment } from './environments.js';
+import { bearerAuth, type TokenSource } from './middleware/bearer-auth.js';
+import { userAgent } from './middleware/user-agent.js';
+import { resilientFetch, type Fetch, type RetryOptions } from './resilient-fetch.js';
+
+export interface ClientOptions<Env = Environment> {
+  /** `'sandbox'`, `'production'`, or the base URL of another deployment (e.g. `http://localhost:3000`). */
+  environment: Env;
+  /** The bearer token, or a function returning it (called before every request). */
+  token: TokenSource;
+  /** A fetch to send requests with (defaults to the global one). */
+  fetch?: Fetch;
+  /** Deadline for each call, retries and their waits included. Default 10000; `Infinity` turns it off. */
+  timeoutMs?: number;
+  /** Bounded retries on 429/503 (honouring `Retry-After`) and on network errors of GET/HEAD/OPTIONS. `false` turns them off. */
+  retry?: false | RetryOptions;
+  /** Your application's product token, sent before ours in User-Agent (e.g. `billing-app/2.1`). */
+  userAgent?: string;
+}
+
+export const defaultTimeoutMs = 10_000;
+
+export function createConfiguredClient<Paths extends {}>(options: ClientOptions<unknown>): Client<Paths, 'application/json'> {
+  // Looked up per request, so a fetch patched after the client was created is used too.
+  const baseFetch: Fetch = options.fetch ?? ((request) => globalThis.fetch(request));
+  const client = createClient<Paths, 'application/json'>({
+    baseUrl: resolveBaseUrl(options.environment as Environment),
+    fetch: resilientFetch(baseFetch, { timeoutMs: options.timeoutMs ?? defaultTimeoutMs, retry: options.retry ?? {} }),
+  });
+  client.use(bearerAuth(options.token), userAgent(options.userAgent));
+  return client;
+}

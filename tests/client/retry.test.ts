@@ -1,0 +1,111 @@
+// Retries against a local server that misbehaves on purpose: 429/503 with Retry-After,
+// dropped connections. Only GET/HEAD/OPTIONS are retried after a network error.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLookupClient, type RetryOptions } from '../../client/src/index.js';
+import { createLookupDraftsClient } from '../../client/src/drafts.js';
+import { drop, json, startLocalServer, type LocalServer } from './helpers/local-server.js';
+
+let server: LocalServer;
+beforeAll(async () => {
+  server = await startLocalServer();
+});
+afterAll(() => server.close());
+
+const hello = { params: { path: { companyId: 'acme-corp' } } } as const;
+const ok = json(200, { message: 'Hello, acme-corp!' });
+const rateLimited = (retryAfter: string) => json(429, { error: 'rate_limited' }, { 'Retry-After': retryAfter });
+const client = (retry?: RetryOptions | false) => createLookupClient({ environment: server.url, token: 't', retry });
+
+describe('retries on 429 rate_limited', () => {
+  it('waits the Retry-After seconds, then succeeds', async () => {
+    server.script(rateLimited('1'), ok);
+    const started = Date.now();
+    const { data, error } = await client().GET('/v1/companies/{companyId}/hello', hello);
+    expect(error).toBeUndefined();
+    expect(data).toEqual({ message: 'Hello, acme-corp!' });
+    expect(server.requests).toHaveLength(2);
+    const gap = server.requests[1]!.at - server.requests[0]!.at;
+    expect(gap).toBeGreaterThanOrEqual(950);
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it('reads an HTTP-date Retry-After too', async () => {
+    server.script(rateLimited(new Date(Date.now() + 1500).toUTCString()), ok);
+    const { data } = await client().GET('/v1/companies/{companyId}/hello', hello);
+    expect(data).toEqual({ message: 'Hello, acme-corp!' });
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[1]!.at - server.requests[0]!.at).toBeGreaterThanOrEqual(400);
+  });
+
+  it('is bounded: after the last retry the typed rate_limited error comes back', async () => {
+    server.script(rateLimited('0'));
+    const { data, error, response } = await client({ retries: 3 }).GET('/v1/companies/{companyId}/hello', hello);
+    expect(data).toBeUndefined();
+    expect(error?.error).toBe('rate_limited');
+    expect(response.headers.get('Retry-After')).toBe('0');
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('does not wait longer than maxDelayMs: a longer Retry-After is returned at once', async () => {
+    server.script(rateLimited('60'), ok);
+    const started = Date.now();
+    const { error } = await client({ maxDelayMs: 2000 }).GET('/v1/companies/{companyId}/hello', hello);
+    expect(error?.error).toBe('rate_limited');
+    expect(server.requests).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('resends a POST body intact (nothing was done on a 429)', async () => {
+    server.script(rateLimited('0'), json(200, { asOf: '2026-01-01T00:00:00Z', persons: [], pagination: { limit: 1, offset: 0, total: 0 } }));
+    const drafts = createLookupDraftsClient({ environment: server.url, token: 't' });
+    const { data } = await drafts.POST('/v1/persons/search', { body: { lastName: 'Durán', limit: 1 } });
+    expect(data?.pagination.total).toBe(0);
+    expect(server.requests.map((r) => [r.method, r.body])).toEqual([
+      ['POST', '{"lastName":"Durán","limit":1}'],
+      ['POST', '{"lastName":"Durán","limit":1}'],
+    ]);
+  });
+
+  it('retries 503 service_unavailable with Retry-After the same way', async () => {
+    server.script(json(503, { error: 'service_unavailable' }, { 'Retry-After': '0' }), ok);
+    const { data } = await client().GET('/v1/companies/{companyId}/hello', hello);
+    expect(data).toEqual({ message: 'Hello, acme-corp!' });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('does not retry other errors', async () => {
+    server.script(json(403, { error: 'forbidden' }), ok);
+    const { error } = await client().GET('/v1/companies/{companyId}/hello', hello);
+    expect(error?.error).toBe('forbidden');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('can be turned off', async () => {
+    server.script(rateLimited('0'), ok);
+    const { error } = await client(false).GET('/v1/companies/{companyId}/hello', hello);
+    expect(error?.error).toBe('rate_limited');
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('retries on network errors', () => {
+  it('retries a GET whose connection was dropped', async () => {
+    server.script(drop, drop, ok);
+    const { data } = await client({ baseDelayMs: 10 }).GET('/v1/companies/{companyId}/hello', hello);
+    expect(data).toEqual({ message: 'Hello, acme-corp!' });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('gives up after the last retry with the network error', async () => {
+    server.script(drop);
+    await expect(client({ retries: 2, baseDelayMs: 10 }).GET('/v1/companies/{companyId}/hello', hello)).rejects.toThrow(TypeError);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('never retries a POST: it may have been processed', async () => {
+    server.script(drop, ok);
+    const drafts = createLookupDraftsClient({ environment: server.url, token: 't', retry: { baseDelayMs: 10 } });
+    await expect(drafts.POST('/v1/persons/search', { body: {} })).rejects.toThrow(TypeError);
+    expect(server.requests).toHaveLength(1);
+  });
+});
