@@ -589,11 +589,11 @@ export interface components {
     headers: {
         /** @description Always `no-store`: the response carries personal data and must not be cached. */
         "Cache-Control": "no-store";
-        /** @description The credential's request budget (burst size of its token bucket). */
+        /** @description Requests per second the credential may send (its sustained rate; bursts above it draw on a separate allowance). */
         "RateLimit-Limit": number;
-        /** @description Requests left in the credential's budget right now. */
+        /** @description Requests left at the sustained rate in the current one-second window. */
         "RateLimit-Remaining": number;
-        /** @description Seconds until the budget is refilled by at least one request. */
+        /** @description Seconds until the current window ends and the budget refills. */
         "RateLimit-Reset": number;
         /** @description Seconds to wait before the credential's budget allows another request. */
         "Retry-After": number;

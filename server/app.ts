@@ -1,0 +1,87 @@
+// The composition root: builds every part from the configuration and wires them into
+// one HTTP server. Nothing here decides behaviour; it only connects the parts.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { loadContract, warmUp } from './contract.js';
+import { openDatabase, type Database } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { Authenticator } from './http/authenticate.js';
+import { createRequestHandler } from './http/pipeline.js';
+import { buildRouter } from './http/router.js';
+import { operationalRoutes } from './http/operational.js';
+import { RateLimits } from './limits/rateLimiter.js';
+import { createLogger, type Logger } from './observability/logger.js';
+import { Metrics } from './observability/metrics.js';
+import { createOperations } from './operations/index.js';
+
+export interface App {
+  server: Server;
+  db: Database;
+  logger: Logger;
+  /** Starts listening on the configured host and port; resolves to the base URL. */
+  listen(): Promise<string>;
+  /** Stops accepting, lets in-flight requests finish, then closes the pool and Redis. */
+  close(): Promise<void>;
+}
+
+export interface AppOverrides {
+  logger?: Logger;
+  /** An already-open database (tests share one per file). Not closed by close(). */
+  db?: Database;
+}
+
+export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
+  const logger = overrides.logger ?? createLogger(config.logLevel);
+  const db = overrides.db ?? (await openDatabase(config));
+  await migrate(db);
+  const api = loadContract();
+  warmUp(api);
+
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    : undefined;
+  redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to this instance'));
+
+  const metrics = new Metrics(db.poolStats?.bind(db));
+  const limits = new RateLimits({ ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute }, redis);
+  const router = buildRouter(api, operationalRoutes({ db, metrics, draftsEnabled: config.draftsEnabled }));
+  const handler = createRequestHandler({
+    api,
+    router,
+    operations: createOperations(db, { defaultPhoneRegion: config.defaultPhoneRegion }),
+    authenticator: new Authenticator(db, config.credentialCacheMs),
+    limits,
+    config,
+    logger,
+    metrics,
+  });
+
+  const server = createServer({ requestTimeout: config.requestTimeoutMs, headersTimeout: config.headersTimeoutMs, keepAliveTimeout: 5_000 }, (req, res) => {
+    void handler(req, res);
+  });
+
+  return {
+    server,
+    db,
+    logger,
+    listen: () =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(config.port, config.host, () => {
+          const { port } = server.address() as AddressInfo;
+          const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+          resolve(`http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`);
+        });
+      }),
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      redis?.disconnect();
+      if (!overrides.db) await db.close();
+    },
+  };
+}

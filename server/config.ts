@@ -1,0 +1,80 @@
+// Configuration, from environment variables only, with defaults that make a bare
+// `npm start` a working development service.
+
+export type Environment = 'development' | 'sandbox' | 'production';
+
+export interface Config {
+  environment: Environment;
+  /** Draft operations are served only where this is true (development by default). */
+  draftsEnabled: boolean;
+  host: string;
+  port: number;
+  databaseUrl?: string;
+  pgliteDataDir?: string;
+  poolMax: number;
+  statementTimeoutMs: number;
+  redisUrl?: string;
+  /** Token bucket per credential: burst size and refill per second. */
+  rateLimit: { points: number; perSecond: number };
+  /** Failed authentications allowed per client address per minute. */
+  authFailuresPerMinute: number;
+  bodyLimitBytes: number;
+  maxJsonDepth: number;
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  /** How long a looked-up credential is trusted before the database is asked again. */
+  credentialCacheMs: number;
+  defaultPhoneRegion: string;
+  logLevel: string;
+  /** Load the demo dataset into an empty database at start. */
+  loadDemoData: boolean;
+}
+
+const environments: Environment[] = ['development', 'sandbox', 'production'];
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const environment = (env.APP_ENV ?? 'development') as Environment;
+  if (!environments.includes(environment)) throw new ConfigError(`APP_ENV must be one of ${environments.join(', ')}; got "${environment}"`);
+  return {
+    environment,
+    draftsEnabled: bool(env, 'DRAFTS_ENABLED', environment === 'development'),
+    host: env.HOST ?? '127.0.0.1',
+    port: int(env, 'PORT', 3000, 0, 65535),
+    databaseUrl: env.DATABASE_URL || undefined,
+    pgliteDataDir: env.PGLITE_DATA_DIR || undefined,
+    poolMax: int(env, 'PG_POOL_MAX', 10, 1, 1000),
+    statementTimeoutMs: int(env, 'PG_STATEMENT_TIMEOUT_MS', 5_000, 0, 600_000),
+    redisUrl: env.REDIS_URL || undefined,
+    rateLimit: {
+      points: int(env, 'RATE_LIMIT_BURST', 100, 1, 1_000_000),
+      perSecond: int(env, 'RATE_LIMIT_PER_SECOND', 50, 1, 1_000_000),
+    },
+    authFailuresPerMinute: int(env, 'AUTH_FAILURES_PER_MINUTE', 30, 1, 1_000_000),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 16 * 1024, 1, 100 * 1024 * 1024),
+    maxJsonDepth: int(env, 'MAX_JSON_DEPTH', 16, 2, 1000),
+    requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000),
+    headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 3_600_000),
+    credentialCacheMs: int(env, 'CREDENTIAL_CACHE_MS', 10_000, 0, 3_600_000),
+    defaultPhoneRegion: (env.DEFAULT_PHONE_REGION ?? 'US').toUpperCase(),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    loadDemoData: bool(env, 'DEMO_DATA', environment === 'development'),
+  };
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be an integer in ${min}..${max}; got "${raw}"`);
+  return value;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false; got "${raw}"`);
+}

@@ -1,0 +1,48 @@
+// One small interface over the two engines the service runs on: PostgreSQL (`pg`) in
+// production and embedded PGlite (the same PostgreSQL, compiled to WASM) by default.
+// Both speak the same SQL, so every query in db/ runs unchanged on either.
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs `work` in one transaction: committed if it resolves, rolled back if it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Cheap liveness probe of the database connection. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** Connection pool usage, where there is a pool (PostgreSQL). */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; when absent, PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data directory; when absent, PGlite keeps everything in memory. */
+  pgliteDataDir?: string;
+  /** Upper bound of the PostgreSQL connection pool. */
+  poolMax?: number;
+  /** PostgreSQL statement timeout in milliseconds (0 disables it). */
+  statementTimeoutMs?: number;
+  /** How long to wait for a pooled PostgreSQL connection before failing. */
+  connectionTimeoutMs?: number;
+}
+
+/** Opens the database the options point at. Does not migrate; see migrate.ts. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const { openPostgres } = await import('./postgres.js');
+    return openPostgres(options);
+  }
+  const { openPglite } = await import('./pglite.js');
+  return openPglite(options);
+}

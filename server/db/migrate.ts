@@ -1,0 +1,34 @@
+// Versioned SQL migrations: db/migrations/NNN_name.sql, applied in order, each in its
+// own transaction, recorded in schema_migrations. The same files serve both engines.
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Database } from './database.js';
+
+const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
+
+export async function migrate(db: Database): Promise<string[]> {
+  await db.query('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+  const applied = new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+  const pending = readdirSync(migrationsDir).filter((f) => f.endsWith('.sql') && !applied.has(f)).sort();
+  for (const file of pending) {
+    const sql = readFileSync(migrationsDir + file, 'utf8');
+    await db.transaction(async (tx) => {
+      // Serialize concurrent migrators (several instances starting at once on PostgreSQL).
+      if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(728301)');
+      const [already] = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [file]);
+      if (already) return;
+      for (const statement of splitStatements(sql)) await tx.query(statement);
+      await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [file]);
+    });
+  }
+  return pending;
+}
+
+/** Splits a migration file on semicolons that end a line (no procedural bodies here). */
+function splitStatements(sql: string): string[] {
+  return sql
+    .replace(/^\s*--.*$/gm, '')
+    .split(/;\s*$/m)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

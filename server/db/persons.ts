@@ -1,0 +1,111 @@
+// The one query behind both person operations. A single SQL statement reads the page of
+// people, their exact total and every authorized employment with its source records,
+// so the whole response is one snapshot (a statement sees one snapshot) taken at
+// statement_timestamp(), which becomes `asOf`; and a page costs one round trip.
+import type { Queryable } from './database.js';
+
+export interface PersonFilter {
+  /** Companies the credential may see. Employments elsewhere neither match nor show. */
+  authorizedCompanies: readonly string[];
+  companyId?: string;
+  /** LIKE patterns over folded names (see domain/names.ts). */
+  firstNamePattern?: string;
+  lastNamePattern?: string;
+  /** E.164. */
+  phone?: string;
+  personId?: string;
+  createdFrom?: string;
+  createdBefore?: string;
+  limit: number;
+  offset: number;
+  /** Which external systems' ids to show; undefined shows all. */
+  externalIdSystems?: readonly string[];
+}
+
+/** One row per (person on the page, authorized employment), in response order. */
+export interface EmploymentRow {
+  as_of: Date;
+  total: string;
+  person_id: string | null;
+  person_created_at: Date;
+  person_updated_at: Date;
+  id: string;
+  company_id: string;
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+  gender: string | null;
+  email: string;
+  phone: string;
+  address_line1: string;
+  address_line2: string | null;
+  city: string;
+  state: string;
+  postal_code: string;
+  created_at: Date;
+  updated_at: Date;
+  external_ids: { system: string; system_id: string }[];
+  membership_status: 'active' | 'revoked' | null;
+  invitation_status: 'pending' | 'accepted' | 'revoked' | null;
+  invited_at: Date | null;
+  expires_at: Date | null;
+  linked_user_status: 'active' | 'deactivated' | null;
+  has_participation: boolean;
+  decision: 'opt_in' | 'opt_out' | null;
+  decided_at: Date | null;
+  coverage_status: string | null;
+  starts_at: Date | null;
+  ends_at: Date | null;
+  plan_tier: string | null;
+}
+
+export async function findPersons(db: Queryable, filter: PersonFilter): Promise<EmploymentRow[]> {
+  const params: unknown[] = [filter.authorizedCompanies];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const where = ['e.person_id IS NOT NULL', 'e.company_id = ANY($1::text[])'];
+  if (filter.companyId !== undefined) where.push(`e.company_id = ${param(filter.companyId)}`);
+  if (filter.firstNamePattern !== undefined) where.push(`e.first_name_folded LIKE ${param(filter.firstNamePattern)}`);
+  if (filter.lastNamePattern !== undefined) where.push(`e.last_name_folded LIKE ${param(filter.lastNamePattern)}`);
+  if (filter.phone !== undefined) where.push(`e.phone = ${param(filter.phone)}`);
+  if (filter.personId !== undefined) where.push(`e.person_id = ${param(filter.personId)}::uuid`);
+  if (filter.createdFrom !== undefined) where.push(`e.person_created_at >= ${param(filter.createdFrom)}::timestamptz`);
+  if (filter.createdBefore !== undefined) where.push(`e.person_created_at < ${param(filter.createdBefore)}::timestamptz`);
+  const limit = param(filter.limit);
+  const offset = param(filter.offset);
+  const systems = param(filter.externalIdSystems ?? null);
+
+  return db.query<EmploymentRow>(
+    `WITH matched AS (
+       SELECT DISTINCT e.person_id AS id, e.person_created_at AS created_at
+         FROM employees e
+        WHERE ${where.join(' AND ')}
+     ),
+     page AS (
+       SELECT id, created_at FROM matched ORDER BY created_at, id LIMIT ${limit} OFFSET ${offset}
+     )
+     SELECT statement_timestamp() AS as_of,
+            (SELECT count(*) FROM matched) AS total,
+            p.id AS person_id, p.created_at AS person_created_at, p.updated_at AS person_updated_at,
+            e.id, e.company_id, e.first_name, e.last_name, e.date_of_birth, e.gender, e.email, e.phone,
+            e.address_line1, e.address_line2, e.city, e.state, e.postal_code, e.created_at, e.updated_at,
+            coalesce((SELECT json_agg(json_build_object('system', x.system, 'system_id', x.system_id) ORDER BY x.system, x.system_id)
+                        FROM external_ids x
+                       WHERE x.employee_id = e.id AND (${systems}::text[] IS NULL OR x.system = ANY(${systems}::text[]))), '[]') AS external_ids,
+            m.status AS membership_status,
+            i.status AS invitation_status, i.invited_at, i.expires_at,
+            u.status AS linked_user_status,
+            pa.employee_id IS NOT NULL AS has_participation, pa.decision, pa.decided_at,
+            c.status AS coverage_status, c.starts_at, c.ends_at, c.plan_tier
+       FROM (SELECT 1) AS always
+       LEFT JOIN page ON true
+       LEFT JOIN persons p ON p.id = page.id
+       LEFT JOIN employees e ON e.person_id = page.id AND e.company_id = ANY($1::text[])
+       LEFT JOIN memberships m ON m.employee_id = e.id
+       LEFT JOIN invitations i ON i.employee_id = e.id
+       LEFT JOIN linked_users u ON u.employee_id = e.id
+       LEFT JOIN participations pa ON pa.employee_id = e.id
+       LEFT JOIN coverages c ON c.employee_id = e.id
+      ORDER BY page.created_at, page.id, e.created_at, e.id`,
+    params,
+  );
+}

@@ -1,0 +1,27 @@
+// Embedded PGlite: in memory, or in a data directory that survives restarts.
+import { PGlite, types } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { Database, DatabaseOptions } from './database.js';
+
+// Same choice as postgres.ts: a `date` stays the 'YYYY-MM-DD' string PostgreSQL sends.
+const parsers = { [types.DATE]: (value: string) => value };
+
+export async function openPglite(options: DatabaseOptions): Promise<Database> {
+  const db = await PGlite.create({
+    dataDir: options.pgliteDataDir,
+    extensions: { pg_trgm, btree_gin },
+    parsers,
+  });
+  return {
+    kind: 'pglite',
+    query: async (sql, params) => (await db.query(sql, params as unknown[])).rows as any,
+    transaction: (work) => db.transaction((tx) => work({ query: async (sql, params) => (await tx.query(sql, params as unknown[])).rows as any })),
+    async ping() {
+      await db.query('SELECT 1');
+    },
+    async close() {
+      await db.close();
+    },
+  };
+}

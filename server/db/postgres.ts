@@ -1,0 +1,55 @@
+// PostgreSQL through a bounded `pg` pool.
+import pg from 'pg';
+import type { Database, DatabaseOptions, Queryable } from './database.js';
+
+// A `date` stays the 'YYYY-MM-DD' string PostgreSQL sends: pg would otherwise build a
+// JS Date at local midnight, which shifts the day in any time zone west of UTC.
+const DATE_OID = 1082;
+const types = {
+  getTypeParser(oid: number, format?: any) {
+    if (oid === DATE_OID) return (value: string) => value;
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export function openPostgres(options: DatabaseOptions): Database {
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: options.poolMax ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: options.statementTimeoutMs || undefined,
+    types,
+  });
+  // An idle client losing its connection (database restart) must not crash the process;
+  // the pool drops it and the next query opens a fresh one.
+  pool.on('error', () => {});
+
+  const run: Queryable['query'] = async (sql, params) => (await pool.query(sql, params as unknown[])).rows as any;
+
+  return {
+    kind: 'postgres',
+    query: run,
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work({ query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as any });
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await pool.end();
+    },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.poolMax ?? 10 }),
+  };
+}

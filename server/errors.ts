@@ -1,0 +1,50 @@
+// The one registry of error codes: every {"error": code} the service can send, its HTTP
+// status and its meaning. The contract's ErrorCode enum and this table must agree (a
+// test checks both ways); handlers throw an ApiError by code and never build a body.
+import type { components } from '../generated/types.full.js';
+
+export type ErrorCode = components['schemas']['ErrorCode'];
+
+export interface ErrorDefinition {
+  status: number;
+  meaning: string;
+  /** False for faults of the service itself (logged at error level). */
+  expected: boolean;
+}
+
+export const errorRegistry: Record<ErrorCode, ErrorDefinition> = {
+  invalid_api_key: { status: 401, expected: true, meaning: 'Authorization header missing, not `Bearer <token>`, or an unknown or revoked token.' },
+  rate_limited: { status: 429, expected: true, meaning: "The credential's request budget is spent." },
+  invalid_company_id: { status: 400, expected: true, meaning: 'companyId is not a well-formed company id.' },
+  invalid_person_id: { status: 400, expected: true, meaning: 'personId is not a UUID.' },
+  invalid_request: { status: 400, expected: true, meaning: 'Malformed body or query: not JSON, unknown field, wrong type, out of range, bad date-time, unparseable phone.' },
+  payload_too_large: { status: 413, expected: true, meaning: 'Request body over the configured limit.' },
+  unsupported_media_type: { status: 415, expected: true, meaning: 'A request body that is not application/json.' },
+  forbidden: { status: 403, expected: true, meaning: 'A well-formed companyId the credential is not authorized for, existing or not.' },
+  not_found: { status: 404, expected: true, meaning: 'Unknown route, invisible person, or a draft operation where drafts are off.' },
+  internal_error: { status: 500, expected: false, meaning: 'Anything unexpected.' },
+  service_unavailable: { status: 503, expected: false, meaning: 'The database is unreachable or did not answer in time.' },
+};
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** A failure with a name. `details` is only ever sent with invalid_request. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly details?: ErrorDetail[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(code);
+    this.name = 'ApiError';
+    this.status = errorRegistry[code].status;
+  }
+
+  get body(): { error: ErrorCode; details?: ErrorDetail[] } {
+    return this.details?.length ? { error: this.code, details: this.details } : { error: this.code };
+  }
+}

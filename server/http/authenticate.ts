@@ -1,0 +1,43 @@
+// Bearer authentication: the token's SHA-256 is looked up in a short-lived cache, then
+// in the database. Only hashes are kept, in memory as in the database; a revoked
+// credential stops working once its cache entry expires (CREDENTIAL_CACHE_MS).
+import type { Database } from '../db/database.js';
+import { findActiveCredential, type Credential } from '../db/credentials.js';
+import { hashToken } from '../domain/tokens.js';
+import { ApiError } from '../errors.js';
+
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+const CACHE_LIMIT = 10_000;
+
+export class Authenticator {
+  private readonly cache = new Map<string, { credential: Credential | undefined; expires: number }>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly cacheMs: number,
+  ) {}
+
+  /** The credential behind an Authorization header, or ApiError invalid_api_key. */
+  async authenticate(header: string | undefined): Promise<Credential> {
+    const match = header ? BEARER.exec(header) : null;
+    if (!match) throw unauthorized();
+    const hash = hashToken(match[1]!);
+    const key = hash.toString('base64');
+    const now = Date.now();
+    let entry = this.cache.get(key);
+    if (!entry || entry.expires <= now) {
+      entry = { credential: await findActiveCredential(this.db, hash), expires: now + this.cacheMs };
+      if (this.cacheMs > 0) this.remember(key, entry);
+    }
+    if (!entry.credential) throw unauthorized();
+    return entry.credential;
+  }
+
+  private remember(key: string, entry: { credential: Credential | undefined; expires: number }) {
+    // Bounded: random unknown tokens must not grow memory without limit.
+    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(key, entry);
+  }
+}
+
+const unauthorized = () => new ApiError('invalid_api_key', undefined, { 'WWW-Authenticate': 'Bearer' });

@@ -1,0 +1,54 @@
+// Routes for operators and readers rather than API consumers; no authentication.
+//   /healthz   the process is up and serving
+//   /readyz    the database answers (load balancers take the instance out when not)
+//   /metrics   Prometheus metrics
+//   /docs, /openapi.yaml, /openapi.json   the contract, rendered and raw (see docs.ts)
+import type { ServerResponse } from 'node:http';
+import type { Database } from '../db/database.js';
+import { ApiError } from '../errors.js';
+import type { Metrics } from '../observability/metrics.js';
+import { createDocsResponder } from './docs.js';
+import { sendError, sendJson } from './respond.js';
+import type { PlainHandler } from './router.js';
+
+const READINESS_TIMEOUT_MS = 2_000;
+
+export function operationalRoutes(deps: { db: Database; metrics: Metrics; draftsEnabled: boolean }): Record<string, PlainHandler> {
+  const docs = createDocsResponder({ draftsEnabled: deps.draftsEnabled });
+  const serveDocs: PlainHandler = (req, res) => {
+    const found = docs(new URL(req.url ?? '/', 'http://localhost').pathname);
+    if (!found) return sendError(res, new ApiError('not_found'));
+    res.writeHead(found.status, { ...found.headers, 'Content-Type': found.contentType });
+    res.end(found.body);
+  };
+  return {
+    '/healthz': (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' }),
+    '/readyz': async (_req, res) => {
+      try {
+        await withTimeout(deps.db.ping(), READINESS_TIMEOUT_MS);
+        sendJson(res, 200, { status: 'ready' }, { 'Cache-Control': 'no-store' });
+      } catch {
+        sendError(res as ServerResponse, new ApiError('service_unavailable', undefined, { 'Retry-After': '1' }), { 'Cache-Control': 'no-store' });
+      }
+    },
+    '/metrics': async (_req, res) => {
+      const text = await deps.metrics.registry.metrics();
+      res.writeHead(200, { 'Content-Type': deps.metrics.registry.contentType, 'Cache-Control': 'no-store' });
+      res.end(text);
+    },
+    '/docs': serveDocs,
+    '/docs/*': serveDocs,
+    '/openapi.yaml': serveDocs,
+    '/openapi.json': serveDocs,
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timed out')), ms);
+    }),
+  ]);
+}

@@ -1,0 +1,93 @@
+// The life of a request, in the order DECISIONS.md fixes: route (404) → authentication
+// (401) → rate limit (429) → body and validation (413/415/400) → the operation, which
+// decides authorization (403/404). Every failure leaves through the error registry.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Config } from '../config.js';
+import type { Contract } from '../contract.js';
+import { ApiError } from '../errors.js';
+import type { RateLimits } from '../limits/rateLimiter.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import type { OperationHandler, OperationId } from '../operations/types.js';
+import type { Authenticator } from './authenticate.js';
+import { readJsonBody } from './body.js';
+import { toApiError } from './faults.js';
+import { requestIdOf } from './requestId.js';
+import { sendError, sendJson } from './respond.js';
+import type { Router } from './router.js';
+import { validateRequest } from './validation.js';
+
+export interface PipelineDeps {
+  api: Contract;
+  router: Router;
+  operations: Record<OperationId, OperationHandler>;
+  authenticator: Authenticator;
+  limits: RateLimits;
+  config: Config;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+export function createRequestHandler(deps: PipelineDeps) {
+  const bodyLimits = { maxBytes: deps.config.bodyLimitBytes, maxDepth: deps.config.maxJsonDepth };
+
+  return async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const requestId = requestIdOf(req.headers['x-request-id']);
+    res.setHeader('X-Request-Id', requestId);
+    let route = 'unmatched';
+    let budgetHeaders: Record<string, string> = {};
+    try {
+      const url = req.url ?? '/';
+      const queryStart = url.indexOf('?');
+      const pathname = queryStart === -1 ? url : url.slice(0, queryStart);
+      const found = deps.router.find(req.method ?? 'GET', pathname);
+      if (!found) throw new ApiError('not_found');
+      if (found.route.kind === 'plain') {
+        route = pathname;
+        await found.route.handle(req, res);
+        return;
+      }
+      const { operation } = found.route;
+      route = operation.operationId!;
+      if (found.route.draft && !deps.config.draftsEnabled) throw new ApiError('not_found');
+
+      const address = req.socket.remoteAddress ?? 'unknown';
+      await deps.limits.checkAuthFailures(address);
+      const credential = await deps.authenticator.authenticate(req.headers.authorization).catch(async (error) => {
+        if (error instanceof ApiError) await deps.limits.recordAuthFailure(address);
+        throw error;
+      });
+      budgetHeaders = (await deps.limits.consume(credential.id)).headers;
+
+      const body = found.route.hasBody ? await readJsonBody(req, bodyLimits) : undefined;
+      const query = parseQuery(queryStart === -1 ? '' : url.slice(queryStart + 1), found.route.arrayQueryParams);
+      validateRequest(deps.api, operation, { path: found.params, query, headers: req.headers, body });
+
+      const result = await deps.operations[route as OperationId]({ params: found.params, query, body, credential });
+      sendJson(res, result.status, result.body, { ...budgetHeaders, ...result.headers });
+    } catch (error) {
+      const apiError = toApiError(error);
+      if (apiError.status >= 500) deps.logger.error({ err: error, requestId, route }, 'request failed');
+      if (apiError.code === 'rate_limited') deps.metrics.rateLimited.inc({ route });
+      if (res.headersSent) res.destroy();
+      else sendError(res, apiError, budgetHeaders);
+    } finally {
+      const seconds = (performance.now() - started) / 1000;
+      deps.metrics.observe(route, req.method ?? 'GET', res.statusCode, seconds);
+      deps.logger.info({ requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+    }
+  };
+}
+
+/** Query string → object; repeated keys become arrays, and array parameters always are. */
+function parseQuery(search: string, arrayParams: Set<string>): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  if (!search) return query;
+  for (const [key, value] of new URLSearchParams(search)) {
+    const previous = query[key];
+    if (previous === undefined) query[key] = arrayParams.has(key) ? [value] : value;
+    else query[key] = ([] as string[]).concat(previous, value);
+  }
+  return query;
+}

@@ -1,0 +1,21 @@
+// POST /v1/persons/search (draft)
+import type { operations } from '../../generated/types.full.js';
+import type { Database } from '../db/database.js';
+import { findPersons } from '../db/persons.js';
+import { searchFilter, toPersonPage, type SearchRequest } from '../domain/persons.js';
+import { PERSONAL_DATA_HEADERS, type OperationHandler } from './types.js';
+
+type SearchOk = operations['searchPersons']['responses'][200]['content']['application/json'];
+
+export function searchPersons(db: Database, defaultPhoneRegion: string): OperationHandler {
+  return async ({ body, credential }) => {
+    const filter = searchFilter(body as SearchRequest, credential, defaultPhoneRegion);
+    const page = toPersonPage(await findPersons(db, filter));
+    const response: SearchOk = {
+      asOf: page.asOf.toISOString(),
+      persons: page.persons,
+      pagination: { limit: filter.limit, offset: filter.offset, total: page.total },
+    };
+    return { status: 200, body: response, headers: PERSONAL_DATA_HEADERS };
+  };
+}

@@ -1,0 +1,24 @@
+// What an operation handler sees and returns. Handlers receive validated input and the
+// authenticated credential, never the HTTP request; they throw ApiError by code.
+import type { operations } from '../../generated/types.full.js';
+import type { Credential } from '../db/credentials.js';
+
+export type OperationId = keyof operations;
+
+export interface OperationInput {
+  params: Record<string, string | undefined>;
+  query: Record<string, string | string[]>;
+  body: unknown;
+  credential: Credential;
+}
+
+export interface OperationResult {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type OperationHandler = (input: OperationInput) => Promise<OperationResult> | OperationResult;
+
+/** Personal data must never sit in a shared or browser cache. */
+export const PERSONAL_DATA_HEADERS = { 'Cache-Control': 'no-store' };

@@ -1,0 +1,39 @@
+// Validates every response a test receives against openapi.yaml: the status must be one
+// the operation declares, the body must match that status's schema, and the declared
+// required headers must be present. Routes outside the contract must answer with the
+// shared Error schema.
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { expect } from 'vitest';
+import { loadContract, readContractDocument } from '../../server/contract.js';
+
+const api = loadContract();
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const errorSchema = readContractDocument().components.schemas.Error;
+const validateErrorBody = addFormats(new Ajv({ strict: false })).compile({
+  ...errorSchema,
+  properties: { error: readContractDocument().components.schemas.ErrorCode },
+});
+
+const operational = new Set(['/healthz', '/readyz', '/metrics', '/openapi.yaml', '/openapi.json']);
+
+export function expectContractResponse(method: string, url: string, status: number, headers: Headers, body: unknown): void {
+  const path = new URL(url, 'http://x').pathname;
+  if (operational.has(path) || path === '/docs' || path.startsWith('/docs/')) return;
+  // openapi-backend's matcher forgives a trailing slash; the server (and the contract) do not.
+  const operation = path.length > 1 && path.endsWith('/') ? undefined : api.router.matchOperation({ method, path, headers: {} } as any);
+  const where = `${method} ${path} → ${status} ${JSON.stringify(body)?.slice(0, 300)}`;
+  if (!operation) {
+    expect(validateErrorBody(body), `${where}: not the contract's Error body`).toBe(true);
+    return;
+  }
+  expect(Object.keys(operation.responses ?? {}), `${where}: status not declared by ${operation.operationId}`).toContain(String(status));
+  const result = api.validator.validateResponse(body, operation, status);
+  expect(result.errors, `${where}: body breaks the contract`).toBeNull();
+  const declared = (operation.responses as any)[String(status)]?.headers ?? {};
+  for (const [name, header] of Object.entries<any>(declared)) {
+    if (header.required) expect(headers.get(name), `${where}: required header ${name} missing`).not.toBeNull();
+  }
+  const headerResult = api.validator.validateResponseHeaders(Object.fromEntries(headers), operation, { statusCode: status, setMatchType: 'superset' as any });
+  expect(headerResult.errors, `${where}: headers break the contract`).toBeNull();
+}

@@ -1,0 +1,48 @@
+// Throwaway databases for tests: an in-memory PGlite, or, where DATABASE_URL is set, a
+// fresh PostgreSQL database created for this test file and dropped after it. Runs and
+// files never share data.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database } from '../../server/db/database.js';
+import { migrate } from '../../server/db/migrate.js';
+
+export type Engine = 'pglite' | 'postgres';
+
+/** The engines this run can test: PGlite always, PostgreSQL when DATABASE_URL is set. */
+export const engines: Engine[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+export interface ThrowawayDatabase {
+  db: Database;
+  /** Connection string of the PostgreSQL database (undefined for PGlite). */
+  url?: string;
+  drop(): Promise<void>;
+}
+
+export async function throwawayDatabase(engine: Engine, options: { migrate?: boolean; statementTimeoutMs?: number } = {}): Promise<ThrowawayDatabase> {
+  if (engine === 'pglite') {
+    const db = await openDatabase({});
+    if (options.migrate !== false) await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  const adminUrl = process.env.DATABASE_URL!;
+  const name = `lookup_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: url.toString(), poolMax: 5, statementTimeoutMs: options.statementTimeoutMs });
+  if (options.migrate !== false) await migrate(db);
+  return {
+    db,
+    url: url.toString(),
+    async drop() {
+      await db.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}

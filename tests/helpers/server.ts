@@ -1,0 +1,89 @@
+// Starts the real server in-process on a free port, on a throwaway database, and gives
+// tests a `call` that speaks HTTP to it and checks every response against the contract.
+import { createApp, type App } from '../../server/app.js';
+import { loadConfig, type Config } from '../../server/config.js';
+import { importRecords } from '../../server/importing/index.js';
+import type { ImportRecord } from '../../server/importing/records.js';
+import { createLogger } from '../../server/observability/logger.js';
+import { expectContractResponse } from './contract.js';
+import { throwawayDatabase, type Engine, type ThrowawayDatabase } from './databases.js';
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as it is, without JSON encoding. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface TestServer {
+  url: string;
+  app: App;
+  config: Config;
+  database: ThrowawayDatabase;
+  call<T = any>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  engine?: Engine;
+  records?: ImportRecord[];
+  /** Environment variables as an operator would set them (APP_ENV, RATE_LIMIT_BURST, ...). */
+  env?: Record<string, string>;
+  /** Reuse a database (e.g. several servers on one PostgreSQL). */
+  database?: ThrowawayDatabase;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const config = loadConfig({
+    PORT: '0',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_SECOND: '100000',
+    RATE_LIMIT_BURST: '100000',
+    AUTH_FAILURES_PER_MINUTE: '100000',
+    DEMO_DATA: 'false',
+    ...options.env,
+  });
+  const database = options.database ?? (await throwawayDatabase(options.engine ?? 'pglite'));
+  if (options.records) await importRecords(database.db, options.records, config.defaultPhoneRegion);
+  const app = await createApp(config, { db: database.db, logger: createLogger(config.logLevel) });
+  const url = await app.listen();
+
+  async function call<T>(method: string, path: string, callOptions: CallOptions = {}): Promise<CallResult<T>> {
+    const headers: Record<string, string> = { ...callOptions.headers };
+    if (callOptions.token !== undefined) headers.authorization = `Bearer ${callOptions.token}`;
+    let body: string | undefined = callOptions.rawBody;
+    if (callOptions.body !== undefined) {
+      body = JSON.stringify(callOptions.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(url + path, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: the contract check below reports it
+    }
+    expectContractResponse(method, path, response.status, response.headers, parsed);
+    return { status: response.status, headers: response.headers, body: parsed as T };
+  }
+
+  return {
+    url,
+    app,
+    config,
+    database,
+    call,
+    async close() {
+      await app.close();
+      if (!options.database) await database.drop();
+    },
+  };
+}

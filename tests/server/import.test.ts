@@ -1,0 +1,110 @@
+// Import is all-or-nothing on each engine: a file with any bad record writes nothing, and
+// every bad record is named with its line and reason.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
+import { hashToken } from '../../server/domain/tokens.js';
+import { ImportParseError, ImportRejected, importRecords, importText } from '../../server/importing/index.js';
+import type { ImportRecord } from '../../server/importing/records.js';
+import { employee, ids, smallDataset, tokens } from '../fixtures/small.js';
+import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { startTestServer } from '../helpers/server.js';
+
+const tables = ['companies', 'persons', 'employees', 'external_ids', 'memberships', 'invitations', 'linked_users', 'participations', 'coverages', 'credentials', 'credential_companies'];
+
+async function snapshot(db: Database): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const table of tables) counts[table] = Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`))[0]!.n);
+  return counts;
+}
+
+async function rejection(db: Database, records: ImportRecord[]): Promise<ImportRejected> {
+  const error = await importRecords(db, records, 'US').then(() => undefined, (e) => e);
+  expect(error).toBeInstanceOf(ImportRejected);
+  return error as ImportRejected;
+}
+
+describe.each(engines)('import on %s', (engine) => {
+  let database: ThrowawayDatabase;
+  beforeAll(async () => {
+    database = await throwawayDatabase(engine);
+    await importRecords(database.db, smallDataset(), 'US');
+  });
+  afterAll(() => database?.drop());
+
+  const newPerson = '11111111-2222-4333-8444-555555555555';
+  const newEmployee = '66666666-7777-4888-9999-000000000000';
+
+  it('stores phones in E.164 and names folded for search', async () => {
+    const [row] = await database.db.query<{ phone: string; first_name_folded: string }>('SELECT phone, first_name_folded FROM employees WHERE id = $1', [ids.emileAcme]);
+    expect(row).toEqual({ phone: '+14155550132', first_name_folded: 'émile' });
+  });
+
+  it.each<[string, ImportRecord[], RegExp]>([
+    ['an unparseable phone', [employee({ id: newEmployee, companyId: 'acme-corp', personId: null, phone: 'call me maybe' })], /line 1.*phone "call me maybe" cannot be parsed/],
+    ['a second coverage record', [
+      { type: 'coverage', employeeId: ids.anaAcme, status: 'enrolled', startsAt: '2025-01-01T00:00:00Z', endsAt: null, planTier: null },
+      { type: 'coverage', employeeId: ids.anaAcme, status: 'waived', startsAt: '2025-01-01T00:00:00Z', endsAt: null, planTier: null },
+    ], /line 2.*second coverage record for employee .* \(first on line 1\)/],
+    ['a coverage record for an employment that already has one', [
+      { type: 'coverage', employeeId: ids.emileGlobex, status: 'enrolled', startsAt: '2025-01-01T00:00:00Z', endsAt: null, planTier: null },
+    ], /line 1.*already has a coverage record/],
+    ['an unknown company', [employee({ id: newEmployee, companyId: 'nowhere-inc', personId: null })], /line 1.*unknown company nowhere-inc/],
+    ['an unknown person', [employee({ id: newEmployee, companyId: 'acme-corp', personId: newPerson })], /line 1.*unknown person/],
+    ['an id already stored', [{ type: 'person', id: ids.emile, createdAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z' }], /line 1.*already exists/],
+    ['a record of the wrong shape', [{ type: 'person', id: 'not-a-uuid', createdAt: 'yesterday' } as any], /line 1.*(uuid|date-time|updatedAt)/],
+    ['an unknown record type', [{ type: 'salary', amount: 1 } as any], /line 1.*unknown record type "salary"/],
+  ])('rejects %s, names it, and writes nothing', async (_, bad, expected) => {
+    const before = await snapshot(database.db);
+    // Good records around the bad one: they must not land either.
+    const good: ImportRecord[] = [
+      { type: 'company', id: 'fresh-co', name: 'Fresh' },
+      { type: 'person', id: newPerson, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:00Z' },
+    ];
+    const badFirst = expected.source.includes('unknown person') ? bad : [...bad, ...good];
+    const error = await rejection(database.db, badFirst);
+    const lines = error.problems.map((p) => `line ${p.line}: ${p.record}: ${p.message}`).join('\n');
+    expect(lines).toMatch(expected);
+    expect(await snapshot(database.db)).toEqual(before);
+  });
+
+  it('reports every problem of a file at once', async () => {
+    const error = await rejection(database.db, [
+      employee({ id: newEmployee, companyId: 'nowhere-inc', personId: null, phone: 'nope' }),
+      { type: 'membership', employeeId: newPerson, status: 'active' },
+      { type: 'company', id: 'bad id', name: 'x' },
+    ]);
+    expect(error.problems.map((p) => p.line).sort()).toEqual([1, 2, 3]);
+  });
+
+  it('reads NDJSON and JSON arrays, and rejects a malformed line', async () => {
+    const line = JSON.stringify({ type: 'company', id: 'ndjson-co', name: 'N' });
+    await importText(database.db, `${line}\n\n`, 'US');
+    await importText(database.db, JSON.stringify([{ type: 'company', id: 'array-co', name: 'A' }]), 'US');
+    const rows = await database.db.query('SELECT id FROM companies WHERE id IN ($1, $2)', ['ndjson-co', 'array-co']);
+    expect(rows).toHaveLength(2);
+    await expect(importText(database.db, `${line}\n{oops`, 'US')).rejects.toBeInstanceOf(ImportParseError);
+  });
+
+  it('stores only a hash of a fixture token, and a given hash as it is', async () => {
+    const hash = hashToken('plk_imported_by_hash_0000001').toString('hex');
+    await importRecords(database.db, [{ type: 'credential', name: 'by hash', tokenHash: hash, companies: ['acme-corp'] }], 'US');
+    const rows = await database.db.query<{ name: string; token_hash: Uint8Array }>('SELECT name, token_hash FROM credentials ORDER BY name');
+    expect(Buffer.from(rows.find((r) => r.name === 'by hash')!.token_hash).toString('hex')).toBe(hash);
+    expect(JSON.stringify(rows)).not.toContain(tokens.both);
+  });
+});
+
+describe('imported credentials', () => {
+  it('authenticate on the server, by plaintext fixture token and by hash', async () => {
+    const server = await startTestServer({
+      records: [...smallDataset(), { type: 'credential', name: 'hashed', tokenHash: hashToken('plk_hashed_token_value_01').toString('hex'), companies: ['globex'] }],
+    });
+    try {
+      expect((await server.call('GET', '/v1/companies/acme-corp/hello', { token: tokens.acme })).status).toBe(200);
+      expect((await server.call('GET', '/v1/companies/globex/hello', { token: 'plk_hashed_token_value_01' })).status).toBe(200);
+      expect((await server.call('GET', '/v1/companies/acme-corp/hello', { token: 'plk_hashed_token_value_01' })).status).toBe(403);
+    } finally {
+      await server.close();
+    }
+  });
+});
