@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { containsPattern, foldName } from '../../server/domain/names.js';
+import { toE164 } from '../../server/domain/phone.js';
+
+describe('phone normalization to E.164', () => {
+  it.each([
+    ['(415) 555-0132', 'US', '+14155550132'],
+    ['415.555.0132', 'US', '+14155550132'],
+    ['+1 415 555 0132', 'US', '+14155550132'],
+    ['+44 20 7946 0958', 'US', '+442079460958'],
+    ['020 7946 0958', 'GB', '+442079460958'],
+  ])('%s in %s is %s', (input, region, expected) => {
+    expect(toE164(input, region)).toBe(expected);
+  });
+
+  it.each(['abc', '', '12', '+', '555-01'])('%j is not a phone number', (input) => {
+    expect(toE164(input, 'US')).toBeUndefined();
+  });
+});
+
+describe('name folding', () => {
+  it('is Unicode-aware and normalization-insensitive', () => {
+    expect(foldName('ÉMILE')).toBe('émile');
+    expect(foldName('E\u0301mile')).toBe('émile');
+    expect(foldName('ZOË')).toBe(foldName('zoë'));
+  });
+
+  it('makes %, _ and \\ literal in LIKE patterns', () => {
+    expect(containsPattern('100%')).toBe('%100\\%%');
+    expect(containsPattern('a_b')).toBe('%a\\_b%');
+    expect(containsPattern('x\\y')).toBe('%x\\\\y%');
+  });
+});
