@@ -183,8 +183,9 @@ export interface components {
             createdAt: string;
             demographics: components["schemas"]["Demographics"];
             /**
-             * @description Identifiers of this employment in external systems (payroll, HRIS, ...). Which
-             *     systems are shown is selected with `externalIdSystems`; by default all are shown.
+             * @description Identifiers of this employment in external systems (payroll, HRIS, ...), sorted by
+             *     `system`, then `system_id`. Which systems are shown is selected with
+             *     `externalIdSystems`; by default all are shown.
              */
             externalIds: components["schemas"]["ExternalId"][];
             /**

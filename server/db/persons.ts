@@ -88,7 +88,7 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
             p.id AS person_id, p.created_at AS person_created_at, p.updated_at AS person_updated_at,
             e.id, e.company_id, e.first_name, e.last_name, e.date_of_birth, e.gender, e.email, e.phone,
             e.address_line1, e.address_line2, e.city, e.state, e.postal_code, e.created_at, e.updated_at,
-            coalesce((SELECT json_agg(json_build_object('system', x.system, 'system_id', x.system_id) ORDER BY x.system, x.system_id)
+            coalesce((SELECT json_agg(json_build_object('system', x.system, 'system_id', x.system_id) ORDER BY x.system COLLATE "C", x.system_id COLLATE "C")
                         FROM external_ids x
                        WHERE x.employee_id = e.id AND (${systems}::text[] IS NULL OR x.system = ANY(${systems}::text[]))), '[]') AS external_ids,
             m.status AS membership_status,

@@ -56,7 +56,10 @@ function employment(data: ModelData, e: ModelData['employees'][number], systems:
     id: e.id,
     companyId: e.companyId,
     personId: e.personId,
-    externalIds: e.externalIds.filter((x) => !systems || systems.includes(x.system)).map((x) => ({ system: x.system, system_id: x.system_id })),
+    externalIds: e.externalIds
+      .filter((x) => !systems || systems.includes(x.system))
+      .map((x) => ({ system: x.system, system_id: x.system_id }))
+      .sort((a, b) => (a.system < b.system ? -1 : a.system > b.system ? 1 : a.system_id < b.system_id ? -1 : a.system_id > b.system_id ? 1 : 0)),
     demographics: { firstName: e.firstName, lastName: e.lastName, dateOfBirth: e.dateOfBirth, gender: e.gender },
     contact: { email: e.email, phone: e.phoneE164, address: e.address },
     membership: { status: membershipStatus(data, e.id, asOf), invitation: inv ? { status: inv.status, invitedAt: iso(inv.invitedAt), expiresAt: iso(inv.expiresAt) } : null },
