@@ -163,7 +163,7 @@ export interface components {
         /** @description Seconds to wait before the credential's budget allows another request. */
         "Retry-After": number;
         /** @description The authentication scheme to use, always `Bearer`. */
-        "WWW-Authenticate": string;
+        "WWW-Authenticate": "Bearer";
     };
     pathItems: never;
 }
