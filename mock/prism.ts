@@ -1,0 +1,87 @@
+// Starts Prism 5 (the pinned @stoplight/prism-cli) on the full contract and stops it again.
+// Used by `npm run mock` (mock/start.ts) and by the mock tests, so both run the same thing.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { contractPaths } from '../server/contract.js';
+
+export interface MockOptions {
+  /** 0 picks a free port. */
+  port: number;
+  host?: string;
+  /** Generate bodies from the schemas (json-schema-faker) instead of serving the examples. */
+  dynamic?: boolean;
+  /** Seed for dynamic mode, so the generated bodies are the same on every start. */
+  seed?: string;
+  /** The contract to serve; the full one (drafts included) by default. */
+  document?: string;
+  /** More arguments for `prism mock`, as typed on its command line. */
+  extraArgs?: string[];
+  /** Receives every line Prism prints (its request log, with contract violations). */
+  onLog?: (line: string) => void;
+}
+
+export interface MockServer {
+  url: `http://${string}`;
+  port: number;
+  /** Settles when Prism exits, for whatever reason, with its exit code. */
+  exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+export const defaultSeed = 'lookup';
+const prismBin = join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist/index.js');
+const ansi = /\x1b\[[0-9;]*m/g;
+
+export function prismArgs(options: MockOptions): string[] {
+  const { port, host = '127.0.0.1', dynamic = false, seed = defaultSeed, document = contractPaths.full, extraArgs = [] } = options;
+  return ['mock', '--port', String(port), '--host', host, ...(dynamic ? ['--dynamic', '--seed', seed] : []), ...extraArgs, document];
+}
+
+export function startPrism(options: MockOptions, startTimeoutMs = 60_000): Promise<MockServer> {
+  const child = spawn(process.execPath, [prismBin, ...prismArgs(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const recent: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`Prism did not start: ${why}\n${recent.join('\n')}`));
+    };
+    const timer = setTimeout(() => fail(`not listening after ${startTimeoutMs} ms`), startTimeoutMs);
+    child.once('error', (error) => fail(error.message));
+    child.once('exit', (code, signal) => fail(`exited (${signal ?? code})`));
+    const onLine = (line: string) => {
+      line = line.replace(ansi, '');
+      recent.push(line);
+      if (recent.length > 50) recent.shift();
+      options.onLog?.(line);
+      const listening = /Prism is listening on (http:\/\/\S+)/.exec(line);
+      if (!listening) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      const url = listening[1]!.replace(/\/$/, '') as `http://${string}`;
+      resolve({ url, port: Number(new URL(url).port), exited, stop: () => stop(child) });
+    };
+    for (const stream of [child.stdout!, child.stderr!]) {
+      let buffered = '';
+      stream.setEncoding('utf8').on('data', (chunk: string) => {
+        const lines = (buffered + chunk).split('\n');
+        buffered = lines.pop()!;
+        lines.forEach(onLine);
+      });
+    }
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
