@@ -23,13 +23,30 @@ export const REDACTED_PATHS = [
   'lastName',
   '*.firstName',
   '*.lastName',
+  'params',
+  '*.params',
 ];
+
+/**
+ * Errors are logged by an allow-list of fields. A database error carries more than its
+ * message: PGlite attaches the statement's parameters (search names, phones, company
+ * lists) and PostgreSQL's `detail` can quote stored values, so those never reach a log.
+ */
+export function serializeError(error: unknown, depth = 0): Record<string, unknown> {
+  if (!(error instanceof Error)) return { type: typeof error, message: String(error) };
+  const e = error as Error & { code?: unknown; severity?: unknown; routine?: unknown; cause?: unknown };
+  const out: Record<string, unknown> = { type: e.constructor?.name ?? e.name, name: e.name, message: e.message, stack: e.stack };
+  for (const key of ['code', 'severity', 'routine'] as const) if (typeof e[key] === 'string') out[key] = e[key];
+  if (e.cause !== undefined && depth < 3) out.cause = serializeError(e.cause, depth + 1);
+  return out;
+}
 
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
       level,
       base: { service: 'person-lookup' },
+      serializers: { err: serializeError },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
