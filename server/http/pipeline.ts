@@ -44,7 +44,9 @@ export function createRequestHandler(deps: PipelineDeps) {
       const found = deps.router.find(req.method ?? 'GET', pathname);
       if (!found) throw new ApiError('not_found');
       if (found.route.kind === 'plain') {
-        route = pathname;
+        // The template, not the path: a label per requested /docs/... path would let any
+        // caller grow the metrics registry without bound.
+        route = found.route.path;
         await found.route.handle(req, res);
         return;
       }

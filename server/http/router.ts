@@ -9,7 +9,7 @@ export type PlainHandler = (req: IncomingMessage, res: ServerResponse) => void |
 
 export type Route =
   | { kind: 'operation'; operation: Operation; draft: boolean; hasBody: boolean; arrayQueryParams: Set<string> }
-  | { kind: 'plain'; handle: PlainHandler };
+  | { kind: 'plain'; handle: PlainHandler; /** The registered template, e.g. `/docs/*`. */ path: string };
 
 export interface Router {
   find(method: string, path: string): { route: Route; params: Record<string, string | undefined> } | undefined;
@@ -36,7 +36,7 @@ export function buildRouter(api: Contract, plain: Record<string, PlainHandler>):
     tree.on(operation.method.toUpperCase() as any, toRadixPath(operation.path), () => {}, route);
   }
   for (const [path, handle] of Object.entries(plain)) {
-    tree.on('GET', path, () => {}, { kind: 'plain', handle } satisfies Route);
+    tree.on('GET', path, () => {}, { kind: 'plain', handle, path } satisfies Route);
   }
   return {
     find(method, path) {
