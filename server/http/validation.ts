@@ -5,6 +5,7 @@
 import type { ErrorObject } from 'ajv';
 import type { Contract, Operation } from '../contract.js';
 import { ApiError, type ErrorDetail } from '../errors.js';
+import { unrepresentable } from './representable.js';
 
 export interface RequestParts {
   path: Record<string, string | undefined>;
@@ -23,12 +24,28 @@ export function validateRequest(api: Contract, operation: Operation, parts: Requ
   for (const validate of validators) {
     if (!validate(input)) errors.push(...(validate.errors ?? []));
   }
-  if (!errors.length) return;
-
+  // Schema errors first; only a request the schemas accept is checked for values the
+  // database cannot take.
+  const details = errors.length ? errors.map(toDetail) : storableProblems(operation, parts);
+  if (!details.length) return;
   for (const [param, code] of Object.entries(pathParamCodes)) {
-    if (errors.some((e) => e.instancePath === `/path/${param}` || e.instancePath.startsWith(`/path/${param}/`))) throw new ApiError(code);
+    if (details.some((d) => d.path === `/path/${param}` || d.path.startsWith(`/path/${param}/`))) throw new ApiError(code);
   }
-  throw new ApiError('invalid_request', errors.map(toDetail));
+  throw new ApiError('invalid_request', details);
+}
+
+/** Valid by the contract, yet not something the database can be asked about (see representable.ts). */
+function storableProblems(operation: Operation, parts: RequestParts): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  for (const parameter of (operation.parameters ?? []) as { in: string; name: string; schema?: object }[]) {
+    const source = parameter.in === 'path' ? parts.path : parameter.in === 'query' ? parts.query : undefined;
+    if (source?.[parameter.name] !== undefined) problems.push(...unrepresentable(source[parameter.name], parameter.schema, `/${parameter.in}/${parameter.name}`));
+  }
+  if (operation.requestBody) {
+    const schema = (operation.requestBody as { content?: Record<string, { schema?: object }> }).content?.['application/json']?.schema;
+    problems.push(...unrepresentable(parts.body, schema, '/body'));
+  }
+  return problems;
 }
 
 function toDetail(error: ErrorObject): ErrorDetail {
