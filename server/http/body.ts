@@ -20,10 +20,17 @@ export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Pr
 
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limits.maxBytes) throw new ApiError('payload_too_large', undefined, { Connection: 'close' });
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > limits.maxBytes) throw new ApiError('payload_too_large', undefined, { Connection: 'close' });
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    // The client went away mid-body (ECONNRESET, "aborted"): its fault, not the
+    // database's, so not a 503 and not an error-level log line. Nobody reads the answer.
+    throw new ApiError('invalid_request', [{ path: '/body', message: 'was not received completely' }]);
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') return undefined;
