@@ -16,6 +16,8 @@ import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { createOperations } from './operations/index.js';
 
+const REDIS_TIMEOUT_MS = 500;
+
 export interface App {
   server: Server;
   db: Database;
@@ -40,12 +42,14 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   warmUp(api);
 
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    ? // A Redis that hangs must not hang requests: after REDIS_TIMEOUT_MS the limiter falls
+      // back to this instance's in-memory budget, as it does when Redis is down.
+      new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false, commandTimeout: REDIS_TIMEOUT_MS })
     : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to this instance'));
 
   const metrics = new Metrics(db.poolStats?.bind(db));
-  const limits = new RateLimits({ ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute }, redis);
+  const limits = new RateLimits({ ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute, keyPrefix: config.rateLimitKeyPrefix }, redis);
   const router = buildRouter(api, operationalRoutes({ db, metrics, draftsEnabled: config.draftsEnabled }));
   const handler = createRequestHandler({
     api,

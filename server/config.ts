@@ -14,6 +14,8 @@ export interface Config {
   poolMax: number;
   statementTimeoutMs: number;
   redisUrl?: string;
+  /** Prefix of every rate-limit key in Redis (and memory): instances sharing a budget share it. */
+  rateLimitKeyPrefix: string;
   /** Token bucket per credential: burst size and refill per second. */
   rateLimit: { points: number; perSecond: number };
   /** Failed authentications allowed per client address per minute. */
@@ -47,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     poolMax: int(env, 'PG_POOL_MAX', 10, 1, 1000),
     statementTimeoutMs: int(env, 'PG_STATEMENT_TIMEOUT_MS', 5_000, 0, 600_000),
     redisUrl: env.REDIS_URL || undefined,
+    rateLimitKeyPrefix: env.RATE_LIMIT_KEY_PREFIX || 'rl',
     rateLimit: {
       points: int(env, 'RATE_LIMIT_BURST', 100, 1, 1_000_000),
       perSecond: int(env, 'RATE_LIMIT_PER_SECOND', 50, 1, 1_000_000),

@@ -14,6 +14,8 @@ export interface RateLimitSettings {
   points: number;
   perSecond: number;
   authFailuresPerMinute: number;
+  /** Namespace of the keys; instances that share a budget share the prefix. */
+  keyPrefix?: string;
 }
 
 export interface Budget {
@@ -25,8 +27,10 @@ export class RateLimits {
   private readonly authFailures: RateLimiterAbstract;
 
   constructor(private readonly settings: RateLimitSettings, redis?: Redis) {
-    const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>
-      redis
+    const prefix = settings.keyPrefix ?? 'rl';
+    const make = (name: string, points: number, duration: number): RateLimiterAbstract => {
+      const keyPrefix = `${prefix}:${name}`;
+      return redis
         ? new RateLimiterRedis({
             storeClient: redis,
             keyPrefix,
@@ -38,9 +42,10 @@ export class RateLimits {
             insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
           })
         : new RateLimiterMemory({ keyPrefix, points, duration });
+    };
     const burstSeconds = Math.max(1, Math.ceil(settings.points / settings.perSecond));
-    this.credentials = new BurstyRateLimiter(make('rl:cred', settings.perSecond, 1), make('rl:burst', settings.points, burstSeconds));
-    this.authFailures = make('rl:authfail', settings.authFailuresPerMinute, 60);
+    this.credentials = new BurstyRateLimiter(make('cred', settings.perSecond, 1), make('burst', settings.points, burstSeconds));
+    this.authFailures = make('authfail', settings.authFailuresPerMinute, 60);
   }
 
   /** Spends one request of the credential's budget, or throws rate_limited. */
@@ -54,10 +59,10 @@ export class RateLimits {
     }
   }
 
-  /** Throws rate_limited when this address has failed authentication too often. */
+  /** Throws rate_limited once this address has used up its failed authentications. */
   async checkAuthFailures(address: string): Promise<void> {
     const res = await this.authFailures.get(address);
-    if (res && res.consumedPoints > this.settings.authFailuresPerMinute) throw this.limited(res);
+    if (res && res.consumedPoints >= this.settings.authFailuresPerMinute) throw this.limited(res);
   }
 
   async recordAuthFailure(address: string): Promise<void> {
