@@ -8,6 +8,7 @@ import { loadContract, warmUp } from './contract.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { Authenticator } from './http/authenticate.js';
+import { clientErrorHandler } from './http/clientError.js';
 import { createRequestHandler } from './http/pipeline.js';
 import { buildRouter } from './http/router.js';
 import { operationalRoutes } from './http/operational.js';
@@ -62,9 +63,20 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     metrics,
   });
 
-  const server = createServer({ requestTimeout: config.requestTimeoutMs, headersTimeout: config.headersTimeoutMs, keepAliveTimeout: 5_000 }, (req, res) => {
-    void handler(req, res);
-  });
+  const server = createServer(
+    {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: config.headersTimeoutMs,
+      keepAliveTimeout: 5_000,
+      // Node checks the two timeouts above only this often (30 s by default), which would
+      // let a slow client hold a connection far past HEADERS_TIMEOUT_MS.
+      connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
+    },
+    (req, res) => {
+      void handler(req, res);
+    },
+  );
+  server.on('clientError', clientErrorHandler(logger, metrics));
 
   return {
     server,

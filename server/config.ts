@@ -13,6 +13,8 @@ export interface Config {
   pgliteDataDir?: string;
   poolMax: number;
   statementTimeoutMs: number;
+  /** How long a request waits for a pooled PostgreSQL connection before it is answered 503. */
+  connectionTimeoutMs: number;
   redisUrl?: string;
   /** Prefix of every rate-limit key in Redis (and memory): instances sharing a budget share it. */
   rateLimitKeyPrefix: string;
@@ -24,6 +26,8 @@ export interface Config {
   maxJsonDepth: number;
   requestTimeoutMs: number;
   headersTimeoutMs: number;
+  /** How long a SIGTERM/SIGINT waits for in-flight requests before the process exits anyway. */
+  shutdownTimeoutMs: number;
   /** How long a looked-up credential is trusted before the database is asked again. */
   credentialCacheMs: number;
   defaultPhoneRegion: string;
@@ -37,6 +41,15 @@ const environments: Environment[] = ['development', 'sandbox', 'production'];
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const config = readConfig(env);
+  // node:http refuses to start otherwise; say so in the operator's terms.
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`);
+  }
+  return config;
+}
+
+function readConfig(env: NodeJS.ProcessEnv): Config {
   const environment = (env.APP_ENV ?? 'development') as Environment;
   if (!environments.includes(environment)) throw new ConfigError(`APP_ENV must be one of ${environments.join(', ')}; got "${environment}"`);
   return {
@@ -48,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgliteDataDir: env.PGLITE_DATA_DIR || undefined,
     poolMax: int(env, 'PG_POOL_MAX', 10, 1, 1000),
     statementTimeoutMs: int(env, 'PG_STATEMENT_TIMEOUT_MS', 5_000, 0, 600_000),
+    connectionTimeoutMs: int(env, 'PG_CONNECTION_TIMEOUT_MS', 5_000, 1, 600_000),
     redisUrl: env.REDIS_URL || undefined,
     rateLimitKeyPrefix: env.RATE_LIMIT_KEY_PREFIX || 'rl',
     rateLimit: {
@@ -59,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxJsonDepth: int(env, 'MAX_JSON_DEPTH', 16, 2, 1000),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000),
     headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 3_600_000),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1, 3_600_000),
     credentialCacheMs: int(env, 'CREDENTIAL_CACHE_MS', 10_000, 0, 3_600_000),
     defaultPhoneRegion: (env.DEFAULT_PHONE_REGION ?? 'US').toUpperCase(),
     logLevel: env.LOG_LEVEL ?? 'info',

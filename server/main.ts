@@ -38,8 +38,16 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
-    await app.close();
+    const force = setTimeout(() => {
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, 'in-flight requests did not finish in time; exiting anyway');
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    try {
+      await app.close();
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
     clearTimeout(force);
     logger.info('stopped');
     process.exit(0);
