@@ -46,10 +46,9 @@ describe('the packed @lookup/client in a separate consumer project', () => {
 
     const app = join(work, 'app');
     cpSync(join(repo, 'tests/client/fixtures/consumer'), app, { recursive: true });
-    await run('npm', ['install', '--no-package-lock', join(work, packed.filename)], app);
+    await run('npm', ['install', '--no-package-lock', '--prefer-offline', join(work, packed.filename)], app);
     const tsc = join(app, 'node_modules/.bin/tsc');
-    await run(tsc, ['-p', 'tsconfig.browser.json'], app);
-    await run(tsc, ['-p', 'tsconfig.json'], app);
+    await Promise.all([run(tsc, ['-p', 'tsconfig.browser.json'], app), run(tsc, ['-p', 'tsconfig.json'], app)]);
 
     server.script((req, res, received) => {
       const authorized = received.headers.authorization === 'Bearer consumer-token';
