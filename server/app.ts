@@ -1,6 +1,6 @@
 // The composition root: builds every part from the configuration and wires them into
 // one HTTP server. Nothing here decides behaviour; it only connects the parts.
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
@@ -55,7 +55,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const handler = createRequestHandler({
     api,
     router,
-    operations: createOperations(db, { defaultPhoneRegion: config.defaultPhoneRegion }),
+    operations: createOperations(db, { defaultPhoneRegion: config.defaultPhoneRegion, inlineCompaniesMax: config.inlineCompaniesMax }),
     authenticator: new Authenticator(db, config.credentialCacheMs),
     limits,
     config,
@@ -63,6 +63,10 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     metrics,
   });
 
+  // While closing, every response says Connection: close, so a keep-alive client lets go
+  // as soon as its answer is out instead of holding the shutdown for keepAliveTimeout.
+  let closing = false;
+  const inFlight = new Set<ServerResponse>();
   const server = createServer(
     {
       requestTimeout: config.requestTimeoutMs,
@@ -73,6 +77,9 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
     },
     (req, res) => {
+      inFlight.add(res);
+      res.once('close', () => inFlight.delete(res));
+      if (closing) res.setHeader('Connection', 'close');
       void handler(req, res);
     },
   );
@@ -92,6 +99,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
         });
       }),
     async close() {
+      closing = true;
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
