@@ -1,0 +1,28 @@
+// `call` for servers the hardening tests start themselves (own pool, child processes):
+// the same contract check on every response as tests/helpers/server.ts.
+import type { CallOptions, CallResult } from '../../helpers/server.js';
+import { expectContractResponse } from '../../helpers/contract.js';
+
+export type Call = <T = any>(method: string, path: string, options?: CallOptions) => Promise<CallResult<T>>;
+
+export function contractCall(baseUrl: string): Call {
+  return async (method, path, options = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
+    let body = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(baseUrl + path, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: the contract check reports it
+    }
+    expectContractResponse(method, path, response.status, response.headers, parsed);
+    return { status: response.status, headers: response.headers, body: parsed as any };
+  };
+}
