@@ -1,4 +1,5 @@
-// The one factory both entry points share: openapi-fetch plus the client's middleware.
+// The one factory both entry points share: openapi-fetch with the client's middleware (bearer
+// token, User-Agent) over its fetch layer (per-call deadline, bounded retries).
 import createClient, { type Client } from 'openapi-fetch';
 import { resolveBaseUrl, type Environment } from './environments.js';
 import { bearerAuth, type TokenSource } from './middleware/bearer-auth.js';
