@@ -1,0 +1,121 @@
+// ensureDataset: the database holds the dataset of this scale afterwards, built only
+// when it does not already (or when asked to rebuild). PostgreSQL is loaded with COPY,
+// PGlite through the service's import; both from the same generator.
+import { existsSync, rmSync } from 'node:fs';
+import pg from 'pg';
+import { openDatabase, type Database } from '../../server/db/database.js';
+import { migrate } from '../../server/db/migrate.js';
+import { createDataset, type BenchCredential, type Company, type Scale } from './generate.js';
+import { loadThroughImport } from './loadImport.js';
+import { loadPostgres } from './loadPostgres.js';
+import { holdsScale, readMarker, writeMarker, type DatasetMarker } from './marker.js';
+
+export type DatasetLocation = { engine: 'postgres'; databaseUrl: string } | { engine: 'pglite'; dataDir: string };
+
+export interface EnsureOptions {
+  scale: Scale;
+  rebuild?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface DatasetInfo {
+  location: DatasetLocation;
+  scale: Scale;
+  companies: Company[];
+  credentials: BenchCredential[];
+  /** False when the database already held this scale. */
+  built: boolean;
+  marker: DatasetMarker;
+}
+
+export async function ensureDataset(location: DatasetLocation, options: EnsureOptions): Promise<DatasetInfo> {
+  const log = options.log ?? (() => {});
+  const dataset = createDataset(options.scale);
+  const info = (built: boolean, marker: DatasetMarker): DatasetInfo => ({ location, scale: options.scale, companies: dataset.companies, credentials: dataset.credentials, built, marker });
+
+  if (location.engine === 'postgres') {
+    const existing = await inspectPostgres(location.databaseUrl);
+    if (existing && !options.rebuild && holdsScale(existing.marker, options.scale)) {
+      await catchUpMigrations(existing.db, log);
+      await existing.db.close();
+      log(`${describe(location)} already holds ${options.scale.people.toLocaleString('en-US')} people (seed ${options.scale.seed}); not rebuilt`);
+      return info(false, existing.marker);
+    }
+    if (existing) {
+      const foreign = !existing.marker && existing.tables > 0;
+      await existing.db.close();
+      if (foreign) throw new Error(`${describe(location)} holds tables but no bench dataset: refusing to drop it; choose another --database-url`);
+    }
+    await recreateDatabase(location.databaseUrl);
+    log(`building ${options.scale.people.toLocaleString('en-US')} people over ${options.scale.companies} companies into ${describe(location)} with COPY`);
+    const load = await loadPostgres(location.databaseUrl, dataset, log);
+    const db = await openDatabase({ databaseUrl: location.databaseUrl, poolMax: 1 });
+    const marker = await writeMarker(db, options.scale, load);
+    await db.close();
+    return info(true, marker);
+  }
+
+  if (existsSync(location.dataDir) && !options.rebuild) {
+    const db = await openDatabase({ pgliteDataDir: location.dataDir });
+    const marker = await readMarker(db);
+    if (holdsScale(marker, options.scale)) {
+      await catchUpMigrations(db, log);
+      await db.close();
+      log(`${describe(location)} already holds ${options.scale.people.toLocaleString('en-US')} people (seed ${options.scale.seed}); not rebuilt`);
+      return info(false, marker);
+    }
+    await db.close();
+  }
+  rmSync(location.dataDir, { recursive: true, force: true });
+  log(`building ${options.scale.people.toLocaleString('en-US')} people over ${options.scale.companies} companies into ${describe(location)} through importRecords`);
+  const db = await openDatabase({ pgliteDataDir: location.dataDir });
+  const load = await loadThroughImport(db, dataset);
+  const marker = await writeMarker(db, options.scale, load);
+  await db.close();
+  return info(true, marker);
+}
+
+export function describe(location: DatasetLocation): string {
+  if (location.engine === 'pglite') return `PGlite ${location.dataDir}`;
+  const url = new URL(location.databaseUrl);
+  return `PostgreSQL ${url.host}${url.pathname}`;
+}
+
+/** A migration added since the build (e.g. a new index) is applied to the loaded data. */
+async function catchUpMigrations(db: Database, log: (line: string) => void): Promise<void> {
+  const applied = await migrate(db);
+  if (applied.length) {
+    log(`applied new migrations to the stored dataset: ${applied.join(', ')}`);
+    await db.query('ANALYZE');
+  }
+}
+
+async function inspectPostgres(databaseUrl: string): Promise<{ db: Database; marker: DatasetMarker | undefined; tables: number } | undefined> {
+  const { name, admin } = names(databaseUrl);
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  await client.end();
+  if (!rowCount) return undefined;
+  const db = await openDatabase({ databaseUrl, poolMax: 1 });
+  const [{ tables }] = (await db.query<{ tables: number }>("SELECT count(*)::int AS tables FROM pg_tables WHERE schemaname = 'public'")) as [{ tables: number }];
+  return { db, marker: await readMarker(db), tables };
+}
+
+async function recreateDatabase(databaseUrl: string): Promise<void> {
+  const { name, admin } = names(databaseUrl);
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+}
+
+/** The database name (checked: it is interpolated into DDL) and the maintenance database URL. */
+function names(databaseUrl: string): { name: string; admin: string } {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`database name "${name}" must be lower-case letters, digits and underscores`);
+  url.pathname = '/postgres';
+  return { name, admin: url.toString() };
+}

@@ -1,0 +1,67 @@
+// Dataset entities as rows of PostgreSQL's COPY text format, one table at a time, with
+// the derived columns the import would compute: folded names (domain/names.ts foldName)
+// and person_created_at (the person's created_at, copied onto each employment).
+import { foldName } from '../../server/domain/names.js';
+import type { Employment, Person } from './generate.js';
+
+/** Tables filled by COPY, in dependency order, with their column lists. */
+export const copyTables = {
+  persons: ['id', 'created_at', 'updated_at'],
+  employees: [
+    'id', 'company_id', 'person_id', 'person_created_at', 'first_name', 'last_name', 'first_name_folded', 'last_name_folded',
+    'date_of_birth', 'gender', 'email', 'phone', 'address_line1', 'address_line2', 'city', 'state', 'postal_code', 'created_at', 'updated_at',
+  ],
+  external_ids: ['employee_id', 'system', 'system_id'],
+  memberships: ['employee_id', 'status'],
+  invitations: ['employee_id', 'status', 'invited_at', 'expires_at'],
+  linked_users: ['employee_id', 'status'],
+  participations: ['employee_id', 'decision', 'decided_at'],
+  coverages: ['employee_id', 'status', 'starts_at', 'ends_at', 'plan_tier'],
+} as const;
+
+export type CopyTable = keyof typeof copyTables;
+export type CopyBuffers = Record<CopyTable, string[]>;
+
+export const emptyBuffers = (): CopyBuffers => ({
+  persons: [], employees: [], external_ids: [], memberships: [], invitations: [], linked_users: [], participations: [], coverages: [],
+});
+
+const NULL = '\\N';
+const SPECIAL = /[\\\t\n\r]/;
+/** A text value escaped for COPY's text format (backslash, tab, newline, carriage return). */
+function text(value: string | null): string {
+  if (value === null) return NULL;
+  if (!SPECIAL.test(value)) return value;
+  return value.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+}
+const time = (ms: number | null) => (ms === null ? NULL : new Date(ms).toISOString());
+
+const folded = new Map<string, string>();
+function fold(name: string): string {
+  let out = folded.get(name);
+  if (out === undefined) {
+    out = foldName(name);
+    if (folded.size < 200_000) folded.set(name, out);
+  }
+  return out;
+}
+
+export function appendPerson(buffers: CopyBuffers, person: Person): void {
+  buffers.persons.push(`${person.id}\t${time(person.createdAt)}\t${time(person.updatedAt)}\n`);
+  for (const employment of person.employments) appendEmployment(buffers, employment);
+}
+
+export function appendEmployment(b: CopyBuffers, e: Employment): void {
+  b.employees.push(
+    [
+      e.id, e.companyId, e.personId ?? NULL, time(e.personCreatedAt), text(e.firstName), text(e.lastName), text(fold(e.firstName)), text(fold(e.lastName)),
+      e.dateOfBirth, text(e.gender), text(e.email), e.phone, text(e.line1), text(e.line2), text(e.city), text(e.state), e.postalCode, time(e.createdAt), time(e.updatedAt),
+    ].join('\t') + '\n',
+  );
+  for (const [system, id] of e.externalIds) b.external_ids.push(`${e.id}\t${text(system)}\t${text(id)}\n`);
+  if (e.membership) b.memberships.push(`${e.id}\t${e.membership}\n`);
+  if (e.invitation) b.invitations.push(`${e.id}\t${e.invitation.status}\t${time(e.invitation.invitedAt)}\t${time(e.invitation.expiresAt)}\n`);
+  if (e.linkedUser) b.linked_users.push(`${e.id}\t${e.linkedUser}\n`);
+  if (e.participation) b.participations.push(`${e.id}\t${e.participation.decision ?? NULL}\t${time(e.participation.decidedAt)}\n`);
+  if (e.coverage) b.coverages.push(`${e.id}\t${e.coverage.status}\t${time(e.coverage.startsAt)}\t${time(e.coverage.endsAt)}\t${e.coverage.planTier ?? NULL}\n`);
+}
