@@ -1,9 +1,9 @@
 // A server built from configuration alone, as `npm start` builds it: it opens its own
 // database pool from DATABASE_URL and the PG_* settings (tests/helpers/server.ts hands the
 // app an already-open pool, which would bypass exactly the limits tested here).
-import { createApp, type App } from '../../../server/app.js';
+import { createApp, type App, type AppOverrides } from '../../../server/app.js';
 import { loadConfig, type Config } from '../../../server/config.js';
-import { createLogger, type Logger } from '../../../server/observability/logger.js';
+import { createLogger } from '../../../server/observability/logger.js';
 import { contractCall, type Call } from './call.js';
 
 export interface ConfiguredServer {
@@ -23,9 +23,10 @@ export const quietDefaults = {
   DEMO_DATA: 'false',
 };
 
-export async function startConfiguredServer(env: Record<string, string>, logger?: Logger): Promise<ConfiguredServer> {
+/** `overrides.db`: an open database the caller owns (PGlite tests); otherwise the app opens its own from `env`. */
+export async function startConfiguredServer(env: Record<string, string>, overrides: AppOverrides = {}): Promise<ConfiguredServer> {
   const config = loadConfig({ ...quietDefaults, ...env });
-  const app = await createApp(config, { logger: logger ?? createLogger(config.logLevel) });
+  const app = await createApp(config, { ...overrides, logger: overrides.logger ?? createLogger(config.logLevel) });
   const url = await app.listen();
   return { url, app, config, call: contractCall(url), close: () => app.close() };
 }
