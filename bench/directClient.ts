@@ -1,0 +1,58 @@
+// Drives the direct-SQL reference (references/directSql.ts) in its own pinned process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { onCpu } from './machine.js';
+import { childEnv, stopChild, track } from './processes.js';
+import type { PersonFilter } from '../server/db/persons.js';
+import type { DirectResult, DirectRun } from './references/directSql.js';
+import type { Measured } from './loadHttp.js';
+
+const runnerPath = fileURLToPath(new URL('./references/directSql.ts', import.meta.url));
+
+export interface DirectRunner {
+  pid: number;
+  measure(filters: PersonFilter[], concurrency: number, durationS: number): Promise<Measured>;
+  stop(): Promise<void>;
+}
+
+export async function startDirectRunner(database: { databaseUrl: string } | { pgliteDataDir: string }, cpu: number | undefined): Promise<DirectRunner> {
+  const [command, ...args] = onCpu([process.execPath, '--import', 'tsx', runnerPath], cpu);
+  const child: ChildProcess = track(
+    spawn(command!, args, {
+      env: childEnv({ BENCH_DIRECT_DATABASE: JSON.stringify(database) }),
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.once('message', () => resolve());
+    child.once('exit', (code) => reject(new Error(`direct-SQL runner exited (${code}) before it was ready`)));
+  });
+  return {
+    pid: child.pid!,
+    async measure(filters, concurrency, durationS) {
+      const run: DirectRun = { type: 'run', filters, concurrency, durationMs: durationS * 1000 };
+      const result = await new Promise<DirectResult>((resolve, reject) => {
+        child.once('message', (m) => resolve(m as DirectResult));
+        child.once('exit', (code) => reject(new Error(`direct-SQL runner exited (${code}) during a run`)));
+        child.send(run);
+      });
+      child.removeAllListeners('exit');
+      return {
+        requests: result.requests,
+        seconds: result.seconds,
+        rps: result.requests / result.seconds,
+        p50: result.p50,
+        p99: result.p99,
+        non2xx: 0,
+        errors: result.errors,
+        statusCodes: {},
+        rssPeakMb: result.rssPeakMb,
+        firstError: result.firstError,
+      };
+    },
+    async stop() {
+      child.send({ type: 'stop' });
+      await stopChild(child);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// One HTTP measurement: autocannon for a fixed duration at a fixed number of connections,
+// cycling through a pool of requests (different filter values each time), with every
+// response's latency kept at full resolution and the target's memory sampled throughout.
+import autocannon from 'autocannon';
+import { RssSampler } from './rss.js';
+import type { HttpRequestSpec } from './scenarios.js';
+import { percentile } from './stats.js';
+
+export interface HttpLoad {
+  url: string;
+  token: string;
+  requests: HttpRequestSpec[];
+  connections: number;
+  durationS: number;
+  /** The process whose memory is sampled. */
+  pid: number;
+}
+
+export interface Measured {
+  requests: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+  rssPeakMb?: number;
+  rssMeanMb?: number;
+  /** The first error's message, where the target reports one (the direct-SQL runner). */
+  firstError?: string;
+}
+
+export async function measureHttp(load: HttpLoad): Promise<Measured> {
+  const headers = { authorization: `Bearer ${load.token}`, 'content-type': 'application/json' };
+  let next = 0;
+  const latencies: number[] = [];
+  const rss = new RssSampler(load.pid).start();
+  const instance = autocannon({
+    url: load.url,
+    connections: load.connections,
+    pipelining: 1,
+    duration: load.durationS,
+    timeout: 10,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const spec = load.requests[next++ % load.requests.length]!;
+          return { ...request, method: spec.method, path: spec.path, headers, body: spec.body };
+        },
+      },
+    ],
+  });
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    if (status >= 200 && status < 300) latencies.push(ms);
+  });
+  const result = await instance;
+  const memory = rss.stop();
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]));
+  return {
+    requests: latencies.length,
+    seconds: result.duration,
+    rps: latencies.length / result.duration,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    statusCodes,
+    rssPeakMb: memory?.peakMb,
+    rssMeanMb: memory?.meanMb,
+  };
+}

@@ -1,0 +1,32 @@
+// npm run bench [-- options]: the service side by side with its references, in one
+// alternating run, within a time budget; writes bench/results/latest.{json,md}.
+// Options (see options.ts): --duration 5 --rounds 2 --budget 1800 --connections 10
+//   --people 1000000 --database-url postgres://… --no-postgres
+//   --pglite-people 10000 --no-pglite --references bare,openapiBackend,fastify,prism
+//   --kinds getPerson,nameSubstring,… --credentials oneLarge,hundred --no-worst-case --out dir
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseBenchArgs } from './options.js';
+import { buildReport, renderMarkdown } from './report.js';
+import { runBench } from './run.js';
+
+async function main(): Promise<void> {
+  const options = parseBenchArgs(process.argv.slice(2));
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  const raw = await runBench(options, log);
+  const report = buildReport(raw);
+  mkdirSync(options.outDir, { recursive: true });
+  writeFileSync(join(options.outDir, 'latest.json'), JSON.stringify(report, null, 2) + '\n');
+  writeFileSync(join(options.outDir, 'latest.md'), renderMarkdown(report));
+  log('');
+  for (const t of report.targets) log(`${t.met === undefined ? '-' : t.met ? 'MET    ' : 'NOT MET'}  ${t.goal}: ${t.measured}`);
+  log(`\nreport: ${join(options.outDir, 'latest.md')}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

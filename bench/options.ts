@@ -1,0 +1,111 @@
+// `npm run bench` options. Defaults are the full run: 1,000,000 people on PostgreSQL,
+// 10,000 on PGlite, every reference, 5 s per measurement, 2 alternating rounds, all
+// inside a 30-minute budget (dataset builds, when needed, come before the budget).
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_SEED, type CredentialKey } from './dataset/generate.js';
+import { personKinds, type PersonKind } from './scenarios.js';
+import type { HelloReference } from './targets.js';
+
+export const DEFAULT_BENCH_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/lookup_bench';
+const benchDir = fileURLToPath(new URL('./', import.meta.url));
+
+export interface EngineScale {
+  people: number;
+  companies?: number;
+  seed: number;
+}
+
+export interface BenchOptions {
+  /** Seconds per measurement. */
+  durationS: number;
+  /** Alternating rounds: every measurement is taken this many times, interleaved. */
+  rounds: number;
+  /** Seconds for the whole measured run (cold starts, warm-up, rounds); the rest is skipped. */
+  budgetS: number;
+  /** Concurrent clients (connections) of every load. */
+  connections: number;
+  warmupS: number;
+  /** Cold-start samples per target. */
+  coldStarts: number;
+  postgres?: EngineScale & { databaseUrl: string };
+  pglite?: EngineScale & { dataDir: string };
+  references: HelloReference[];
+  kinds: PersonKind[];
+  credentials: Exclude<CredentialKey, 'every'>[];
+  worstCase: boolean;
+  /** Filter values drawn per scenario. */
+  samples: number;
+  /** EXPLAIN (ANALYZE, BUFFERS) of the filter kinds that miss their latency target (PostgreSQL). */
+  explain: boolean;
+  outDir: string;
+  rebuild: boolean;
+}
+
+export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      duration: { type: 'string', default: '5' },
+      rounds: { type: 'string', default: '2' },
+      budget: { type: 'string', default: '1800' },
+      connections: { type: 'string', default: '10' },
+      warmup: { type: 'string', default: '2' },
+      'cold-starts': { type: 'string', default: '3' },
+      people: { type: 'string', default: '1000000' },
+      companies: { type: 'string' },
+      seed: { type: 'string', default: String(DEFAULT_SEED) },
+      'database-url': { type: 'string' },
+      'no-postgres': { type: 'boolean', default: false },
+      'pglite-people': { type: 'string', default: '10000' },
+      'pglite-dir': { type: 'string' },
+      'no-pglite': { type: 'boolean', default: false },
+      references: { type: 'string', default: 'bare,openapiBackend,fastify,prism' },
+      kinds: { type: 'string', default: Object.keys(personKinds).join(',') },
+      credentials: { type: 'string', default: 'oneLarge,hundred' },
+      'no-worst-case': { type: 'boolean', default: false },
+      samples: { type: 'string', default: '1000' },
+      'no-explain': { type: 'boolean', default: false },
+      out: { type: 'string', default: benchDir + 'results' },
+      rebuild: { type: 'boolean', default: false },
+    },
+  });
+  const num = (name: string, value: string | undefined, min: number) => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number >= ${min}; got "${value}"`);
+    return n;
+  };
+  const list = <T extends string>(name: string, value: string, allowed: readonly string[]) => {
+    const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+    const unknown = items.filter((i) => !allowed.includes(i));
+    if (unknown.length) throw new Error(`--${name}: unknown ${unknown.join(', ')} (known: ${allowed.join(', ')})`);
+    return items as T[];
+  };
+  const seed = num('seed', values.seed, 0);
+  const pglitePeople = num('pglite-people', values['pglite-people'], 1);
+  return {
+    durationS: num('duration', values.duration, 0.5),
+    rounds: num('rounds', values.rounds, 1),
+    budgetS: num('budget', values.budget, 10),
+    connections: num('connections', values.connections, 1),
+    warmupS: num('warmup', values.warmup, 0),
+    coldStarts: num('cold-starts', values['cold-starts'], 1),
+    postgres: values['no-postgres']
+      ? undefined
+      : {
+          databaseUrl: values['database-url'] ?? env.BENCH_DATABASE_URL ?? DEFAULT_BENCH_DATABASE_URL,
+          people: num('people', values.people, 1),
+          companies: values.companies === undefined ? undefined : num('companies', values.companies, 2),
+          seed,
+        },
+    pglite: values['no-pglite'] ? undefined : { dataDir: values['pglite-dir'] ?? `${benchDir}.data/pglite-${pglitePeople}-${seed}`, people: pglitePeople, seed },
+    references: list('references', values.references, ['bare', 'openapiBackend', 'fastify', 'prism']),
+    kinds: list('kinds', values.kinds, Object.keys(personKinds)),
+    credentials: list('credentials', values.credentials, ['oneLarge', 'hundred']),
+    worstCase: !values['no-worst-case'],
+    samples: num('samples', values.samples, 1),
+    explain: !values['no-explain'],
+    outDir: values.out,
+    rebuild: values.rebuild,
+  };
+}

@@ -1,0 +1,48 @@
+// The measurements of one run, as data: groups of scenarios, each measured on several
+// targets. run.ts walks them in alternating rounds.
+import type { CredentialKey } from './dataset/generate.js';
+import type { PersonKind } from './scenarios.js';
+import type { HttpRequestSpec } from './scenarios.js';
+import type { PersonFilter } from '../server/db/persons.js';
+
+export type Engine = 'postgres' | 'pglite';
+
+/** A target is either an HTTP process (by name in `processes`) or a direct-SQL runner. */
+export type TargetRef = { kind: 'http'; process: string } | { kind: 'direct'; engine: Engine };
+
+export interface Scenario {
+  id: string;
+  group: 'hello' | Engine;
+  label: string;
+  kind?: PersonKind | 'worstCase';
+  credential?: CredentialKey;
+  token: string;
+  http: HttpRequestSpec[];
+  /** The same requests as findPersons filters, for the direct-SQL reference. */
+  direct?: PersonFilter[];
+  /** target label → how to reach it; the first is the one under test, the others references. */
+  targets: Record<string, TargetRef>;
+  note?: string;
+}
+
+export interface Step {
+  round: number;
+  scenario: Scenario;
+  target: string;
+}
+
+/**
+ * Round r measures every scenario on every target; targets alternate within a scenario
+ * (A B, then B A in the next round) so that neither always goes first into warm caches,
+ * and the rounds repeat the whole sequence so that machine noise lands on all alike.
+ */
+export function alternatingSteps(scenarios: Scenario[], rounds: number): Step[] {
+  const steps: Step[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    for (const scenario of scenarios) {
+      const targets = Object.keys(scenario.targets);
+      for (const target of round % 2 ? targets : [...targets].reverse()) steps.push({ round, scenario, target });
+    }
+  }
+  return steps;
+}

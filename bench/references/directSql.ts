@@ -1,0 +1,81 @@
+// Reference: the person query alone. Runs findPersons (server/db/persons.ts) on the same
+// kind of connection the service uses (openDatabase: a pg pool of 10, or PGlite), with
+// the same filters and the same number of concurrent callers as the HTTP load: the
+// database's own limit, with no HTTP, no validation and no JSON in the way.
+// A child process driven over IPC, pinned like the server, so both run on the same core.
+import { openDatabase } from '../../server/db/database.js';
+import { findPersons, type PersonFilter } from '../../server/db/persons.js';
+import { RssSampler } from '../rss.js';
+import { percentile } from '../stats.js';
+
+export interface DirectRun {
+  type: 'run';
+  /** Complete filters, as the service derives them for the credential (scenarios.ts). */
+  filters: PersonFilter[];
+  concurrency: number;
+  durationMs: number;
+}
+
+export interface DirectResult {
+  type: 'result';
+  requests: number;
+  errors: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  rssPeakMb?: number;
+  firstError?: string;
+}
+
+async function main(): Promise<void> {
+  const db = await openDatabase({ ...JSON.parse(process.env.BENCH_DIRECT_DATABASE ?? '{}'), poolMax: 10, statementTimeoutMs: 5_000 });
+  await db.ping();
+
+  process.on('message', async (message: DirectRun | { type: 'stop' }) => {
+    if (message.type === 'stop') {
+      await db.close();
+      process.exit(0);
+    }
+    const { filters, concurrency, durationMs } = message;
+    const latencies: number[] = [];
+    let errors = 0;
+    let firstError: string | undefined;
+    let next = 0;
+    const rss = new RssSampler(process.pid).start();
+    const started = performance.now();
+    const deadline = started + durationMs;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (performance.now() < deadline) {
+          const filter = filters[next++ % filters.length]!;
+          const t = performance.now();
+          try {
+            await findPersons(db, filter);
+            latencies.push(performance.now() - t);
+          } catch (error) {
+            errors++;
+            firstError ??= String((error as Error)?.message ?? error);
+          }
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const result: DirectResult = {
+      type: 'result',
+      requests: latencies.length,
+      errors,
+      seconds,
+      p50: percentile(latencies, 0.5),
+      p99: percentile(latencies, 0.99),
+      rssPeakMb: rss.stop()?.peakMb,
+      firstError,
+    };
+    process.send!(result);
+  });
+  process.send!({ type: 'ready' });
+}
+
+main().catch((error) => {
+  process.stderr.write(`direct-sql runner failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,203 @@
+// Turns a run's raw measurements into the report: medians over the rounds, ratios to the
+// references, the targets (met / not met), as JSON and as Markdown.
+import type { Engine } from './plan.js';
+import { p99TargetMs, type RunResult } from './run.js';
+import { median } from './stats.js';
+
+export interface Row {
+  scenario: string;
+  group: 'hello' | Engine;
+  label: string;
+  credential?: string;
+  target: string;
+  rounds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  rssPeakMb?: number;
+  non2xx: number;
+  errors: number;
+}
+
+export interface TargetCheck {
+  goal: string;
+  measured: string;
+  met: boolean | undefined;
+}
+
+export interface Report {
+  summary: Row[];
+  coldStartMs: Record<string, number>;
+  targets: TargetCheck[];
+  raw: RunResult;
+}
+
+const DIRECT = 'direct SQL';
+const engineName: Record<Engine, string> = { postgres: 'PostgreSQL', pglite: 'PGlite' };
+const credentialName: Record<string, string> = { oneLarge: 'one large company', hundred: '100 companies', every: 'every company' };
+
+export function buildReport(raw: RunResult): Report {
+  const summary: Row[] = [];
+  for (const scenario of raw.scenarios) {
+    for (const target of scenario.targets) {
+      const runs = raw.measurements.filter((m) => m.scenario === scenario.id && m.target === target).map((m) => m.measured);
+      if (!runs.length) continue;
+      const rss = runs.map((r) => r.rssPeakMb).filter((v): v is number => v !== undefined);
+      summary.push({
+        scenario: scenario.id,
+        group: scenario.group,
+        label: scenario.label,
+        credential: scenario.credential,
+        target,
+        rounds: runs.length,
+        rps: median(runs.map((r) => r.rps)),
+        p50: median(runs.map((r) => r.p50)),
+        p99: median(runs.map((r) => r.p99)),
+        rssPeakMb: rss.length ? Math.max(...rss) : undefined,
+        non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
+        errors: runs.reduce((a, r) => a + r.errors, 0),
+      });
+    }
+  }
+  const coldStartMs = Object.fromEntries(Object.entries(raw.coldStarts).filter(([, v]) => v.length).map(([k, v]) => [k, median(v)]));
+  return { summary, coldStartMs, targets: evaluateTargets(raw, summary), raw };
+}
+
+function evaluateTargets(raw: RunResult, summary: Row[]): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const hello = summary.filter((r) => r.group === 'hello');
+  const service = hello.find((r) => r.target.startsWith('service'));
+  const bare = hello.find((r) => r.target.startsWith('bare'));
+  checks.push({
+    goal: 'hello: at least 60% of the bare node:http handler’s requests per second',
+    measured: service && bare ? `${pct(service.rps / bare.rps)} (${int(service.rps)} vs ${int(bare.rps)} req/s)` : 'not measured',
+    met: service && bare ? service.rps / bare.rps >= 0.6 : undefined,
+  });
+
+  for (const engine of ['postgres', 'pglite'] as const) {
+    const rows = summary.filter((r) => r.group === engine);
+    if (!rows.length) continue;
+    const people = raw.datasets.find((d) => d.engine === engine)?.people;
+    const at = `${engineName[engine]}, ${people?.toLocaleString('en-US')} people`;
+    const services = rows.filter((r) => r.target !== DIRECT);
+    const directOf = (r: Row) => rows.find((d) => d.scenario === r.scenario && d.target === DIRECT);
+
+    for (const r of services.filter((r) => r.scenario.includes(':getPerson:'))) {
+      const d = directOf(r);
+      checks.push({
+        goal: `Get person (${credentialName[r.credential!]}, ${at}): at least half the direct-SQL rate`,
+        measured: d ? `${pct(r.rps / d.rps)} (${int(r.rps)} vs ${int(d.rps)} req/s)` : 'not measured',
+        met: d ? r.rps / d.rps >= 0.5 : undefined,
+      });
+      checks.push({ goal: `Get person (${credentialName[r.credential!]}, ${at}): p99 < 10 ms`, measured: `${ms(r.p99)} ms`, met: r.p99 < 10 });
+    }
+    const searches = services.filter((r) => !r.scenario.includes(':getPerson:') && !r.scenario.includes(':worstCase:'));
+    if (searches.length) {
+      const missed = searches.filter((r) => !(r.p99 < 50));
+      const worst = searches.reduce((a, b) => (b.p99 > a.p99 ? b : a));
+      checks.push({
+        goal: `Search persons, every filter kind (${at}): p99 < 50 ms`,
+        measured: missed.length
+          ? `${missed.length} of ${searches.length} over: ${missed.map((r) => `${r.label} (${credentialName[r.credential!]}) ${ms(r.p99)} ms`).join('; ')}`
+          : `all ${searches.length} under; slowest ${worst.label} (${credentialName[worst.credential!]}) ${ms(worst.p99)} ms`,
+        met: missed.length === 0,
+      });
+    }
+    for (const r of services.filter((r) => r.scenario.includes(':worstCase:'))) {
+      checks.push({ goal: `${r.label} (every company, ${at}): p99 < 50 ms`, measured: `${ms(r.p99)} ms, ${int(r.rps)} req/s${r.non2xx ? `, ${r.non2xx} non-2xx` : ''}`, met: r.p99 < 50 && r.non2xx === 0 });
+    }
+    const serviceName = `service (${engineName[engine]})`;
+    const rss = summary.filter((r) => r.target === serviceName && r.rssPeakMb !== undefined).map((r) => r.rssPeakMb!);
+    if (rss.length) checks.push({ goal: `service on ${engineName[engine]}: RSS under 150 MB at load`, measured: `peak ${Math.max(...rss)} MB`, met: Math.max(...rss) < 150 });
+  }
+  return checks;
+}
+
+const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
+const ms = (n: number) => (!Number.isFinite(n) ? '–' : n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US'));
+const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '–');
+const mark = (met: boolean | undefined) => (met === undefined ? 'not measured' : met ? '**met**' : '**not met**');
+
+export function renderMarkdown(report: Report): string {
+  const { raw, summary } = report;
+  const m = raw.machine;
+  const lines: string[] = [];
+  const date = raw.startedAt.slice(0, 10);
+  lines.push(`# Benchmark report, ${date}`, '');
+  lines.push(
+    `Machine: ${m.nproc} CPU (${m.cpuModel}), ${m.memoryGb} GB, ${m.os}, Node ${m.node}${raw.postgresVersion ? `, ${raw.postgresVersion.split(' on ')[0]}` : ''}.`,
+    `Run: ${raw.startedAt} → ${raw.finishedAt}; ${raw.options.durationS} s per measurement, ${raw.options.connections} concurrent connections, ` +
+      `${raw.options.rounds} alternating rounds (figures are medians over the rounds); ${raw.budget.used} s of a ${raw.budget.seconds} s budget` +
+      `${raw.budget.exhausted ? ` (**budget reached: ${raw.skipped.length} measurements skipped**)` : ''}.`,
+    m.pinning
+      ? `Load generator (autocannon) pinned to CPU ${m.pinning.loadCpu}, each process under test to CPU ${m.pinning.targetCpu} (taskset); PostgreSQL unpinned, on the same machine; loopback.`
+      : 'No CPU pinning (taskset or a second core missing): load generator and target share the cores.',
+    'The service runs as `npm start` does, in its own process, with request logging at `warn` (no per-request log line) and the rate limit set far above the offered load (the bench measures throughput, not the limiter).',
+    '',
+  );
+
+  lines.push('## Targets', '', '| Goal | Measured | |', '|---|---|---|');
+  for (const t of report.targets) lines.push(`| ${t.goal} | ${t.measured} | ${mark(t.met)} |`);
+  lines.push('');
+
+  const hello = summary.filter((r) => r.group === 'hello');
+  if (hello.length) {
+    const bare = hello.find((r) => r.target.startsWith('bare'));
+    lines.push('## Hello (GET /v1/companies/{companyId}/hello)', '', '| Target | req/s | vs bare node:http | p50 ms | p99 ms | peak RSS MB | cold start ms |', '|---|---:|---:|---:|---:|---:|---:|');
+    for (const r of hello) {
+      lines.push(`| ${r.target} | ${int(r.rps)} | ${bare ? pct(r.rps / bare.rps) : '–'} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.rssPeakMb ?? '–'} | ${int(report.coldStartMs[r.target] ?? NaN)} |`);
+    }
+    lines.push('', ...problems(hello));
+  }
+
+  for (const engine of ['postgres', 'pglite'] as const) {
+    const rows = summary.filter((r) => r.group === engine);
+    if (!rows.length) continue;
+    const d = raw.datasets.find((x) => x.engine === engine)!;
+    lines.push(
+      `## Person operations on ${engineName[engine]} (${d.people.toLocaleString('en-US')} people)`,
+      '',
+      `Credentials: ${d.credentials.map((c) => `${credentialName[c.key]} (${c.companies} ${c.companies === 1 ? 'company' : 'companies'}, ${c.people.toLocaleString('en-US')} people)`).join('; ')}. ` +
+        `Each request draws its filter value from the data (a pool of up to ${raw.options.samples} per row). Direct SQL: \`findPersons\` on the same pool size (10) and concurrency, no HTTP.`,
+      '',
+      '| Operation / filter | Credential | service req/s | direct SQL req/s | service / direct | service p50 ms | service p99 ms | direct p50 ms | direct p99 ms | peak RSS MB |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const s of rows.filter((r) => r.target !== DIRECT)) {
+      const dr = rows.find((r) => r.scenario === s.scenario && r.target === DIRECT);
+      const note = raw.scenarios.find((x) => x.id === s.scenario)?.note;
+      lines.push(
+        `| ${s.label}${note ? ` (${note})` : ''} | ${credentialName[s.credential!]} | ${int(s.rps)} | ${dr ? int(dr.rps) : '–'} | ${dr ? pct(s.rps / dr.rps) : '–'} | ${ms(s.p50)} | ${ms(s.p99)} | ${dr ? ms(dr.p50) : '–'} | ${dr ? ms(dr.p99) : '–'} | ${s.rssPeakMb ?? '–'} |`,
+      );
+    }
+    lines.push('', ...problems(rows), `Cold start (spawn → first successful response): ${int(report.coldStartMs[`service (${engineName[engine]})`] ?? NaN)} ms.`, '');
+  }
+
+  lines.push('## Datasets', '');
+  for (const d of raw.datasets) {
+    const rows = Object.entries(d.load.rows).map(([t, n]) => `${n.toLocaleString('en-US')} ${t}`).join(', ');
+    lines.push(
+      `- ${engineName[d.engine]} \`${d.location}\`: ${d.people.toLocaleString('en-US')} people, ${d.companies.toLocaleString('en-US')} companies (Zipf-sized), seed ${d.seed}; ${rows}. ` +
+        `Built ${d.builtAt}${d.builtNow ? ' (by this run)' : ''} at ${d.load.rowsPerSecond.toLocaleString('en-US')} rows/s (${d.load.totalRows.toLocaleString('en-US')} rows in ${d.load.seconds.total.toFixed(0)} s` +
+        `${d.engine === 'postgres' ? `: COPY ${d.load.seconds.copy.toFixed(0)} s, keys and indexes ${d.load.seconds.indexes.toFixed(0)} s, VACUUM ANALYZE ${d.load.seconds.analyze.toFixed(0)} s` : ', through importRecords'}).`,
+    );
+  }
+  lines.push('');
+
+  if (raw.explains.length) {
+    lines.push('## Query plans of the slow filter kinds (PostgreSQL)', '');
+    for (const e of raw.explains) {
+      lines.push(`### ${e.label} (${credentialName[e.credential ?? ''] ?? e.credential})`, '', '```json', JSON.stringify(e.filter), '```', '', '```', e.plan, '```', '');
+    }
+  }
+  if (raw.skipped.length) lines.push('## Skipped (budget)', '', ...raw.skipped.map((s) => `- round ${s.round}: ${s.scenario} · ${s.target}`), '');
+  lines.push(`Raw figures: [latest.json](latest.json). Reproduce: \`npm run bench\` (see the README, "Performance").`, '');
+  return lines.join('\n');
+}
+
+/** Failed requests, listed under the table: their latencies are not in the percentiles. */
+function problems(rows: Row[]): string[] {
+  const failing = rows.filter((r) => r.non2xx || r.errors);
+  if (!failing.length) return [];
+  return [...failing.map((r) => `- ⚠ ${r.label}${r.credential ? ` (${credentialName[r.credential]})` : ''} · ${r.target}: ${r.non2xx} non-2xx responses, ${r.errors} errors or timeouts (over all rounds)`), ''];
+}

@@ -1,0 +1,278 @@
+// One bench run: datasets ready, filter values drawn, every process started (cold starts
+// timed), a warm-up, then the alternating rounds of measurements inside the time budget,
+// then EXPLAIN of the slow filter kinds. Returns raw results; report.ts summarizes them.
+import { cpSync, rmSync } from 'node:fs';
+import pg from 'pg';
+import { openDatabase } from '../server/db/database.js';
+import { findActiveCredential } from '../server/db/credentials.js';
+import { findPersons, type PersonFilter } from '../server/db/persons.js';
+import { hashToken } from '../server/domain/tokens.js';
+import { ensureDataset, type DatasetInfo } from './dataset/build.js';
+import { scaleFor, type BenchCredential, type CredentialKey } from './dataset/generate.js';
+import { drawSamples } from './dataset/samples.js';
+import { startDirectRunner, type DirectRunner } from './directClient.js';
+import { measureHttp, type Measured } from './loadHttp.js';
+import { describeMachine, pinSelf, type Machine } from './machine.js';
+import type { BenchOptions } from './options.js';
+import { alternatingSteps, type Engine, type Scenario, type Step } from './plan.js';
+import { startTarget, type Running, type TargetSpec } from './processes.js';
+import { personKinds, personWorkload, worstCaseWorkload } from './scenarios.js';
+import { round } from './stats.js';
+import { helloReferenceTarget, serviceTarget } from './targets.js';
+
+export interface DatasetSummary {
+  engine: Engine;
+  location: string;
+  people: number;
+  companies: number;
+  seed: number;
+  builtAt: string;
+  builtNow: boolean;
+  load: DatasetInfo['marker']['load'];
+  credentials: { key: CredentialKey; name: string; companies: number; people: number }[];
+}
+
+export interface RunResult {
+  startedAt: string;
+  finishedAt: string;
+  machine: Machine;
+  postgresVersion?: string;
+  options: Omit<BenchOptions, 'outDir'>;
+  datasets: DatasetSummary[];
+  scenarios: (Omit<Scenario, 'http' | 'direct' | 'token' | 'targets'> & { targets: string[]; requestPool: number; sampleRequest?: string })[];
+  coldStarts: Record<string, number[]>;
+  measurements: { scenario: string; target: string; round: number; measured: Measured & { firstError?: string } }[];
+  skipped: { scenario: string; target: string; round: number }[];
+  explains: { scenario: string; label: string; credential?: string; filter: Record<string, unknown>; plan: string }[];
+  budget: { seconds: number; used: number; exhausted: boolean };
+}
+
+const engineName: Record<Engine, string> = { postgres: 'PostgreSQL', pglite: 'PGlite' };
+
+export async function runBench(options: BenchOptions, log: (line: string) => void): Promise<RunResult> {
+  const startedAt = new Date().toISOString();
+  const machine = describeMachine();
+  if (machine.pinning) pinSelf(machine.pinning.loadCpu);
+  const cpu = machine.pinning?.targetCpu;
+  log(machine.pinning ? `load generator on CPU ${machine.pinning.loadCpu}, processes under test on CPU ${cpu}` : 'no CPU pinning (needs taskset and 2+ cores)');
+
+  // Datasets come first and outside the budget: a build is bounded by its size and skipped when present.
+  const infos: Partial<Record<Engine, DatasetInfo>> = {};
+  let pgliteDirectCopy: string | undefined;
+  if (options.postgres) {
+    const { databaseUrl, people, companies, seed } = options.postgres;
+    infos.postgres = await ensureDataset({ engine: 'postgres', databaseUrl }, { scale: scaleFor(people, { companies, seed }), rebuild: options.rebuild, log });
+  }
+  if (options.pglite) {
+    const { dataDir, people, companies, seed } = options.pglite;
+    infos.pglite = await ensureDataset({ engine: 'pglite', dataDir }, { scale: scaleFor(people, { companies, seed }), rebuild: options.rebuild, log });
+    // PGlite is single-process: the direct-SQL reference gets its own copy of the data directory.
+    pgliteDirectCopy = `${dataDir}.direct`;
+    rmSync(pgliteDirectCopy, { recursive: true, force: true });
+    cpSync(dataDir, pgliteDirectCopy, { recursive: true });
+  }
+
+  const budgetStart = performance.now();
+  const elapsed = () => (performance.now() - budgetStart) / 1000;
+  const withinBudget = (seconds: number) => elapsed() + seconds <= options.budgetS;
+
+  // Scenarios, with filter values drawn from each engine's data.
+  const specs: Record<string, TargetSpec> = {};
+  const scenarios: Scenario[] = [];
+  const datasets: DatasetSummary[] = [];
+  let postgresVersion: string | undefined;
+  let helloService: { name: string; credential: BenchCredential } | undefined;
+  for (const engine of ['postgres', 'pglite'] as const) {
+    const info = infos[engine];
+    if (!info) continue;
+    const location = engine === 'postgres' ? { databaseUrl: options.postgres!.databaseUrl } : { pgliteDataDir: options.pglite!.dataDir };
+    const credential = (key: CredentialKey) => info.credentials.find((c) => c.key === key)!;
+    const service = `service (${engineName[engine]})`;
+    const oneLarge = credential('oneLarge');
+    specs[service] = serviceTarget(service, location, { companyId: oneLarge.companies[0]!, token: oneLarge.token });
+    helloService ??= { name: service, credential: oneLarge };
+
+    const db = await openDatabase({ ...location, poolMax: 2 });
+    if (engine === 'postgres') postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
+    const visiblePeople = async (companies: readonly string[]) =>
+      Number((await db.query<{ n: string }>('SELECT count(DISTINCT person_id) AS n FROM employees WHERE person_id IS NOT NULL AND company_id = ANY($1::text[])', [companies]))[0]!.n);
+    datasets.push({
+      engine,
+      location: engine === 'postgres' ? new URL(options.postgres!.databaseUrl).pathname.slice(1) : options.pglite!.dataDir,
+      ...info.scale,
+      builtAt: info.marker.builtAt,
+      builtNow: info.built,
+      load: info.marker.load,
+      credentials: await Promise.all(info.credentials.map(async (c) => ({ key: c.key, name: c.name, companies: c.companies.length, people: await visiblePeople(c.companies) }))),
+    });
+    const targets = { [service]: { kind: 'http' as const, process: service }, 'direct SQL': { kind: 'direct' as const, engine } };
+    // The credential as the service holds it, so that direct SQL gets the service's exact filters.
+    const stored = async (c: BenchCredential) => {
+      const found = await findActiveCredential(db, hashToken(c.token));
+      if (!found) throw new Error(`credential "${c.name}" is not in the ${engineName[engine]} dataset`);
+      return found;
+    };
+    for (const key of options.credentials) {
+      const c = credential(key);
+      const held = await stored(c);
+      const samples = await drawSamples(db, c.companies, { count: options.samples, seed: info.scale.seed });
+      for (const kind of options.kinds) {
+        const workload = personWorkload(kind, samples, held);
+        scenarios.push({
+          id: `${engine}:${kind}:${key}`,
+          group: engine,
+          label: personKinds[kind],
+          kind,
+          credential: key,
+          token: c.token,
+          http: workload.http,
+          direct: workload.direct,
+          targets,
+        });
+      }
+    }
+    if (options.worstCase) {
+      const every = credential('every');
+      const workload = worstCaseWorkload(await drawSamples(db, every.companies, { count: options.samples, seed: info.scale.seed }), await stored(every));
+      scenarios.push({
+        id: `${engine}:worstCase:every`,
+        group: engine,
+        label: `worst case: last name contains "${workload.substring}"`,
+        note: `the most common 3-letter fragment, in ${Math.round(workload.share * 100)}% of sampled last names`,
+        kind: 'worstCase',
+        credential: 'every',
+        token: every.token,
+        http: workload.http,
+        direct: workload.direct,
+        targets,
+      });
+    }
+    await db.close();
+  }
+  if (!helloService) throw new Error('nothing to measure: both --no-postgres and --no-pglite');
+
+  const { credential: helloCredential } = helloService;
+  const companyId = helloCredential.companies[0]!;
+  const helloTargets: Scenario['targets'] = { [helloService.name]: { kind: 'http', process: helloService.name } };
+  const referenceCredentials = (infos.postgres ?? infos.pglite)!.credentials.map(({ token, companies }) => ({ token, companies }));
+  for (const reference of options.references) {
+    const spec = helloReferenceTarget(reference, referenceCredentials, { companyId, token: helloCredential.token });
+    specs[spec.name] = spec;
+    helloTargets[spec.name] = { kind: 'http', process: spec.name };
+  }
+  scenarios.unshift({ id: 'hello', group: 'hello', label: 'hello', token: helloCredential.token, http: [{ method: 'GET', path: `/v1/companies/${companyId}/hello` }], targets: helloTargets });
+
+  const coldStarts: Record<string, number[]> = Object.fromEntries(Object.keys(specs).map((name) => [name, []]));
+  const measurements: RunResult['measurements'] = [];
+  const skipped: RunResult['skipped'] = [];
+  const running: Record<string, Running> = {};
+  const direct: Partial<Record<Engine, DirectRunner>> = {};
+  try {
+    // Cold starts: spawn → first successful hello, alternating over the targets.
+    for (let i = 1; i < options.coldStarts && withinBudget(60); i++) {
+      for (const [name, spec] of Object.entries(specs)) {
+        const started = await startTarget(spec, cpu);
+        coldStarts[name]!.push(started.coldStartMs);
+        await started.stop();
+      }
+    }
+    for (const [name, spec] of Object.entries(specs)) {
+      running[name] = await startTarget(spec, cpu);
+      coldStarts[name]!.push(running[name].coldStartMs);
+      log(`${name}: up, cold start ${Math.round(running[name].coldStartMs)} ms`);
+    }
+    if (infos.postgres) direct.postgres = await startDirectRunner({ databaseUrl: options.postgres!.databaseUrl }, cpu);
+    if (infos.pglite) direct.pglite = await startDirectRunner({ pgliteDataDir: pgliteDirectCopy! }, cpu);
+
+    const measure = async (step: Step, durationS: number) => {
+      const ref = step.scenario.targets[step.target]!;
+      if (ref.kind === 'direct') {
+        return direct[ref.engine]!.measure(step.scenario.direct!, options.connections, durationS);
+      }
+      const target = running[ref.process]!;
+      return measureHttp({ url: target.url, token: step.scenario.token, requests: step.scenario.http, connections: options.connections, durationS, pid: target.pid });
+    };
+
+    // Warm-up: JIT, connection pools and caches, on the first scenario of each group; not recorded.
+    if (options.warmupS > 0) {
+      for (const group of new Set(scenarios.map((s) => s.group))) {
+        const first = scenarios.find((s) => s.group === group)!;
+        for (const target of Object.keys(first.targets)) {
+          if (withinBudget(options.warmupS)) await measure({ round: 0, scenario: first, target }, options.warmupS);
+        }
+      }
+    }
+
+    for (const step of alternatingSteps(scenarios, options.rounds)) {
+      if (!withinBudget(options.durationS + 2)) {
+        skipped.push({ scenario: step.scenario.id, target: step.target, round: step.round });
+        continue;
+      }
+      const measured = await measure(step, options.durationS);
+      measurements.push({ scenario: step.scenario.id, target: step.target, round: step.round, measured });
+      const problems = measured.non2xx || measured.errors ? ` — ${measured.non2xx} non-2xx, ${measured.errors} errors${measured.firstError ? ` (${measured.firstError})` : ''}` : '';
+      log(
+        `[${Math.round(elapsed())} s] round ${step.round} ${step.scenario.group} ${step.scenario.label}${step.scenario.credential ? ` (${step.scenario.credential})` : ''} · ${step.target}: ` +
+          `${Math.round(measured.rps)} req/s, p50 ${round(measured.p50, 2)} ms, p99 ${round(measured.p99, 2)} ms${problems}`,
+      );
+    }
+  } finally {
+    await Promise.all([...Object.values(running).map((r) => r.stop()), ...Object.values(direct).map((d) => d.stop())]);
+    if (pgliteDirectCopy) rmSync(pgliteDirectCopy, { recursive: true, force: true });
+  }
+  if (skipped.length) log(`time budget of ${options.budgetS} s reached: ${skipped.length} measurements skipped`);
+
+  const explains = options.explain && options.postgres ? await explainSlow(options.postgres.databaseUrl, scenarios, measurements) : [];
+  return {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    machine,
+    postgresVersion,
+    options: { ...options, outDir: undefined } as Omit<BenchOptions, 'outDir'>,
+    datasets,
+    scenarios: scenarios.map(({ http, direct: _, token: __, targets, ...rest }) => ({ ...rest, targets: Object.keys(targets), requestPool: http.length, sampleRequest: http[0] && `${http[0].method} ${http[0].path}${http[0].body ? ` ${http[0].body}` : ''}` })),
+    coldStarts,
+    measurements,
+    skipped,
+    explains,
+    budget: { seconds: options.budgetS, used: Math.round(elapsed()), exhausted: skipped.length > 0 },
+  };
+}
+
+/** p99 targets: Get person under 10 ms, every other person operation under 50 ms. */
+export const p99TargetMs = (kind: Scenario['kind']) => (kind === 'getPerson' ? 10 : 50);
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the first filter of every PostgreSQL scenario whose service p99 missed its target. */
+async function explainSlow(databaseUrl: string, scenarios: Scenario[], measurements: RunResult['measurements']): Promise<RunResult['explains']> {
+  const slow = scenarios.filter((s) => {
+    if (s.group !== 'postgres' || !s.direct) return false;
+    const p99s = measurements.filter((m) => m.scenario === s.id && m.target !== 'direct SQL').map((m) => m.measured.p99);
+    return s.kind === 'worstCase' || p99s.some((p) => !(p < p99TargetMs(s.kind)));
+  });
+  if (!slow.length) return [];
+  const client = new pg.Client({ connectionString: databaseUrl, statement_timeout: 120_000 });
+  await client.connect();
+  const explains: RunResult['explains'] = [];
+  try {
+    for (const s of slow) {
+      const filter = s.direct![0]!;
+      // findPersons builds the statement; capture it instead of running it, then EXPLAIN it.
+      let statement: { sql: string; params: unknown[] } | undefined;
+      await findPersons({ query: async (sql, params) => ((statement = { sql, params: params ?? [] }), []) }, filter);
+      const { rows } = await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement!.sql}`, statement!.params);
+      explains.push({ scenario: s.id, label: s.label, credential: s.credential, filter: shortened(filter), plan: rows.map((r) => r['QUERY PLAN']).join('\n') });
+    }
+  } finally {
+    await client.end();
+  }
+  return explains;
+}
+
+/** The filter for the report, with long arrays (a credential's 2,000 companies) cut short. */
+function shortened(filter: PersonFilter): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(filter)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, Array.isArray(v) && v.length > 5 ? [...v.slice(0, 3), `… ${v.length} in all`] : v]),
+  );
+}

@@ -1,0 +1,80 @@
+// What the bench asks: each Search persons filter kind and Get person, with values drawn
+// from the data (dataset/samples.ts), as HTTP requests for the service and as the exact
+// findPersons filters the service derives from them (domain/persons.ts searchFilter, for
+// the stored credential), for the direct-SQL reference.
+import type { Credential } from '../server/db/credentials.js';
+import type { PersonFilter } from '../server/db/persons.js';
+import { searchFilter, type SearchRequest } from '../server/domain/persons.js';
+import type { FilterSamples } from './dataset/samples.js';
+
+export const personKinds = {
+  getPerson: 'Get person',
+  nameSubstring: 'last name substring (3+ chars)',
+  firstLastName: 'first + last name',
+  phone: 'phone',
+  companyName: 'company + last name',
+  personId: 'personId',
+  createdRange: 'created range (1 week)',
+  offset10k: 'offset 10,000',
+} as const;
+
+export type PersonKind = keyof typeof personKinds;
+
+export interface HttpRequestSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+export interface PersonWorkload {
+  http: HttpRequestSpec[];
+  direct: PersonFilter[];
+}
+
+/** "+14155550132" → "(415) 555-0132": phones arrive as people type them, the service normalizes. */
+export const nationalFormat = (e164: string) => (/^\+1\d{10}$/.test(e164) ? `(${e164.slice(2, 5)}) ${e164.slice(5, 8)}-${e164.slice(8)}` : e164);
+
+export function searchBodies(kind: Exclude<PersonKind, 'getPerson'>, samples: FilterSamples): SearchRequest[] {
+  switch (kind) {
+    case 'nameSubstring':
+      return samples.lastNameSubstrings.map((lastName) => ({ lastName }));
+    case 'firstLastName':
+      return samples.firstLastPairs.map(({ firstName, lastName }) => ({ firstName, lastName }));
+    case 'phone':
+      return samples.phones.map((phone) => ({ phone: nationalFormat(phone) }));
+    case 'companyName':
+      return samples.companyLastNames.map(({ companyId, lastName }) => ({ companyId, lastName }));
+    case 'personId':
+      return samples.personIds.map((personId) => ({ personId }));
+    case 'createdRange':
+      return samples.createdRanges.map((range) => ({ ...range }));
+    case 'offset10k':
+      return [{ offset: 10_000 }];
+  }
+}
+
+/** `credential` as the service holds it (db/credentials.ts findActiveCredential). */
+export function personWorkload(kind: PersonKind, samples: FilterSamples, credential: Credential): PersonWorkload {
+  if (kind === 'getPerson') {
+    return {
+      http: samples.personIds.map((id) => ({ method: 'GET', path: `/v1/persons/${id}` })),
+      // Get person runs the search query on one id with a page of one (operations/getPerson.ts).
+      direct: samples.personIds.map((personId) => searchFilter({ personId, limit: 1, offset: 0 }, credential, 'US')),
+    };
+  }
+  return searchWorkload(searchBodies(kind, samples), credential);
+}
+
+/** The worst case: the most common name fragment, for a credential of every company. */
+export function worstCaseWorkload(samples: FilterSamples, credential: Credential): PersonWorkload & { substring: string; share: number } {
+  const common = samples.commonSubstrings[0];
+  if (!common) throw new Error('no common substring in the samples');
+  return { ...searchWorkload([{ lastName: common.substring }], credential), ...common };
+}
+
+function searchWorkload(bodies: SearchRequest[], credential: Credential): PersonWorkload {
+  return {
+    http: bodies.map((body) => ({ method: 'POST', path: '/v1/persons/search', body: JSON.stringify(body) })),
+    direct: bodies.map((body) => searchFilter(body, credential, 'US')),
+  };
+}

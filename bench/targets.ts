@@ -1,0 +1,60 @@
+// The processes the bench starts: the service (as `npm start` runs it, on PostgreSQL or
+// PGlite) and the hello references. Each answers an authenticated hello when ready.
+import { fileURLToPath } from 'node:url';
+import type { TargetSpec } from './processes.js';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const tsx = (file: string) => [process.execPath, '--import', 'tsx', root + file];
+
+export type HelloReference = 'bare' | 'openapiBackend' | 'fastify' | 'prism';
+
+export const helloReferenceNames: Record<HelloReference, string> = {
+  bare: 'bare node:http handler',
+  openapiBackend: 'stock openapi-backend (handleRequest)',
+  fastify: 'fastify 5',
+  prism: 'Prism mock',
+};
+
+export interface ReadyCheck {
+  companyId: string;
+  token: string;
+}
+
+/**
+ * The service: request logging at warn (no per-request log line), the rate limit set far
+ * above what the load can reach (the bench measures throughput, not the limiter), no
+ * demo data, drafts on (development).
+ */
+export function serviceTarget(name: string, database: { databaseUrl: string } | { pgliteDataDir: string }, ready: ReadyCheck): TargetSpec {
+  return {
+    name,
+    argv: tsx('server/main.ts'),
+    env: {
+      APP_ENV: 'development',
+      DEMO_DATA: 'false',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_SECOND: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      ...('databaseUrl' in database ? { DATABASE_URL: database.databaseUrl } : { PGLITE_DATA_DIR: database.pgliteDataDir }),
+    },
+    ready: { path: `/v1/companies/${ready.companyId}/hello`, token: ready.token },
+  };
+}
+
+export function helloReferenceTarget(reference: HelloReference, credentials: { token: string; companies: string[] }[], ready: ReadyCheck): TargetSpec {
+  const env = { BENCH_CREDENTIALS: JSON.stringify(credentials) };
+  const argv = {
+    bare: tsx('bench/references/bareHello.ts'),
+    openapiBackend: tsx('bench/references/openapiBackendHello.ts'),
+    fastify: tsx('bench/references/fastifyHello.ts'),
+    // `prism mock generated/openapi.full.yaml`, logging at warn like the others.
+    prism: [process.execPath, root + 'node_modules/@stoplight/prism-cli/dist/index.js', 'mock', root + 'generated/openapi.full.yaml', '--host', '127.0.0.1', '--verboseLevel', 'warn'],
+  }[reference];
+  return {
+    name: helloReferenceNames[reference],
+    argv,
+    env,
+    portFlag: reference === 'prism' ? '--port' : undefined,
+    ready: { path: `/v1/companies/${ready.companyId}/hello`, token: ready.token },
+  };
+}

@@ -1,0 +1,78 @@
+// The bench, end to end at a tiny scale, so that it cannot rot: a 200-person PGlite
+// dataset built through the import, the service and the bare node:http reference for
+// hello, Get person and a name search against direct SQL, 1 s per measurement. Run as
+// its own process, as `npm run bench` is (it pins itself to a core with taskset).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../bench/report.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+let exitCode: number | null = null;
+let output = '';
+
+beforeAll(async () => {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import', 'tsx', join(root, 'bench/main.ts'),
+      '--no-postgres', '--pglite-people', '200', '--pglite-dir', join(work, 'pglite'),
+      '--references', 'bare', '--kinds', 'getPerson,nameSubstring', '--credentials', 'oneLarge',
+      '--duration', '1', '--rounds', '1', '--warmup', '0', '--cold-starts', '1', '--samples', '50',
+      '--budget', '120', '--out', join(work, 'results'),
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  exitCode = await new Promise((resolve) => child.once('exit', resolve));
+}, 240_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('npm run bench (tiny scale)', () => {
+  it('finishes and writes the JSON and Markdown reports', () => {
+    expect(exitCode, output).toBe(0);
+    expect(existsSync(join(work, 'results/latest.md'))).toBe(true);
+    const markdown = readFileSync(join(work, 'results/latest.md'), 'utf8');
+    expect(markdown).toContain('## Targets');
+    expect(markdown).toContain('## Person operations on PGlite (200 people)');
+  });
+
+  it('measured every target of every scenario, with successful responses only', () => {
+    const report = JSON.parse(readFileSync(join(work, 'results/latest.json'), 'utf8')) as Report;
+    const measured = report.summary.map((r) => `${r.scenario} · ${r.target}`).sort();
+    expect(measured).toEqual(
+      [
+        'hello · service (PGlite)',
+        'hello · bare node:http handler',
+        'pglite:getPerson:oneLarge · service (PGlite)',
+        'pglite:getPerson:oneLarge · direct SQL',
+        'pglite:nameSubstring:oneLarge · service (PGlite)',
+        'pglite:nameSubstring:oneLarge · direct SQL',
+        'pglite:worstCase:every · service (PGlite)',
+        'pglite:worstCase:every · direct SQL',
+      ].sort(),
+    );
+    for (const row of report.summary) {
+      expect(row.rps, `${row.scenario} · ${row.target}`).toBeGreaterThan(0);
+      expect(row.p99).toBeGreaterThanOrEqual(row.p50);
+      expect(row.non2xx + row.errors, `${row.scenario} · ${row.target}`).toBe(0);
+    }
+    expect(report.coldStartMs['service (PGlite)']).toBeGreaterThan(0);
+    expect(report.raw.skipped).toEqual([]);
+  });
+
+  it('reports each target as met or not met', () => {
+    const report = JSON.parse(readFileSync(join(work, 'results/latest.json'), 'utf8')) as Report;
+    const goals = report.targets.map((t) => t.goal);
+    expect(goals.some((g) => g.startsWith('hello: at least 60%'))).toBe(true);
+    expect(goals.some((g) => g.startsWith('Get person (one large company, PGlite'))).toBe(true);
+    expect(goals.some((g) => g.includes('RSS under 150 MB'))).toBe(true);
+    for (const t of report.targets) expect(typeof t.met, t.goal).toBe('boolean');
+  });
+});
