@@ -13,6 +13,10 @@ export interface Config {
   pgliteDataDir?: string;
   poolMax: number;
   statementTimeoutMs: number;
+  /** PostgreSQL work_mem for the service's sessions (sorting and de-duplicating people). */
+  workMem: string;
+  /** Credentials of up to this many companies pass them inline to the planner (see db/persons.ts). */
+  inlineCompaniesMax: number;
   /** How long a request waits for a pooled PostgreSQL connection before it is answered 503. */
   connectionTimeoutMs: number;
   redisUrl?: string;
@@ -61,6 +65,8 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     pgliteDataDir: env.PGLITE_DATA_DIR || undefined,
     poolMax: int(env, 'PG_POOL_MAX', 10, 1, 1000),
     statementTimeoutMs: int(env, 'PG_STATEMENT_TIMEOUT_MS', 5_000, 0, 600_000),
+    workMem: memory(env, 'PG_WORK_MEM', '32MB'),
+    inlineCompaniesMax: int(env, 'PG_INLINE_COMPANIES_MAX', 200, 0, 1_000_000),
     connectionTimeoutMs: int(env, 'PG_CONNECTION_TIMEOUT_MS', 5_000, 1, 600_000),
     redisUrl: env.REDIS_URL || undefined,
     rateLimitKeyPrefix: env.RATE_LIMIT_KEY_PREFIX || 'rl',
@@ -87,6 +93,12 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be an integer in ${min}..${max}; got "${raw}"`);
   return value;
+}
+
+function memory(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  if (!/^[1-9][0-9]*(kB|MB|GB)$/.test(raw)) throw new ConfigError(`${name} must be a PostgreSQL memory size such as 32MB; got "${raw}"`);
+  return raw;
 }
 
 function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {

@@ -31,6 +31,8 @@ export interface DatabaseOptions {
   pgliteDataDir?: string;
   /** Upper bound of the PostgreSQL connection pool. */
   poolMax?: number;
+  /** PostgreSQL work_mem for each session, e.g. '32MB'. */
+  workMem?: string;
   /** PostgreSQL statement timeout in milliseconds (0 disables it). */
   statementTimeoutMs?: number;
   /** How long to wait for a pooled PostgreSQL connection before failing. */

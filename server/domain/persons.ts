@@ -15,15 +15,22 @@ export type Employee = Schemas['Employee'];
 
 export const DEFAULT_LIMIT = 50;
 
+export interface PersonQueryOptions {
+  defaultPhoneRegion: string;
+  inlineCompaniesMax: number;
+}
+
 /** The filter a search request stands for, for this credential. */
-export function searchFilter(request: SearchRequest, credential: Credential, defaultPhoneRegion: string): PersonFilter {
+export function searchFilter(request: SearchRequest, credential: Credential, { defaultPhoneRegion, inlineCompaniesMax }: PersonQueryOptions): PersonFilter {
   let phone: string | undefined;
   if (request.phone !== undefined) {
     phone = toE164(request.phone, defaultPhoneRegion);
     if (!phone) throw new ApiError('invalid_request', [{ path: '/body/phone', message: 'is not a phone number' }]);
   }
   return {
+    credentialId: credential.id,
     authorizedCompanies: credential.companyList,
+    inlineCompaniesMax,
     companyId: request.companyId,
     firstNamePattern: request.firstName === undefined ? undefined : containsPattern(request.firstName),
     lastNamePattern: request.lastName === undefined ? undefined : containsPattern(request.lastName),

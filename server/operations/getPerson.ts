@@ -3,18 +3,20 @@
 import type { operations } from '../../generated/types.full.js';
 import type { Database } from '../db/database.js';
 import { findPersons } from '../db/persons.js';
-import { toPersonPage } from '../domain/persons.js';
+import { toPersonPage, type PersonQueryOptions } from '../domain/persons.js';
 import { ApiError } from '../errors.js';
 import { PERSONAL_DATA_HEADERS, type OperationHandler } from './types.js';
 
 type GetPersonOk = operations['getPerson']['responses'][200]['content']['application/json'];
 
-export function getPerson(db: Database): OperationHandler {
+export function getPerson(db: Database, { inlineCompaniesMax }: PersonQueryOptions): OperationHandler {
   return async ({ params, query, credential }) => {
     const systems = query.externalIdSystems;
     const page = toPersonPage(
       await findPersons(db, {
+        credentialId: credential.id,
         authorizedCompanies: credential.companyList,
+        inlineCompaniesMax,
         personId: params.personId!,
         limit: 1,
         offset: 0,

@@ -2,14 +2,14 @@
 import type { operations } from '../../generated/types.full.js';
 import type { Database } from '../db/database.js';
 import { findPersons } from '../db/persons.js';
-import { searchFilter, toPersonPage, type SearchRequest } from '../domain/persons.js';
+import { searchFilter, toPersonPage, type PersonQueryOptions, type SearchRequest } from '../domain/persons.js';
 import { PERSONAL_DATA_HEADERS, type OperationHandler } from './types.js';
 
 type SearchOk = operations['searchPersons']['responses'][200]['content']['application/json'];
 
-export function searchPersons(db: Database, defaultPhoneRegion: string): OperationHandler {
+export function searchPersons(db: Database, options: PersonQueryOptions): OperationHandler {
   return async ({ body, credential }) => {
-    const filter = searchFilter(body as SearchRequest, credential, defaultPhoneRegion);
+    const filter = searchFilter(body as SearchRequest, credential, options);
     const page = toPersonPage(await findPersons(db, filter));
     const response: SearchOk = {
       asOf: page.asOf.toISOString(),

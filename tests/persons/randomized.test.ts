@@ -12,10 +12,18 @@ const QUERIES = Number(process.env.QUERIES ?? 25);
 const firstSeed = Number(process.env.SEED ?? 1);
 const e164Of = new Map(phones.flatMap((p) => p.formats.map((f) => [f, p.e164] as const)));
 
-describe.each(engines)('server agrees with the reference model on %s', (engine) => {
+// Both ways of authorizing in SQL (db/persons.ts): companies inline, and the join with
+// credential_companies that broad credentials use (forced here with a limit of 0).
+const modes = [
+  { authorization: 'inline companies', inlineMax: '200', datasets: DATASETS },
+  { authorization: 'credential join', inlineMax: '0', datasets: Math.ceil(DATASETS / 3) },
+];
+const cases = engines.flatMap((engine) => modes.map((mode) => ({ engine, ...mode })));
+
+describe.each(cases)('server agrees with the reference model on $engine, $authorization', ({ engine, inlineMax, datasets: DATASETS }) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ engine });
+    server = await startTestServer({ engine, env: { PG_INLINE_COMPANIES_MAX: inlineMax } });
   });
   afterAll(() => server?.close());
 

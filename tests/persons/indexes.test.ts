@@ -1,0 +1,95 @@
+// EXPLAIN evidence on PostgreSQL: every filter path of the person query is served by an
+// index. The dataset (30,000 employments) is large enough that without the index the
+// planner chooses a sequential scan, which the second test shows by dropping each index
+// inside a rolled-back transaction.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findPersons, type PersonFilter } from '../../server/db/persons.js';
+import { containsPattern } from '../../server/domain/names.js';
+import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+
+const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
+const MANY = '00000000-0000-4000-8000-0000000000c2';
+
+/** The SQL and parameters findPersons would send for this filter. */
+async function personQuery(filter: Partial<PersonFilter>, companies = ['co-7']) {
+  let captured: { sql: string; params: unknown[] } | undefined;
+  await findPersons({ query: async (sql: string, params?: unknown[]) => ((captured = { sql, params: params ?? [] }), []) } as any, {
+    credentialId: companies.length > 3 ? MANY : CREDENTIAL, authorizedCompanies: companies, inlineCompaniesMax: 3, limit: 50, offset: 0, ...filter,
+  });
+  return captured!;
+}
+
+const kinds: [string, Partial<PersonFilter>, string][] = [
+  ['a name substring', { lastNamePattern: containsPattern('ale') }, 'employees_last_name_trgm'],
+  ['a first name substring', { firstNamePattern: containsPattern('ann') }, 'employees_first_name_trgm'],
+  ['a phone', { phone: '+14155550999' }, 'employees_phone'],
+  ['a person id', { personId: '00000000-0000-4000-8000-000000000042' }, 'employees_person'],
+  ['company listing with a created range', { createdFrom: '2020-01-02T00:00:00Z', createdBefore: '2020-01-03T00:00:00Z' }, 'employees_company_person_created'],
+];
+
+describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', () => {
+  let database: ThrowawayDatabase;
+  let client: pg.Client;
+  beforeAll(async () => {
+    database = await throwawayDatabase('postgres');
+    const db = database.db;
+    await db.query(`INSERT INTO companies SELECT 'co-' || i, 'Company ' || i FROM generate_series(1, 40) i`);
+    await db.query(`INSERT INTO persons SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, timestamptz '2020-01-01' + i * interval '1 minute', now() FROM generate_series(1, 20000) i`);
+    await db.query(`INSERT INTO employees (id, company_id, person_id, person_created_at, first_name, last_name, first_name_folded, last_name_folded, date_of_birth, email, phone, address_line1, city, state, postal_code, created_at, updated_at)
+      SELECT gen_random_uuid(), 'co-' || (1 + (i * 7) % 40), p.id, p.created_at, n.f, n.l, lower(n.f), lower(n.l), date '1980-01-01', 'x@example.com',
+             '+1415555' || lpad((i % 10000)::text, 4, '0'), '1 Main', 'City', 'CA', '90000', p.created_at, p.created_at
+        FROM generate_series(1, 30000) i
+        JOIN persons p ON p.id = ('00000000-0000-4000-8000-' || lpad(to_hex(1 + i % 20000), 12, '0'))::uuid
+        CROSS JOIN LATERAL (SELECT (ARRAY['Anna','Ben','Chloé','Dmitri','Elif','Farid'])[1 + i % 6] || (i % 97) AS f,
+                                   (ARRAY['Alvarez','Brown','Chen','Dubois','Eze','Fischer'])[1 + i % 6] || (i % 89) AS l) n`);
+    await db.query(`INSERT INTO credentials (id, name, token_hash) VALUES ($1, 'one', '\\x01'), ($2, 'many', '\\x02')`, [CREDENTIAL, MANY]);
+    await db.query(`INSERT INTO credential_companies SELECT $1::uuid, 'co-7' UNION ALL SELECT $2::uuid, 'co-' || i FROM generate_series(1, 40) i`, [CREDENTIAL, MANY]);
+    await db.query('VACUUM ANALYZE');
+    client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+  }, 120_000);
+  afterAll(async () => {
+    await client?.end();
+    await database?.drop();
+  });
+
+  const everyCompany = Array.from({ length: 40 }, (_, i) => `co-${i + 1}`);
+  /** Every node of the plan PostgreSQL would run, flattened. */
+  const planNodes = async (filter: Partial<PersonFilter>, companies: string[]) => {
+    const { sql, params } = await personQuery(filter, companies);
+    const [row] = (await client.query(`EXPLAIN (FORMAT JSON) ${sql}`, params)).rows;
+    const nodes: Record<string, any>[] = [];
+    const walk = (node: Record<string, any>) => {
+      nodes.push(node);
+      for (const child of node.Plans ?? []) walk(child);
+    };
+    walk(row['QUERY PLAN'][0].Plan);
+    return nodes;
+  };
+  const seqScans = (nodes: Record<string, any>[]) => nodes.filter((n) => n['Node Type'] === 'Seq Scan' && ['employees', 'persons'].includes(n['Relation Name']));
+  const indexes = (nodes: Record<string, any>[]) => nodes.map((n) => n['Index Name']).filter(Boolean);
+
+  it.each(kinds)('finds people by %s through indexes, never a sequential scan of employees or persons', async (_, filter) => {
+    for (const companies of [['co-7'], everyCompany]) {
+      const nodes = await planNodes(filter, companies);
+      expect(seqScans(nodes), `${companies.length} companies`).toEqual([]);
+    }
+  });
+
+  it.each(kinds)('uses its own index for %s when the credential spans every company', async (_, filter, index) => {
+    expect(indexes(await planNodes(filter, everyCompany))).toContain(index);
+  });
+
+  it.each(kinds)('would scan employees sequentially for %s without that index (the dataset is large enough to tell)', async (_, filter, index) => {
+    await client.query('BEGIN');
+    try {
+      await client.query(`DROP INDEX ${index}`);
+      const nodes = await planNodes(filter, everyCompany);
+      expect(indexes(nodes)).not.toContain(index);
+      expect(seqScans(nodes).map((n) => n['Relation Name'])).toContain('employees');
+    } finally {
+      await client.query('ROLLBACK');
+    }
+  });
+});
