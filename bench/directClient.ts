@@ -15,11 +15,12 @@ export interface DirectRunner {
   stop(): Promise<void>;
 }
 
-export async function startDirectRunner(database: { databaseUrl: string } | { pgliteDataDir: string }, cpu: number | undefined): Promise<DirectRunner> {
+/** `serviceEnv`: the environment the service runs with, so that both open the database alike. */
+export async function startDirectRunner(serviceEnv: Record<string, string>, cpu: number | undefined): Promise<DirectRunner> {
   const [command, ...args] = onCpu([process.execPath, '--import', 'tsx', runnerPath], cpu);
   const child: ChildProcess = track(
     spawn(command!, args, {
-      env: childEnv({ BENCH_DIRECT_DATABASE: JSON.stringify(database) }),
+      env: childEnv(serviceEnv),
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     }),
   );

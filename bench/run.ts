@@ -3,6 +3,7 @@
 // then EXPLAIN of the slow filter kinds. Returns raw results; report.ts summarizes them.
 import { cpSync, rmSync } from 'node:fs';
 import pg from 'pg';
+import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/database.js';
 import { findActiveCredential } from '../server/db/credentials.js';
 import { findPersons, type PersonFilter } from '../server/db/persons.js';
@@ -15,7 +16,7 @@ import { measureHttp, type Measured } from './loadHttp.js';
 import { describeMachine, pinSelf, type Machine } from './machine.js';
 import type { BenchOptions } from './options.js';
 import { alternatingSteps, type Engine, type Scenario, type Step } from './plan.js';
-import { startTarget, type Running, type TargetSpec } from './processes.js';
+import { childEnv, startTarget, type Running, type TargetSpec } from './processes.js';
 import { personKinds, personWorkload, worstCaseWorkload } from './scenarios.js';
 import { round } from './stats.js';
 import { helloReferenceTarget, serviceTarget } from './targets.js';
@@ -82,6 +83,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const datasets: DatasetSummary[] = [];
   let postgresVersion: string | undefined;
   let helloService: { name: string; credential: BenchCredential } | undefined;
+  const directEnv: Partial<Record<Engine, Record<string, string>>> = {};
   for (const engine of ['postgres', 'pglite'] as const) {
     const info = infos[engine];
     if (!info) continue;
@@ -90,6 +92,10 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     const service = `service (${engineName[engine]})`;
     const oneLarge = credential('oneLarge');
     specs[service] = serviceTarget(service, location, { companyId: oneLarge.companies[0]!, token: oneLarge.token });
+    // The configuration the service will load from that environment: the direct-SQL
+    // reference opens its database with it, and the filters are derived with it.
+    const serviceConfig = loadConfig(childEnv(specs[service].env));
+    directEnv[engine] = engine === 'pglite' ? { ...specs[service].env, PGLITE_DATA_DIR: pgliteDirectCopy! } : specs[service].env;
     helloService ??= { name: service, credential: oneLarge };
 
     const db = await openDatabase({ ...location, poolMax: 2 });
@@ -117,7 +123,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       const held = await stored(c);
       const samples = await drawSamples(db, c.companies, { count: options.samples, seed: info.scale.seed });
       for (const kind of options.kinds) {
-        const workload = personWorkload(kind, samples, held);
+        const workload = personWorkload(kind, samples, held, serviceConfig);
         scenarios.push({
           id: `${engine}:${kind}:${key}`,
           group: engine,
@@ -133,7 +139,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     }
     if (options.worstCase) {
       const every = credential('every');
-      const workload = worstCaseWorkload(await drawSamples(db, every.companies, { count: options.samples, seed: info.scale.seed }), await stored(every));
+      const workload = worstCaseWorkload(await drawSamples(db, every.companies, { count: options.samples, seed: info.scale.seed }), await stored(every), serviceConfig);
       scenarios.push({
         id: `${engine}:worstCase:every`,
         group: engine,
@@ -181,8 +187,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       coldStarts[name]!.push(running[name].coldStartMs);
       log(`${name}: up, cold start ${Math.round(running[name].coldStartMs)} ms`);
     }
-    if (infos.postgres) direct.postgres = await startDirectRunner({ databaseUrl: options.postgres!.databaseUrl }, cpu);
-    if (infos.pglite) direct.pglite = await startDirectRunner({ pgliteDataDir: pgliteDirectCopy! }, cpu);
+    for (const engine of ['postgres', 'pglite'] as const) if (directEnv[engine]) direct[engine] = await startDirectRunner(directEnv[engine], cpu);
 
     const measure = async (step: Step, durationS: number) => {
       const ref = step.scenario.targets[step.target]!;

@@ -2,6 +2,7 @@
 // from the data (dataset/samples.ts), as HTTP requests for the service and as the exact
 // findPersons filters the service derives from them (domain/persons.ts searchFilter, for
 // the stored credential), for the direct-SQL reference.
+import type { Config } from '../server/config.js';
 import type { Credential } from '../server/db/credentials.js';
 import type { PersonFilter } from '../server/db/persons.js';
 import { searchFilter, type SearchRequest } from '../server/domain/persons.js';
@@ -53,28 +54,28 @@ export function searchBodies(kind: Exclude<PersonKind, 'getPerson'>, samples: Fi
   }
 }
 
-/** `credential` as the service holds it (db/credentials.ts findActiveCredential). */
-export function personWorkload(kind: PersonKind, samples: FilterSamples, credential: Credential): PersonWorkload {
+/** `credential` as the service holds it (db/credentials.ts findActiveCredential), `config` as the service loads it. */
+export function personWorkload(kind: PersonKind, samples: FilterSamples, credential: Credential, config: Config): PersonWorkload {
   if (kind === 'getPerson') {
     return {
       http: samples.personIds.map((id) => ({ method: 'GET', path: `/v1/persons/${id}` })),
       // Get person runs the search query on one id with a page of one (operations/getPerson.ts).
-      direct: samples.personIds.map((personId) => searchFilter({ personId, limit: 1, offset: 0 }, credential, 'US')),
+      direct: samples.personIds.map((personId) => searchFilter({ personId, limit: 1, offset: 0 }, credential, config)),
     };
   }
-  return searchWorkload(searchBodies(kind, samples), credential);
+  return searchWorkload(searchBodies(kind, samples), credential, config);
 }
 
 /** The worst case: the most common name fragment, for a credential of every company. */
-export function worstCaseWorkload(samples: FilterSamples, credential: Credential): PersonWorkload & { substring: string; share: number } {
+export function worstCaseWorkload(samples: FilterSamples, credential: Credential, config: Config): PersonWorkload & { substring: string; share: number } {
   const common = samples.commonSubstrings[0];
   if (!common) throw new Error('no common substring in the samples');
-  return { ...searchWorkload([{ lastName: common.substring }], credential), ...common };
+  return { ...searchWorkload([{ lastName: common.substring }], credential, config), ...common };
 }
 
-function searchWorkload(bodies: SearchRequest[], credential: Credential): PersonWorkload {
+function searchWorkload(bodies: SearchRequest[], credential: Credential, config: Config): PersonWorkload {
   return {
     http: bodies.map((body) => ({ method: 'POST', path: '/v1/persons/search', body: JSON.stringify(body) })),
-    direct: bodies.map((body) => searchFilter(body, credential, 'US')),
+    direct: bodies.map((body) => searchFilter(body, credential, config)),
   };
 }

@@ -1,8 +1,10 @@
-// Reference: the person query alone. Runs findPersons (server/db/persons.ts) on the same
-// kind of connection the service uses (openDatabase: a pg pool of 10, or PGlite), with
-// the same filters and the same number of concurrent callers as the HTTP load: the
-// database's own limit, with no HTTP, no validation and no JSON in the way.
+// Reference: the person query alone. Runs findPersons (server/db/persons.ts) on the
+// database the service would open with the same environment (loadConfig + openDatabase:
+// the same pool size, session settings and statement timeout, or PGlite), with the same
+// filters and the same number of concurrent callers as the HTTP load: the database's own
+// limit, with no HTTP, no validation and no JSON in the way.
 // A child process driven over IPC, pinned like the server, so both run on the same core.
+import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/database.js';
 import { findPersons, type PersonFilter } from '../../server/db/persons.js';
 import { RssSampler } from '../rss.js';
@@ -28,7 +30,7 @@ export interface DirectResult {
 }
 
 async function main(): Promise<void> {
-  const db = await openDatabase({ ...JSON.parse(process.env.BENCH_DIRECT_DATABASE ?? '{}'), poolMax: 10, statementTimeoutMs: 5_000 });
+  const db = await openDatabase(loadConfig(process.env));
   await db.ping();
 
   process.on('message', async (message: DirectRun | { type: 'stop' }) => {
