@@ -1,0 +1,90 @@
+// The operator commands, run as an operator would: as processes, on a persistent
+// embedded database (PGLITE_DATA_DIR), and on PostgreSQL when DATABASE_URL is set.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { smallDataset } from '../fixtures/small.js';
+import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+
+const run = promisify(execFile);
+const tsx = join('node_modules', '.bin', 'tsx');
+
+describe.each(engines)('operator commands on %s', (engine) => {
+  const dir = mkdtempSync(join(tmpdir(), 'lookup-cli-'));
+  let database: ThrowawayDatabase | undefined;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(async () => {
+    if (engine === 'postgres') {
+      database = await throwawayDatabase('postgres', { migrate: false });
+      env = { ...process.env, DATABASE_URL: database.url };
+    } else {
+      env = { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: join(dir, 'db') };
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const cli = (script: string, ...args: string[]) =>
+    run(tsx, [`server/cli/${script}.ts`, ...args], { env }).then(
+      ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
+      (error) => ({ code: error.code as number, stdout: error.stdout as string, stderr: error.stderr as string }),
+    );
+
+  it('imports a file, and rejects a bad one naming each problem while writing nothing', async () => {
+    const good = join(dir, 'good.ndjson');
+    writeFileSync(good, smallDataset().map((r) => JSON.stringify(r)).join('\n'));
+    const ok = await cli('import', good);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/imported 3 companies, 3 persons, 6 employees/);
+
+    const bad = join(dir, 'bad.ndjson');
+    writeFileSync(bad, [
+      JSON.stringify({ type: 'company', id: 'new-co', name: 'New' }),
+      JSON.stringify({ type: 'company', id: 'acme-corp', name: 'Again' }),
+      '{not json',
+    ].join('\n'));
+    const parseFailure = await cli('import', bad);
+    expect(parseFailure.code).toBe(2);
+    expect(parseFailure.stderr).toMatch(/line 3: not valid JSON/);
+
+    writeFileSync(bad, [JSON.stringify({ type: 'company', id: 'new-co', name: 'New' }), JSON.stringify({ type: 'company', id: 'acme-corp', name: 'Again' })].join('\n'));
+    const rejected = await cli('import', bad);
+    expect(rejected.code).toBe(2);
+    expect(rejected.stderr).toMatch(/line 2: company acme-corp: company acme-corp already exists/);
+    // new-co was valid but must not have landed: importing it alone now succeeds.
+    writeFileSync(bad, JSON.stringify({ type: 'company', id: 'new-co', name: 'New' }));
+    expect((await cli('import', bad)).code).toBe(0);
+  }, 120_000);
+
+  it('creates a credential (token shown once), lists it, and revokes it', async () => {
+    const created = await cli('credentials', 'create', 'ci reporting', 'acme-corp', 'globex');
+    expect(created.code, created.stderr).toBe(0);
+    const token = /token \(shown once, store it now\): (plk_\S+)/.exec(created.stdout)?.[1];
+    const id = /created credential ([0-9a-f-]{36})/.exec(created.stdout)?.[1];
+    expect(token).toBeDefined();
+
+    const listed = await cli('credentials', 'list');
+    expect(listed.stdout).toContain(`${id}  active`);
+    expect(listed.stdout).toContain('ci reporting  [acme-corp, globex]');
+    expect(listed.stdout).not.toContain(token!);
+
+    expect((await cli('credentials', 'create', 'bad', 'no-such-company')).stderr).toMatch(/unknown companies: no-such-company/);
+    const revoked = await cli('credentials', 'revoke', id!);
+    expect(revoked.code).toBe(0);
+    expect((await cli('credentials', 'list')).stdout).toMatch(new RegExp(`${id}  revoked`));
+    expect((await cli('credentials', 'revoke', id!)).code).toBe(1);
+  }, 120_000);
+
+  it('refuses to work on an in-memory database', async () => {
+    const saved = env;
+    env = { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: '' };
+    const result = await cli('credentials', 'list');
+    env = saved;
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/set DATABASE_URL .* or PGLITE_DATA_DIR/);
+  });
+});
