@@ -1,0 +1,33 @@
+// A fetch for the client's `fetch` option that checks every response the client receives
+// against the contract (retried attempts included, since the client calls it once per
+// attempt) and keeps a log of them, so a test can also say what went over the wire.
+import type { Fetch } from '../../../client/src/index.js';
+import { expectContractResponse } from '../../helpers/contract.js';
+
+export interface Exchange {
+  method: string;
+  path: string;
+  status: number;
+  headers: Headers;
+  body: unknown;
+  /** When the response arrived (Date.now()). */
+  at: number;
+}
+
+export function contractCheckedFetch(): { fetch: Fetch; exchanges: Exchange[] } {
+  const exchanges: Exchange[] = [];
+  const fetch: Fetch = async (request) => {
+    const response = await globalThis.fetch(request);
+    const text = await response.clone().text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // not JSON: expectContractResponse reports it
+    }
+    expectContractResponse(request.method, request.url, response.status, response.headers, body);
+    exchanges.push({ method: request.method, path: new URL(request.url).pathname, status: response.status, headers: response.headers, body, at: Date.now() });
+    return response;
+  };
+  return { fetch, exchanges };
+}
