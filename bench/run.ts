@@ -2,6 +2,7 @@
 // timed), a warm-up, then the alternating rounds of measurements inside the time budget,
 // then EXPLAIN of the slow filter kinds. Returns raw results; report.ts summarizes them.
 import { cpSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import pg from 'pg';
 import { loadConfig } from '../server/config.js';
 import { openDatabase } from '../server/db/database.js';
@@ -46,6 +47,8 @@ export interface RunResult {
   skipped: { scenario: string; target: string; round: number }[];
   explains: { scenario: string; label: string; credential?: string; filter: Record<string, unknown>; plan: string }[];
   budget: { seconds: number; used: number; exhausted: boolean };
+  /** 1-minute load average when measuring started and when it ended: how busy the (shared) machine was. */
+  loadAverage: { start: number; end: number };
 }
 
 const engineName: Record<Engine, string> = { postgres: 'PostgreSQL', pglite: 'PGlite' };
@@ -74,6 +77,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   }
 
   const budgetStart = performance.now();
+  const loadAtStart = os.loadavg()[0]!;
   const elapsed = () => (performance.now() - budgetStart) / 1000;
   const withinBudget = (seconds: number) => elapsed() + seconds <= options.budgetS;
 
@@ -225,6 +229,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     await Promise.all([...Object.values(running).map((r) => r.stop()), ...Object.values(direct).map((d) => d.stop())]);
     if (pgliteDirectCopy) rmSync(pgliteDirectCopy, { recursive: true, force: true });
   }
+  const loadAtEnd = os.loadavg()[0]!;
   if (skipped.length) log(`time budget of ${options.budgetS} s reached: ${skipped.length} measurements skipped`);
 
   const explains = options.explain && options.postgres ? await explainSlow(options.postgres.databaseUrl, scenarios, measurements) : [];
@@ -241,6 +246,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     skipped,
     explains,
     budget: { seconds: options.budgetS, used: Math.round(elapsed()), exhausted: skipped.length > 0 },
+    loadAverage: { start: round(loadAtStart, 2), end: round(loadAtEnd, 2) },
   };
 }
 

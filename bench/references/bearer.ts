@@ -8,17 +8,29 @@ const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
 export type BearerOutcome = 'ok' | 'invalid_api_key' | 'forbidden';
 
-export function bearerChecker(json = process.env.BENCH_CREDENTIALS ?? '[]'): (header: string | undefined, companyId: string) => BearerOutcome {
+export interface BearerCheck {
+  /** The companies of the header's credential, or undefined for a missing or unknown token. */
+  companiesOf(header: string | undefined): ReadonlySet<string> | undefined;
+  /** Authentication and authorization of one company in one go. */
+  check(header: string | undefined, companyId: string): BearerOutcome;
+}
+
+export function bearerCheck(json = process.env.BENCH_CREDENTIALS ?? '[]'): BearerCheck {
   const byHash = new Map<string, Set<string>>();
   for (const { token, companies } of JSON.parse(json) as { token: string; companies: string[] }[]) {
     byHash.set(hashToken(token).toString('base64'), new Set(companies));
   }
-  return (header, companyId) => {
+  const companiesOf = (header: string | undefined) => {
     const match = header ? BEARER.exec(header) : null;
-    if (!match) return 'invalid_api_key';
-    const companies = byHash.get(hashToken(match[1]!).toString('base64'));
-    if (!companies) return 'invalid_api_key';
-    return companies.has(companyId) ? 'ok' : 'forbidden';
+    return match ? byHash.get(hashToken(match[1]!).toString('base64')) : undefined;
+  };
+  return {
+    companiesOf,
+    check(header, companyId) {
+      const companies = companiesOf(header);
+      if (!companies) return 'invalid_api_key';
+      return companies.has(companyId) ? 'ok' : 'forbidden';
+    },
   };
 }
 

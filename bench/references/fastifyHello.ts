@@ -1,9 +1,9 @@
 // Reference: hello on fastify 5 (its router, schema-validated params, compiled response
 // serializer), with the same bearer check: "what if the HTTP layer were fastify".
 import Fastify from 'fastify';
-import { bearerChecker, statusOf } from './bearer.js';
+import { bearerCheck, statusOf } from './bearer.js';
 
-const check = bearerChecker();
+const { check } = bearerCheck();
 const app = Fastify({ logger: false });
 
 app.get<{ Params: { companyId: string } }>(

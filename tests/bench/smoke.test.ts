@@ -1,7 +1,8 @@
 // The bench, end to end at a tiny scale, so that it cannot rot: a 200-person PGlite
-// dataset built through the import, the service and the bare node:http reference for
-// hello, Get person and a name search against direct SQL, 1 s per measurement. Run as
-// its own process, as `npm run bench` is (it pins itself to a core with taskset).
+// dataset built through the import; hello on the service and three references (bare
+// node:http, stock openapi-backend, fastify); Get person, a name search and the worst
+// case against direct SQL; 1 s per measurement. Run as its own process, as
+// `npm run bench` is (it pins itself to a core with taskset).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,7 @@ beforeAll(async () => {
     [
       '--import', 'tsx', join(root, 'bench/main.ts'),
       '--no-postgres', '--pglite-people', '200', '--pglite-dir', join(work, 'pglite'),
-      '--references', 'bare', '--kinds', 'getPerson,nameSubstring', '--credentials', 'oneLarge',
+      '--references', 'bare,openapiBackend,fastify', '--kinds', 'getPerson,nameSubstring', '--credentials', 'oneLarge',
       '--duration', '1', '--rounds', '1', '--warmup', '0', '--cold-starts', '1', '--samples', '50',
       '--budget', '120', '--out', join(work, 'results'),
     ],
@@ -50,6 +51,8 @@ describe('npm run bench (tiny scale)', () => {
       [
         'hello · service (PGlite)',
         'hello · bare node:http handler',
+        'hello · stock openapi-backend (handleRequest)',
+        'hello · fastify 5',
         'pglite:getPerson:oneLarge · service (PGlite)',
         'pglite:getPerson:oneLarge · direct SQL',
         'pglite:nameSubstring:oneLarge · service (PGlite)',
