@@ -70,16 +70,20 @@ export interface EmploymentRow {
 }
 
 export async function findPersons(db: Queryable, filter: PersonFilter): Promise<EmploymentRow[]> {
-  const inline = filter.authorizedCompanies.length <= filter.inlineCompaniesMax;
-  const params: unknown[] = [inline ? filter.authorizedCompanies : filter.credentialId];
+  const companies = filter.authorizedCompanies;
+  const inline = companies.length <= filter.inlineCompaniesMax;
+  // One company as a plain equality (not `= ANY`) lets the planner use the index order.
+  const single = inline && companies.length === 1;
+  const params: unknown[] = [single ? companies[0] : inline ? companies : filter.credentialId];
   const param = (value: unknown) => `$${params.push(value)}`;
+  const authorized = single ? 'e.company_id = $1::text' : 'e.company_id = ANY($1::text[])';
   const where = ['e.person_id IS NOT NULL'];
-  if (inline) where.push('e.company_id = ANY($1::text[])');
+  if (inline) where.push(authorized);
   const authorizedEmployees = inline
     ? 'employees e'
     : 'employees e JOIN credential_companies cc ON cc.credential_id = $1::uuid AND cc.company_id = e.company_id';
   const pageEmployees = inline
-    ? 'employees e ON e.person_id = page.id AND e.company_id = ANY($1::text[])'
+    ? `employees e ON e.person_id = page.id AND ${authorized}`
     : '(employees e JOIN credential_companies ecc ON ecc.credential_id = $1::uuid AND ecc.company_id = e.company_id) ON e.person_id = page.id';
   if (filter.companyId !== undefined) where.push(`e.company_id = ${param(filter.companyId)}`);
   if (filter.firstNamePattern !== undefined) where.push(`e.first_name_folded LIKE ${param(filter.firstNamePattern)}`);
@@ -88,12 +92,18 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
   if (filter.personId !== undefined) where.push(`e.person_id = ${param(filter.personId)}::uuid`);
   if (filter.createdFrom !== undefined) where.push(`e.person_created_at >= ${param(filter.createdFrom)}::timestamptz`);
   if (filter.createdBefore !== undefined) where.push(`e.person_created_at < ${param(filter.createdBefore)}::timestamptz`);
+  // Within one company and without name or phone filters, people come out of the
+  // (company_id, person_created_at, person_id) index already de-duplicated and in page
+  // order: the page then reads only offset + limit entries, and the total counts the
+  // index without sorting. Elsewhere the matches are computed once and reused.
+  const streamsInOrder = (single || filter.companyId !== undefined) &&
+    filter.firstNamePattern === undefined && filter.lastNamePattern === undefined && filter.phone === undefined;
   const limit = param(filter.limit);
   const offset = param(filter.offset);
   const systems = param(filter.externalIdSystems ?? null);
 
   return db.query<EmploymentRow>(
-    `WITH matched AS (
+    `WITH matched AS ${streamsInOrder ? 'NOT MATERIALIZED' : 'MATERIALIZED'} (
        -- In index order (company_id, person_created_at, person_id): within one company
        -- the rows arrive sorted and DISTINCT needs neither a sort nor a hash.
        SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id
