@@ -63,7 +63,7 @@ export function createRequestHandler(deps: PipelineDeps) {
       budgetHeaders = (await deps.limits.consume(credential.id)).headers;
 
       const body = found.route.hasBody ? await readJsonBody(req, bodyLimits) : undefined;
-      const query = parseQuery(queryStart === -1 ? '' : url.slice(queryStart + 1), found.route.arrayQueryParams);
+      const query = queryStart === -1 || found.route.ignoresQuery ? {} : parseQuery(url.slice(queryStart + 1), found.route.arrayQueryParams);
       validateRequest(deps.api, operation, { path: found.params, query, headers: req.headers, body });
 
       const result = await deps.operations[route as OperationId]({ params: found.params, query, body, credential });

@@ -8,7 +8,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export type PlainHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export type Route =
-  | { kind: 'operation'; operation: Operation; draft: boolean; hasBody: boolean; arrayQueryParams: Set<string> }
+  | {
+      kind: 'operation';
+      operation: Operation;
+      draft: boolean;
+      hasBody: boolean;
+      arrayQueryParams: Set<string>;
+      /**
+       * Takes no input but its path (hello): the query string is ignored, as caches and
+       * proxies add to it (`?_=1700000000`). Operations with a body or query parameters
+       * reject unknown query parameters instead, so a filter sent in the wrong place
+       * cannot silently widen a search.
+       */
+      ignoresQuery: boolean;
+    }
   | { kind: 'plain'; handle: PlainHandler; /** The registered template, e.g. `/docs/*`. */ path: string };
 
 export interface Router {
@@ -19,19 +32,24 @@ export interface Router {
 const toRadixPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
 export function buildRouter(api: Contract, plain: Record<string, PlainHandler>): Router {
-  const tree = FindMyWay({ ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 500 });
+  // maxParamLength: a longer parameter would miss the route (404, which hello does not
+  // declare); the request line is already bounded by node's 16 KiB header limit, and an
+  // over-long id is answered 400 by validation like any other malformed one.
+  const tree = FindMyWay({ ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 16 * 1024 });
   for (const operation of api.router.getOperations()) {
     const arrayQueryParams = new Set(
       (operation.parameters ?? [])
         .filter((p: any) => p.in === 'query' && p.schema?.type === 'array')
         .map((p: any) => p.name as string),
     );
+    const hasBody = Boolean(operation.requestBody);
     const route: Route = {
       kind: 'operation',
       operation,
       draft: (operation as any)['x-draft'] === true,
-      hasBody: Boolean(operation.requestBody),
+      hasBody,
       arrayQueryParams,
+      ignoresQuery: !hasBody && !(operation.parameters ?? []).some((p: any) => p.in === 'query'),
     };
     tree.on(operation.method.toUpperCase() as any, toRadixPath(operation.path), () => {}, route);
   }
@@ -40,8 +58,28 @@ export function buildRouter(api: Contract, plain: Record<string, PlainHandler>):
   }
   return {
     find(method, path) {
-      const found = tree.find(method as any, path);
+      const found = tree.find(method as any, path) ?? (path.includes('%') ? tree.find(method as any, escapeUndecodable(path)) : null);
       return found ? { route: found.store as Route, params: found.params } : undefined;
     },
   };
+}
+
+/**
+ * find-my-way finds no route when a segment's percent-encoding does not decode
+ * (`/v1/companies/%zz/hello`). Such a segment is taken literally instead, so the route is
+ * found and the parameter fails validation: 400 invalid_company_id, as for any other
+ * malformed id, rather than a 404 the operation does not declare.
+ */
+function escapeUndecodable(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => {
+      try {
+        decodeURIComponent(segment);
+        return segment;
+      } catch {
+        return encodeURIComponent(segment);
+      }
+    })
+    .join('/');
 }
