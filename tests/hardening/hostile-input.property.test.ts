@@ -1,0 +1,109 @@
+// Whatever a client sends (any method, path, query, headers and body, including bodies
+// generated from the contract's SearchPersonsRequest schema and then bent out of shape),
+// the server never answers 5xx and always answers something the contract allows: `call`
+// validates status, body and headers of every response against openapi.yaml.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ids, smallDataset, tokens } from '../fixtures/small.js';
+import { engines } from '../helpers/databases.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { contractSchema, deeplyNested, mutated, oddValue, valid } from './support/arbitraries.js';
+
+const RUNS = Number(process.env.HARDENING_PROPERTY_RUNS ?? 250);
+const searchRequest = contractSchema('SearchPersonsRequest');
+
+// Path and query material stays within what HTTP can carry (header-size and parse errors
+// have their own tests in limits.test.ts).
+const shortOdd = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.constantFrom('', ' ', '\u0000', '%', '..', '\ud800', "'; DROP TABLE persons; --", '😀', 'e\u0301mile', 'x'.repeat(70), 'x'.repeat(600)),
+);
+const segment = fc.oneof(
+  fc.constantFrom(ids.emile, ids.hidden, ids.ana, 'acme-corp', 'secret-co', 'no-such-co', 'search', '', '..', '%', '%00', '%zz', '%E0%A4%A', '%ED%A0%80', '%2F'),
+  fc.uuid(),
+  shortOdd.map((s) => encodeURIComponent(s.replace(/[\ud800-\udfff]/g, '\ufffd'))),
+);
+const path = fc.oneof(
+  { weight: 3, arbitrary: segment.map((s) => `/v1/companies/${s}/hello`) },
+  { weight: 3, arbitrary: segment.map((s) => `/v1/persons/${s}`) },
+  { weight: 4, arbitrary: fc.constant('/v1/persons/search') },
+  { weight: 1, arbitrary: fc.constantFrom('/', '/v1', '/v1/', '/healthz', '/readyz', '/openapi.json', '/v1/persons/search/', '/V1/persons/search', '/v1/companies//hello', '/v1/persons/') },
+  { weight: 1, arbitrary: fc.array(segment, { maxLength: 5 }).map((parts) => `/${parts.join('/')}`) },
+);
+// Paths the contract check cannot resolve (`//x` reads as a host), sent without it below.
+const callablePath = path.filter((p) => !p.startsWith('//'));
+const query = fc.oneof(
+  { weight: 3, arbitrary: fc.constant('') },
+  {
+    weight: 2,
+    arbitrary: fc
+      .array(fc.tuple(fc.oneof(fc.constantFrom('externalIdSystems', 'limit', 'offset', 'lastName', 'x'), fc.string({ maxLength: 8 })), shortOdd), { minLength: 1, maxLength: 4 })
+      .map((pairs) => `?${new URLSearchParams(pairs)}`),
+  },
+);
+const headerValue = fc.string({ unit: 'grapheme-ascii', maxLength: 60 }).map((s) => s.replace(/[^\x20-\x7e]/g, '').trim());
+const authorization = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom(tokens.both, tokens.acme, tokens.none).map((t) => `Bearer ${t}`) },
+  { weight: 1, arbitrary: fc.constantFrom(undefined, '', 'Bearer', 'Bearer ', `bearer ${tokens.both}`, `Bearer  ${tokens.both}`, `Basic ${tokens.both}`, `Bearer ${'x'.repeat(600)}`) },
+  { weight: 1, arbitrary: headerValue },
+);
+const contentType = fc.constantFrom(undefined, 'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/problem+json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '');
+const body = fc.oneof(
+  { weight: 3, arbitrary: valid(searchRequest).map((v) => JSON.stringify(v)) },
+  { weight: 5, arbitrary: mutated(searchRequest).map((v) => JSON.stringify(v)) },
+  { weight: 1, arbitrary: deeplyNested.map((v) => JSON.stringify(v)) },
+  { weight: 1, arbitrary: oddValue.map((v) => JSON.stringify(v) ?? 'undefined') },
+  { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 50 }), fc.constantFrom('{', '{"lastName":', '[]', '{"a":1}{"b":2}', '\ufeff{}', '{"limit": 1e400}', '{"offset": 1e300}', '{"lastName": "\\u0000"}')) },
+);
+const request = fc.record({
+  method: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('GET', 'POST') }, { weight: 1, arbitrary: fc.constantFrom('PUT', 'DELETE', 'PATCH', 'OPTIONS') }),
+  path: callablePath,
+  query,
+  authorization,
+  contentType,
+  body: fc.option(body, { freq: 5 }),
+  requestId: fc.option(headerValue, { freq: 2 }),
+  extra: fc.option(fc.tuple(fc.constantFrom('accept', 'accept-encoding', 'x-forwarded-for', 'cookie', 'if-none-match', 'range'), headerValue)),
+});
+
+describe.each(engines)('hostile input on %s', (engine) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ engine, records: smallDataset() });
+  });
+  afterAll(() => server?.close());
+
+  it(`never answers 5xx, and always within the contract (${RUNS} random requests)`, async () => {
+    await fc.assert(
+      fc.asyncProperty(request, async (r) => {
+        const headers: Record<string, string> = {};
+        if (r.authorization !== undefined) headers.authorization = r.authorization;
+        if (r.contentType !== undefined) headers['content-type'] = r.contentType;
+        if (r.requestId !== null) headers['x-request-id'] = r.requestId;
+        if (r.extra) headers[r.extra[0]] = r.extra[1];
+        const withBody = r.body !== null && r.method !== 'GET';
+        const res = await server.call(r.method, r.path + r.query, { headers, rawBody: withBody ? r.body! : undefined });
+        expect(res.status).toBeLessThan(500);
+        expect(res.headers.get('x-request-id')).toBeTruthy();
+        if (res.status === 200 && r.path.startsWith('/v1/persons/')) expect(res.headers.get('cache-control')).toBe('no-store');
+      }),
+      { numRuns: RUNS, seed: process.env.HARDENING_SEED ? Number(process.env.HARDENING_SEED) : undefined },
+    );
+  }, 120_000);
+
+  it('answers HEAD, and paths starting with //, without a server error', async () => {
+    const odd = fc.oneof(path, path.map((p) => `/${p}`));
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('HEAD', 'GET'), odd, authorization, async (method, p, auth) => {
+        const res = await fetch(server.url + p, { method, headers: auth ? { authorization: auth } : {} });
+        expect(res.status).toBeLessThan(500);
+        if (method === 'GET' && !res.ok) expect(await res.json()).toHaveProperty('error');
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('is still healthy and serving afterwards', async () => {
+    expect((await server.call('GET', '/v1/companies/acme-corp/hello', { token: tokens.both })).status).toBe(200);
+  });
+});
