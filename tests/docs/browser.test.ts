@@ -1,12 +1,14 @@
-// /docs in a real browser (Debian's chromium, driven by playwright-core): every operation
-// of the published contract renders with every one of its examples, and the page asks
-// nothing of any other origin (no CDN, no telemetry). Saves test-results/docs.png.
+// /docs of the real running server in a real browser (Debian's chromium, driven by
+// playwright-core): every operation of the contract that server publishes renders with
+// every one of its examples, and the page asks nothing of any other origin (no CDN, no
+// telemetry). A sandbox server (drafts off: the public bundle) saves test-results/docs.png;
+// a development one (drafts on: the full bundle) test-results/docs-drafts.png.
 // Skipped, saying why, where /usr/bin/chromium is not installed (.ci/run installs it).
 import { existsSync, mkdirSync } from 'node:fs';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractPaths, readContractDocument } from '../../server/contract.js';
-import { serveDocs } from './serve-docs.js';
+import { startTestServer } from '../helpers/server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -102,10 +104,12 @@ describe.skipIf(!hasChromium)('/docs in chromium', () => {
   });
 
   it.each([
-    { draftsEnabled: false, bundle: contractPaths.public, screenshot: 'test-results/docs.png' },
-    { draftsEnabled: true, bundle: contractPaths.full, screenshot: 'test-results/docs-drafts.png' },
-  ])('renders every operation and example of the contract (drafts $draftsEnabled)', async ({ draftsEnabled, bundle, screenshot }) => {
-    const server = await serveDocs({ draftsEnabled });
+    { environment: 'sandbox', draftsEnabled: false, bundle: contractPaths.public, screenshot: 'test-results/docs.png' },
+    { environment: 'development', draftsEnabled: true, bundle: contractPaths.full, screenshot: 'test-results/docs-drafts.png' },
+  ])('renders every operation and example of the contract on a $environment server', async ({ environment, draftsEnabled, bundle, screenshot }) => {
+    const server = await startTestServer({ env: { APP_ENV: environment } });
+    expect(server.config.draftsEnabled).toBe(draftsEnabled);
+    const origin = new URL(server.url).origin;
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     try {
       const errors: string[] = [];
@@ -114,13 +118,15 @@ describe.skipIf(!hasChromium)('/docs in chromium', () => {
       // Requests that left for another origin. Redoc's footer logo (cdn.redoc.ly) is attempted
       // and refused by the page's Content-Security-Policy: failed with "csp", never sent.
       page.on('requestfinished', (request) => {
-        if (!request.url().startsWith(server.origin) && !request.url().startsWith('blob:')) elsewhere.push(request.url());
+        if (!request.url().startsWith(origin) && !request.url().startsWith('blob:')) elsewhere.push(request.url());
       });
       page.on('requestfailed', (request) => {
-        if (!request.url().startsWith(server.origin) && request.failure()?.errorText !== 'csp') elsewhere.push(request.url());
+        if (!request.url().startsWith(origin) && request.failure()?.errorText !== 'csp') elsewhere.push(request.url());
       });
 
-      await page.goto(`${server.origin}/docs`);
+      const response = await page.goto(`${origin}/docs`);
+      // The server passes on the responder's policy: it is what keeps the page on this origin.
+      expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
       const document = readContractDocument(bundle);
       await expect.poll(() => page.locator('h1').first().innerText(), { timeout: 20_000 }).toContain(document.info.title);
       const operations = operationsOf(document);
