@@ -130,6 +130,7 @@ export function renderMarkdown(report: Report): string {
       `${raw.options.rounds} alternating rounds (figures are medians over the rounds); ${raw.budget.used} s of a ${raw.budget.seconds} s budget` +
       `${raw.budget.exhausted ? ` (**budget reached: ${raw.skipped.length} measurements skipped**)` : ''}. ` +
       `Load average (1 min) ${raw.loadAverage.start} at the start, ${raw.loadAverage.end} at the end: the machine is shared, other work ran alongside.`,
+    `Code: commit ${raw.revision.commit}${raw.revision.uncommittedServerFiles.length ? ` plus uncommitted changes to ${raw.revision.uncommittedServerFiles.map((f) => `\`${f}\``).join(', ')}` : ''}.`,
     m.pinning
       ? `Load generator (autocannon) pinned to CPU ${m.pinning.loadCpu}, each process under test to CPU ${m.pinning.targetCpu} (taskset); PostgreSQL unpinned, on the same machine; loopback.`
       : 'No CPU pinning (taskset or a second core missing): load generator and target share the cores.',

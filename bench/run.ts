@@ -1,6 +1,7 @@
 // One bench run: datasets ready, filter values drawn, every process started (cold starts
 // timed), a warm-up, then the alternating rounds of measurements inside the time budget,
 // then EXPLAIN of the slow filter kinds. Returns raw results; report.ts summarizes them.
+import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import pg from 'pg';
@@ -49,6 +50,8 @@ export interface RunResult {
   budget: { seconds: number; used: number; exhausted: boolean };
   /** 1-minute load average when measuring started and when it ended: how busy the (shared) machine was. */
   loadAverage: { start: number; end: number };
+  /** The commit measured, and the server files that differed from it (uncommitted work). */
+  revision: { commit: string; uncommittedServerFiles: string[] };
 }
 
 const engineName: Record<Engine, string> = { postgres: 'PostgreSQL', pglite: 'PGlite' };
@@ -247,7 +250,13 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     explains,
     budget: { seconds: options.budgetS, used: Math.round(elapsed()), exhausted: skipped.length > 0 },
     loadAverage: { start: round(loadAtStart, 2), end: round(loadAtEnd, 2) },
+    revision: revision(),
   };
+}
+
+function revision(): RunResult['revision'] {
+  const git = (...args: string[]) => spawnSync('git', args, { encoding: 'utf8' }).stdout?.trim() ?? '';
+  return { commit: git('rev-parse', '--short', 'HEAD') || 'unknown', uncommittedServerFiles: git('status', '--porcelain', '--', 'server').split('\n').filter(Boolean).map((l) => l.slice(3)) };
 }
 
 /** p99 targets: Get person under 10 ms, every other person operation under 50 ms. */

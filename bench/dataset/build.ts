@@ -1,7 +1,8 @@
 // ensureDataset: the database holds the dataset of this scale afterwards, built only
 // when it does not already (or when asked to rebuild). PostgreSQL is loaded with COPY,
 // PGlite through the service's import; both from the same generator.
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
@@ -67,6 +68,7 @@ export async function ensureDataset(location: DatasetLocation, options: EnsureOp
     await db.close();
   }
   rmSync(location.dataDir, { recursive: true, force: true });
+  mkdirSync(dirname(location.dataDir), { recursive: true });
   log(`building ${options.scale.people.toLocaleString('en-US')} people over ${options.scale.companies} companies into ${describe(location)} through importRecords`);
   const db = await openDatabase({ pgliteDataDir: location.dataDir });
   const load = await loadThroughImport(db, dataset);
