@@ -1,0 +1,119 @@
+// `npm run load`: the service at saturation on loopback for a while (20 s by default,
+// after a 5 s warm-up), with a mix of its three operations, and a verdict:
+//   - no error responses (every answer 2xx, no connection errors or timeouts), and
+//   - no memory growth: the server's RSS after the run at most LOAD_MAX_RSS_GROWTH_MB
+//     (30 MB) above its RSS after the warm-up.
+// The rate limits are raised for the run (one credential at saturation would otherwise
+// be answered 429 by design). Options: LOAD_SECONDS, LOAD_WARMUP_SECONDS,
+// LOAD_CONNECTIONS, LOAD_MAX_RSS_GROWTH_MB; DATABASE_URL to run on PostgreSQL (demo data
+// is loaded if that database is empty), PGlite in memory otherwise.
+import autocannon, { type Result } from 'autocannon';
+import { fileURLToPath } from 'node:url';
+import { demoCredentials } from '../server/demo/dataset.js';
+import { metric, startLoadTarget } from './load/server.js';
+
+export interface LoadOptions {
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  maxRssGrowthMb: number;
+  databaseUrl?: string;
+}
+
+export interface LoadReport {
+  options: LoadOptions;
+  requests: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  statusCodes: Record<string, number>;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  rssAfterWarmupMb: number;
+  rssAfterMb: number;
+  rssGrowthMb: number;
+  heapUsedAfterWarmupMb: number;
+  heapUsedAfterMb: number;
+  passed: boolean;
+  problems: string[];
+}
+
+const MB = 1024 * 1024;
+
+export async function runLoad(options: LoadOptions): Promise<LoadReport> {
+  const target = await startLoadTarget({
+    DEMO_DATA: 'true',
+    APP_ENV: 'development',
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_BURST: '1000000',
+    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+  });
+  try {
+    const token = demoCredentials[0]!.token;
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const found = await fetch(`${target.url}/v1/persons/search`, { method: 'POST', headers, body: JSON.stringify({ limit: 5 }) });
+    const personIds: string[] = ((await found.json()) as { persons: { id: string }[] }).persons.map((p) => p.id);
+    if (!personIds.length) throw new Error('the demo data has no person to look up');
+    const requests = [
+      { method: 'GET', path: '/v1/companies/acme-corp/hello', headers },
+      { method: 'POST', path: '/v1/persons/search', headers, body: JSON.stringify({ lastName: 'ar', limit: 10 }) },
+      { method: 'GET', path: `/v1/persons/${personIds[0]}`, headers },
+      { method: 'POST', path: '/v1/persons/search', headers, body: JSON.stringify({ companyId: 'globex', limit: 20, offset: 5 }) },
+      { method: 'GET', path: `/v1/persons/${personIds.at(-1)}?externalIdSystems=payroll`, headers },
+    ];
+    const blast = (seconds: number) => autocannon({ url: target.url, connections: options.connections, duration: seconds, timeout: 10, requests }) as PromiseLike<Result>;
+
+    await blast(options.warmupSeconds);
+    const rssAfterWarmup = await metric(target.url, 'process_resident_memory_bytes');
+    const heapAfterWarmup = await metric(target.url, 'nodejs_heap_size_used_bytes');
+    const result = await blast(options.seconds);
+    const rssAfter = await metric(target.url, 'process_resident_memory_bytes');
+    const heapAfter = await metric(target.url, 'nodejs_heap_size_used_bytes');
+
+    const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]));
+    const growth = (rssAfter - rssAfterWarmup) / MB;
+    const problems: string[] = [];
+    if (result.non2xx > 0) problems.push(`${result.non2xx} responses were not 2xx: ${JSON.stringify(statusCodes)}`);
+    if (result.errors > 0) problems.push(`${result.errors} connection errors`);
+    if (result.timeouts > 0) problems.push(`${result.timeouts} timeouts`);
+    if (growth > options.maxRssGrowthMb) problems.push(`RSS grew ${growth.toFixed(1)} MB after warm-up (bound ${options.maxRssGrowthMb} MB)`);
+    if (result.requests.total === 0) problems.push('no request completed');
+    return {
+      options,
+      requests: result.requests.total,
+      rps: Math.round(result.requests.average),
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      statusCodes,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      rssAfterWarmupMb: Math.round(rssAfterWarmup / MB),
+      rssAfterMb: Math.round(rssAfter / MB),
+      rssGrowthMb: Math.round(growth * 10) / 10,
+      heapUsedAfterWarmupMb: Math.round(heapAfterWarmup / MB),
+      heapUsedAfterMb: Math.round(heapAfter / MB),
+      passed: problems.length === 0,
+      problems,
+    };
+  } finally {
+    const code = await target.stop();
+    if (code !== 0) throw new Error(`the server did not stop cleanly (exit ${code})`);
+  }
+}
+
+const number = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const report = await runLoad({
+    seconds: number('LOAD_SECONDS', 20),
+    warmupSeconds: number('LOAD_WARMUP_SECONDS', 5),
+    connections: number('LOAD_CONNECTIONS', 16),
+    maxRssGrowthMb: number('LOAD_MAX_RSS_GROWTH_MB', 30),
+    databaseUrl: process.env.DATABASE_URL || undefined,
+  });
+  const { passed, problems, ...rest } = report;
+  process.stdout.write(`${JSON.stringify(rest, null, 2)}\n${passed ? 'PASS' : `FAIL\n- ${problems.join('\n- ')}`}\n`);
+  process.exit(passed ? 0 : 1);
+}
