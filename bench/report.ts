@@ -187,9 +187,34 @@ export function renderMarkdown(report: Report): string {
   lines.push('');
 
   if (raw.explains.length) {
-    lines.push('## Query plans of the slow filter kinds (PostgreSQL)', '');
+    lines.push(
+      '## Query plans of the slow filter kinds (PostgreSQL)',
+      '',
+      'Every filter kind whose service p99 missed its target, and the worst case: `EXPLAIN (ANALYZE, BUFFERS)` of the first drawn filter value, run once after the measurements (one query alone, not under load).',
+      '',
+      '| Filter | Credential | planning ms | execution ms |',
+      '|---|---|---:|---:|',
+    );
     for (const e of raw.explains) {
-      lines.push(`### ${e.label} (${credentialName[e.credential ?? ''] ?? e.credential})`, '', '```json', JSON.stringify(e.filter), '```', '', '```', e.plan, '```', '');
+      const time = (what: string) => /^\s*(?:Planning|Execution) Time: ([\d.]+) ms/m.exec(e.plan.split('\n').filter((l) => l.includes(what)).join('\n'))?.[1] ?? '–';
+      lines.push(`| ${e.label} | ${credentialName[e.credential ?? ''] ?? e.credential} | ${time('Planning Time')} | ${time('Execution Time')} |`);
+    }
+    lines.push('');
+    for (const e of raw.explains) {
+      lines.push(
+        `<details><summary>${e.label} (${credentialName[e.credential ?? ''] ?? e.credential})</summary>`,
+        '',
+        '```json',
+        JSON.stringify(e.filter),
+        '```',
+        '',
+        '```',
+        e.plan,
+        '```',
+        '',
+        '</details>',
+        '',
+      );
     }
   }
   if (raw.skipped.length) lines.push('## Skipped (budget)', '', ...raw.skipped.map((s) => `- round ${s.round}: ${s.scenario} · ${s.target}`), '');
