@@ -34,7 +34,13 @@ export interface Report {
 
 const DIRECT = 'direct SQL';
 const engineName: Record<Engine, string> = { postgres: 'PostgreSQL', pglite: 'PGlite' };
-const credentialName: Record<string, string> = { oneLarge: 'one large company', hundred: '100 companies', every: 'every company' };
+/** "one large company", "100 companies" (as many as that dataset has), "every company". */
+function credentialNames(raw: RunResult): (group: string, key: string | undefined) => string {
+  return (group, key) => {
+    const dataset = raw.datasets.find((d) => d.engine === group) ?? raw.datasets[0];
+    return dataset?.credentials.find((c) => c.key === key)?.name.replace(/^bench: /, '') ?? key ?? '';
+  };
+}
 
 export function buildReport(raw: RunResult): Report {
   const summary: Row[] = [];
@@ -65,6 +71,7 @@ export function buildReport(raw: RunResult): Report {
 
 function evaluateTargets(raw: RunResult, summary: Row[]): TargetCheck[] {
   const checks: TargetCheck[] = [];
+  const credentialName = credentialNames(raw);
   const hello = summary.filter((r) => r.group === 'hello');
   const service = hello.find((r) => r.target.startsWith('service'));
   const bare = hello.find((r) => r.target.startsWith('bare'));
@@ -85,11 +92,11 @@ function evaluateTargets(raw: RunResult, summary: Row[]): TargetCheck[] {
     for (const r of services.filter((r) => r.scenario.includes(':getPerson:'))) {
       const d = directOf(r);
       checks.push({
-        goal: `Get person (${credentialName[r.credential!]}, ${at}): at least half the direct-SQL rate`,
+        goal: `Get person (${credentialName(engine, r.credential)}, ${at}): at least half the direct-SQL rate`,
         measured: d ? `${pct(r.rps / d.rps)} (${int(r.rps)} vs ${int(d.rps)} req/s)` : 'not measured',
         met: d ? r.rps / d.rps >= 0.5 : undefined,
       });
-      checks.push({ goal: `Get person (${credentialName[r.credential!]}, ${at}): p99 < 10 ms`, measured: `${ms(r.p99)} ms`, met: r.p99 < 10 });
+      checks.push({ goal: `Get person (${credentialName(engine, r.credential)}, ${at}): p99 < 10 ms`, measured: `${ms(r.p99)} ms`, met: r.p99 < 10 });
     }
     const searches = services.filter((r) => !r.scenario.includes(':getPerson:') && !r.scenario.includes(':worstCase:'));
     if (searches.length) {
@@ -98,8 +105,8 @@ function evaluateTargets(raw: RunResult, summary: Row[]): TargetCheck[] {
       checks.push({
         goal: `Search persons, every filter kind (${at}): p99 < 50 ms`,
         measured: missed.length
-          ? `${missed.length} of ${searches.length} over: ${missed.map((r) => `${r.label} (${credentialName[r.credential!]}) ${ms(r.p99)} ms`).join('; ')}`
-          : `all ${searches.length} under; slowest ${worst.label} (${credentialName[worst.credential!]}) ${ms(worst.p99)} ms`,
+          ? `${missed.length} of ${searches.length} over: ${missed.map((r) => `${r.label} (${credentialName(engine, r.credential)}) ${ms(r.p99)} ms`).join('; ')}`
+          : `all ${searches.length} under; slowest ${worst.label} (${credentialName(engine, worst.credential)}) ${ms(worst.p99)} ms`,
         met: missed.length === 0,
       });
     }
@@ -122,6 +129,7 @@ export function renderMarkdown(report: Report): string {
   const { raw, summary } = report;
   const m = raw.machine;
   const lines: string[] = [];
+  const credentialName = credentialNames(raw);
   const date = raw.startedAt.slice(0, 10);
   lines.push(`# Benchmark report, ${date}`, '');
   lines.push(
@@ -149,7 +157,7 @@ export function renderMarkdown(report: Report): string {
     for (const r of hello) {
       lines.push(`| ${r.target} | ${int(r.rps)} | ${bare ? pct(r.rps / bare.rps) : '–'} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.rssPeakMb ?? '–'} | ${int(report.coldStartMs[r.target] ?? NaN)} |`);
     }
-    lines.push('', ...problems(hello));
+    lines.push('', ...problems(hello, credentialName));
   }
 
   for (const engine of ['postgres', 'pglite'] as const) {
@@ -159,7 +167,7 @@ export function renderMarkdown(report: Report): string {
     lines.push(
       `## Person operations on ${engineName[engine]} (${d.people.toLocaleString('en-US')} people)`,
       '',
-      `Credentials: ${d.credentials.map((c) => `${credentialName[c.key]} (${c.companies} ${c.companies === 1 ? 'company' : 'companies'}, ${c.people.toLocaleString('en-US')} people)`).join('; ')}. ` +
+      `Credentials: ${d.credentials.map((c) => `${credentialName(engine, c.key)} (${c.companies} ${c.companies === 1 ? 'company' : 'companies'}, ${c.people.toLocaleString('en-US')} people)`).join('; ')}. ` +
         `Each request draws its filter value from the data (a pool of up to ${raw.options.samples} per row). Direct SQL: \`findPersons\` on the same pool size (10) and concurrency, no HTTP.`,
       '',
       '| Operation / filter | Credential | service req/s | direct SQL req/s | service / direct | service p50 ms | service p99 ms | direct p50 ms | direct p99 ms | peak RSS MB |',
@@ -169,10 +177,10 @@ export function renderMarkdown(report: Report): string {
       const dr = rows.find((r) => r.scenario === s.scenario && r.target === DIRECT);
       const note = raw.scenarios.find((x) => x.id === s.scenario)?.note;
       lines.push(
-        `| ${s.label}${note ? ` (${note})` : ''} | ${credentialName[s.credential!]} | ${int(s.rps)} | ${dr ? int(dr.rps) : '–'} | ${dr ? pct(s.rps / dr.rps) : '–'} | ${ms(s.p50)} | ${ms(s.p99)} | ${dr ? ms(dr.p50) : '–'} | ${dr ? ms(dr.p99) : '–'} | ${s.rssPeakMb ?? '–'} |`,
+        `| ${s.label}${note ? ` (${note})` : ''} | ${credentialName(engine, s.credential)} | ${int(s.rps)} | ${dr ? int(dr.rps) : '–'} | ${dr ? pct(s.rps / dr.rps) : '–'} | ${ms(s.p50)} | ${ms(s.p99)} | ${dr ? ms(dr.p50) : '–'} | ${dr ? ms(dr.p99) : '–'} | ${s.rssPeakMb ?? '–'} |`,
       );
     }
-    lines.push('', ...problems(rows), `Cold start (spawn → first successful response): ${int(report.coldStartMs[`service (${engineName[engine]})`] ?? NaN)} ms.`, '');
+    lines.push('', ...problems(rows, credentialName), `Cold start (spawn → first successful response): ${int(report.coldStartMs[`service (${engineName[engine]})`] ?? NaN)} ms.`, '');
   }
 
   lines.push('## Datasets', '');
@@ -197,12 +205,12 @@ export function renderMarkdown(report: Report): string {
     );
     for (const e of raw.explains) {
       const time = (what: string) => /^\s*(?:Planning|Execution) Time: ([\d.]+) ms/m.exec(e.plan.split('\n').filter((l) => l.includes(what)).join('\n'))?.[1] ?? '–';
-      lines.push(`| ${e.label} | ${credentialName[e.credential ?? ''] ?? e.credential} | ${time('Planning Time')} | ${time('Execution Time')} |`);
+      lines.push(`| ${e.label} | ${credentialName('postgres', e.credential)} | ${time('Planning Time')} | ${time('Execution Time')} |`);
     }
     lines.push('');
     for (const e of raw.explains) {
       lines.push(
-        `<details><summary>${e.label} (${credentialName[e.credential ?? ''] ?? e.credential})</summary>`,
+        `<details><summary>${e.label} (${credentialName('postgres', e.credential)})</summary>`,
         '',
         '```json',
         JSON.stringify(e.filter),
@@ -223,8 +231,8 @@ export function renderMarkdown(report: Report): string {
 }
 
 /** Failed requests, listed under the table: their latencies are not in the percentiles. */
-function problems(rows: Row[]): string[] {
+function problems(rows: Row[], credentialName: (group: string, key: string | undefined) => string): string[] {
   const failing = rows.filter((r) => r.non2xx || r.errors);
   if (!failing.length) return [];
-  return [...failing.map((r) => `- ⚠ ${r.label}${r.credential ? ` (${credentialName[r.credential]})` : ''} · ${r.target}: ${r.non2xx} non-2xx responses, ${r.errors} errors or timeouts (over all rounds)`), ''];
+  return [...failing.map((r) => `- ⚠ ${r.label}${r.credential ? ` (${credentialName(r.group, r.credential)})` : ''} · ${r.target}: ${r.non2xx} non-2xx responses, ${r.errors} errors or timeouts (over all rounds)`), ''];
 }
