@@ -25,8 +25,10 @@ export function contractCheckedFetch(): { fetch: Fetch; exchanges: Exchange[] } 
     } catch {
       // not JSON: expectContractResponse reports it
     }
-    expectContractResponse(request.method, request.url, response.status, response.headers, body);
-    exchanges.push({ method: request.method, path: new URL(request.url).pathname, status: response.status, headers: response.headers, body, at: Date.now() });
+    // The check takes the path as sent (origin-relative), not a whole URL.
+    const { pathname, search } = new URL(request.url);
+    expectContractResponse(request.method, pathname + search, response.status, response.headers, body);
+    exchanges.push({ method: request.method, path: pathname, status: response.status, headers: response.headers, body, at: Date.now() });
     return response;
   };
   return { fetch, exchanges };
