@@ -6,7 +6,8 @@ import { findActiveCredential, type Credential } from '../db/credentials.js';
 import { hashToken } from '../domain/tokens.js';
 import { ApiError } from '../errors.js';
 
-const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+// The scheme name is case-insensitive (RFC 7235 §2.1); the token is taken as sent.
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/i;
 const CACHE_LIMIT = 10_000;
 
 export class Authenticator {

@@ -34,9 +34,11 @@ export function createRequestHandler(deps: PipelineDeps) {
   return async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const requestId = requestIdOf(req.headers['x-request-id']);
-    res.setHeader('X-Request-Id', requestId);
     let route = 'unmatched';
-    let budgetHeaders: Record<string, string> = {};
+    // X-Request-Id goes out with the other headers in writeHead, not setHeader: a header set
+    // beforehand sends every header through Node's slower merge-and-validate path
+    // (measured at about a sixth of hello's CPU time per request).
+    let budgetHeaders: Record<string, string> = { 'X-Request-Id': requestId };
     try {
       const url = req.url ?? '/';
       const queryStart = url.indexOf('?');
@@ -47,6 +49,7 @@ export function createRequestHandler(deps: PipelineDeps) {
         // The template, not the path: a label per requested /docs/... path would let any
         // caller grow the metrics registry without bound.
         route = found.route.path;
+        res.setHeader('X-Request-Id', requestId);
         await found.route.handle(req, res);
         return;
       }
@@ -60,7 +63,7 @@ export function createRequestHandler(deps: PipelineDeps) {
         if (error instanceof ApiError) await deps.limits.recordAuthFailure(address);
         throw error;
       });
-      budgetHeaders = (await deps.limits.consume(credential.id)).headers;
+      budgetHeaders = { ...(await deps.limits.consume(credential.id)).headers, 'X-Request-Id': requestId };
 
       const body = found.route.hasBody ? await readJsonBody(req, bodyLimits) : undefined;
       const query = queryStart === -1 || found.route.ignoresQuery ? {} : parseQuery(url.slice(queryStart + 1), found.route.arrayQueryParams);

@@ -34,8 +34,19 @@ export class Metrics {
     }
   }
 
+  // Label children are looked up once per label combination: prom-client otherwise hashes
+  // the label object on every observation. Routes are the contract's operations and a
+  // fixed set of paths, so these maps stay small.
+  private readonly requestChildren = new Map<string, ReturnType<Counter['labels']>>();
+  private readonly latencyChildren = new Map<string, ReturnType<Histogram['labels']>>();
+
   observe(route: string, method: string, status: number, seconds: number): void {
-    this.requests.inc({ route, method, status });
-    this.latency.observe({ route }, seconds);
+    const key = `${route} ${method} ${status}`;
+    let requests = this.requestChildren.get(key);
+    if (!requests) this.requestChildren.set(key, (requests = this.requests.labels({ route, method, status })));
+    requests.inc();
+    let latency = this.latencyChildren.get(route);
+    if (!latency) this.latencyChildren.set(route, (latency = this.latency.labels({ route })));
+    latency.observe(seconds);
   }
 }
