@@ -32,6 +32,10 @@ export interface Running {
   pid: number;
   url: string;
   coldStartMs: number;
+  /** Why the process ended, if it has (it should not before stop()). */
+  exited(): string | undefined;
+  /** The last few KB it wrote to stderr. */
+  stderr(): string;
   stop(): Promise<void>;
 }
 
@@ -76,7 +80,7 @@ export async function startTarget(spec: TargetSpec, cpu: number | undefined, tim
     await new Promise((r) => setTimeout(r, 10));
   }
   const coldStartMs = performance.now() - started;
-  return { name: spec.name, pid: child.pid!, url, coldStartMs, stop: () => stopChild(child) };
+  return { name: spec.name, pid: child.pid!, url, coldStartMs, exited: () => exited, stderr, stop: () => stopChild(child) };
 }
 
 async function answers(url: string, token: string): Promise<boolean> {

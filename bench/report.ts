@@ -225,7 +225,11 @@ export function renderMarkdown(report: Report): string {
       );
     }
   }
-  if (raw.skipped.length) lines.push('## Skipped (budget)', '', ...raw.skipped.map((s) => `- round ${s.round}: ${s.scenario} · ${s.target}`), '');
+  if (raw.crashes?.length) {
+    lines.push('## Crashes', '');
+    for (const c of raw.crashes) lines.push(`- **${c.target} ${c.exit}** during ${c.during} (round ${c.round}); its measurements after that are skipped. Last stderr:`, '', '```', c.stderr, '```', '');
+  }
+  if (raw.skipped.length) lines.push('## Skipped (budget or crash)', '', ...raw.skipped.map((s) => `- round ${s.round}: ${s.scenario} · ${s.target}`), '');
   lines.push(`Raw figures: [latest.json](latest.json). Reproduce: \`npm run bench\` (see the README, "Performance").`, '');
   return lines.join('\n');
 }

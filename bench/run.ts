@@ -47,6 +47,8 @@ export interface RunResult {
   coldStarts: Record<string, number[]>;
   measurements: { scenario: string; target: string; round: number; measured: Measured & { firstError?: string } }[];
   skipped: { scenario: string; target: string; round: number }[];
+  /** Processes under test that ended during the run, with what they last wrote to stderr. */
+  crashes: { target: string; during: string; round: number; exit: string; stderr: string }[];
   explains: { scenario: string; label: string; credential?: string; filter: Record<string, unknown>; plan: string }[];
   budget: { seconds: number; used: number; exhausted: boolean };
   /** 1-minute load average when measuring started and when it ended: how busy the (shared) machine was. */
@@ -180,6 +182,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const coldStarts: Record<string, number[]> = Object.fromEntries(Object.keys(specs).map((name) => [name, []]));
   const measurements: RunResult['measurements'] = [];
   const skipped: RunResult['skipped'] = [];
+  const crashes: RunResult['crashes'] = [];
   const running: Record<string, Running> = {};
   const direct: Partial<Record<Engine, DirectRunner>> = {};
   try {
@@ -198,6 +201,15 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     }
     for (const engine of ['postgres', 'pglite'] as const) if (directEnv[engine]) direct[engine] = await startDirectRunner(directEnv[engine], cpu);
 
+    const noteCrash = (step: Step) => {
+      const ref = step.scenario.targets[step.target]!;
+      const underTest = ref.kind === 'http' ? running[ref.process] : undefined;
+      const exit = underTest?.exited();
+      if (!underTest || !exit || crashes.some((c) => c.target === underTest.name)) return;
+      crashes.push({ target: underTest.name, during: step.scenario.id, round: step.round, exit, stderr: underTest.stderr() });
+      log(`${underTest.name} ${exit} during ${step.round ? `round ${step.round} of` : 'the warm-up on'} ${step.scenario.id}: ${underTest.stderr()}`);
+    };
+
     const measure = async (step: Step, durationS: number) => {
       const ref = step.scenario.targets[step.target]!;
       if (ref.kind === 'direct') {
@@ -212,7 +224,9 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       for (const group of new Set(scenarios.map((s) => s.group))) {
         const first = scenarios.find((s) => s.group === group)!;
         for (const target of Object.keys(first.targets)) {
-          if (withinBudget(options.warmupS)) await measure({ round: 0, scenario: first, target }, options.warmupS);
+          if (!withinBudget(options.warmupS)) continue;
+          await measure({ round: 0, scenario: first, target }, options.warmupS);
+          noteCrash({ round: 0, scenario: first, target });
         }
       }
     }
@@ -222,8 +236,15 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
         skipped.push({ scenario: step.scenario.id, target: step.target, round: step.round });
         continue;
       }
+      const ref = step.scenario.targets[step.target]!;
+      const underTest = ref.kind === 'http' ? running[ref.process] : undefined;
+      if (underTest?.exited()) {
+        skipped.push({ scenario: step.scenario.id, target: step.target, round: step.round });
+        continue;
+      }
       const measured = await measure(step, options.durationS);
       measurements.push({ scenario: step.scenario.id, target: step.target, round: step.round, measured });
+      noteCrash(step);
       const problems = measured.non2xx || measured.errors ? ` — ${measured.non2xx} non-2xx, ${measured.errors} errors${measured.firstError ? ` (${measured.firstError})` : ''}` : '';
       log(
         `[${Math.round(elapsed())} s] round ${step.round} ${step.scenario.group} ${step.scenario.label}${step.scenario.credential ? ` (${step.scenario.credential})` : ''} · ${step.target}: ` +
@@ -235,7 +256,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     if (pgliteDirectCopy) rmSync(pgliteDirectCopy, { recursive: true, force: true });
   }
   const loadAtEnd = os.loadavg()[0]!;
-  if (skipped.length) log(`time budget of ${options.budgetS} s reached: ${skipped.length} measurements skipped`);
+  if (skipped.length) log(`${skipped.length} measurements skipped (time budget of ${options.budgetS} s reached, or the target crashed)`);
 
   const explains = options.explain && options.postgres ? await explainSlow(options.postgres.databaseUrl, scenarios, measurements) : [];
   return {
@@ -249,6 +270,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     coldStarts,
     measurements,
     skipped,
+    crashes,
     explains,
     budget: { seconds: options.budgetS, used: Math.round(elapsed()), exhausted: skipped.length > 0 },
     loadAverage: { start: round(loadAtStart, 2), end: round(loadAtEnd, 2) },
