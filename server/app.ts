@@ -18,6 +18,21 @@ import { Metrics } from './observability/metrics.js';
 import { createOperations } from './operations/index.js';
 
 const REDIS_TIMEOUT_MS = 500;
+const REDIS_START_WAIT_MS = 2_000;
+
+function redisReady(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(false), ms);
+    const onReady = () => done(true);
+    function done(ready: boolean) {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ready);
+    }
+    redis.once('ready', onReady);
+  });
+}
 
 export interface App {
   server: Server;
@@ -48,6 +63,9 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false, commandTimeout: REDIS_TIMEOUT_MS })
     : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to this instance'));
+  // Until Redis is ready every request draws on this instance's own fallback budget, so
+  // give it a moment at start; a Redis that is down delays the start by that much only.
+  if (redis && !(await redisReady(redis, REDIS_START_WAIT_MS))) logger.warn('redis not ready at start; rate limits use this instance until it is');
 
   const metrics = new Metrics(db.poolStats?.bind(db));
   const limits = new RateLimits({ ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute, keyPrefix: config.rateLimitKeyPrefix }, redis);
