@@ -44,7 +44,7 @@ describe.runIf(databaseUrl)('database faults', () => {
         const ms = performance.now() - started;
         expectUnavailable(res);
         expect(ms).toBeGreaterThanOrEqual(250);
-        expect(ms).toBeLessThan(3_000);
+        expect(ms).toBeLessThan(4_000); // well under the 5 s default: the setting is what applies
       } finally {
         await lock.release();
       }
@@ -76,7 +76,7 @@ describe.runIf(databaseUrl)('database faults', () => {
         const ms = performance.now() - started;
         expectUnavailable(res);
         expect(ms).toBeGreaterThanOrEqual(350);
-        expect(ms).toBeLessThan(3_000);
+        expect(ms).toBeLessThan(4_000); // well under the 5 s default: the setting is what applies
       } finally {
         await lock.release();
       }

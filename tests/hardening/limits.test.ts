@@ -51,8 +51,9 @@ describe('request limits', () => {
     expect(exchange.closedByServer).toBe(true);
     expect(exchange.text).toBe('');
     expect(exchange.ms).toBeGreaterThanOrEqual(HEADERS_TIMEOUT - 50);
-    // The timeout is checked every second at most (node's default is every 30 s).
-    expect(exchange.ms).toBeLessThan(HEADERS_TIMEOUT + 2_000);
+    // The timeout is checked every second at most (node's default is every 30 s); the
+    // margin is for a busy machine.
+    expect(exchange.ms).toBeLessThan(HEADERS_TIMEOUT + 3_000);
   });
 
   it('closes the connection of a client that does not finish its body within REQUEST_TIMEOUT_MS', async () => {
@@ -61,7 +62,7 @@ describe('request limits', () => {
     const exchange = await connection.done;
     expect(exchange.closedByServer).toBe(true);
     expect(exchange.text).toBe('');
-    expect(exchange.ms).toBeLessThan(REQUEST_TIMEOUT + 2_000);
+    expect(exchange.ms).toBeLessThan(REQUEST_TIMEOUT + 3_000);
   });
 
   it.each([

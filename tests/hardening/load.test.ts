@@ -12,7 +12,7 @@ describe(`load, briefly (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`, () => {
 
   it('answers every request 2xx at saturation, without memory growth', async () => {
     if (databaseUrl) database = await throwawayDatabase('postgres', { migrate: false });
-    const report: LoadReport = await runLoad({ seconds: 4, warmupSeconds: 2, connections: 8, maxRssGrowthMb: 30, databaseUrl: database?.url });
+    const report: LoadReport = await runLoad({ seconds: 4, warmupSeconds: 3, connections: 8, maxRssGrowthMb: 30, databaseUrl: database?.url });
     expect(report.problems, JSON.stringify(report)).toEqual([]);
     expect(report.requests).toBeGreaterThan(20);
     expect(Object.keys(report.statusCodes)).toEqual(['200']);

@@ -38,7 +38,8 @@ describe.each(stores)('rate limits in %s', (store) => {
     const started = Date.now();
     const statuses: number[] = [];
     let limited;
-    for (let i = 0; i < BURST + 6; i++) {
+    // Until a few requests have been refused (however slow this machine is).
+    while (statuses.filter((s) => s === 429).length < 3 && statuses.length < 60) {
       const res = await server.call('GET', hello, { token: tokens.acme });
       statuses.push(res.status);
       if (res.status === 429) limited ??= res;
