@@ -9,6 +9,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { Authenticator } from './http/authenticate.js';
 import { clientErrorHandler } from './http/clientError.js';
+import { databaseDeadlineMs } from './http/deadline.js';
 import { createRequestHandler } from './http/pipeline.js';
 import { buildRouter } from './http/router.js';
 import { operationalRoutes } from './http/operational.js';
@@ -74,7 +75,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     api,
     router,
     operations: createOperations(db, { defaultPhoneRegion: config.defaultPhoneRegion, inlineCompaniesMax: config.inlineCompaniesMax }),
-    authenticator: new Authenticator(db, config.credentialCacheMs),
+    authenticator: new Authenticator(db, config.credentialCacheMs, databaseDeadlineMs(config)),
     limits,
     config,
     logger,

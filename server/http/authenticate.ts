@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import { findActiveCredential, type Credential } from '../db/credentials.js';
 import { hashToken } from '../domain/tokens.js';
 import { ApiError } from '../errors.js';
+import { withDeadline } from './deadline.js';
 
 // The scheme name is case-insensitive (RFC 7235 §2.1); the token is taken as sent.
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/i;
@@ -16,6 +17,8 @@ export class Authenticator {
   constructor(
     private readonly db: Database,
     private readonly cacheMs: number,
+    /** See deadline.ts; 0 for none. */
+    private readonly deadlineMs = 0,
   ) {}
 
   /** The credential behind an Authorization header, or ApiError invalid_api_key. */
@@ -27,7 +30,7 @@ export class Authenticator {
     const now = Date.now();
     let entry = this.cache.get(key);
     if (!entry || entry.expires <= now) {
-      entry = { credential: await findActiveCredential(this.db, hash), expires: now + this.cacheMs };
+      entry = { credential: await withDeadline(findActiveCredential(this.db, hash), this.deadlineMs), expires: now + this.cacheMs };
       if (this.cacheMs > 0) this.remember(key, entry);
     }
     if (!entry.credential) throw unauthorized();

@@ -11,6 +11,7 @@ import type { Metrics } from '../observability/metrics.js';
 import type { OperationHandler, OperationId } from '../operations/types.js';
 import type { Authenticator } from './authenticate.js';
 import { readJsonBody } from './body.js';
+import { databaseDeadlineMs, withDeadline } from './deadline.js';
 import { toApiError } from './faults.js';
 import { requestIdOf } from './requestId.js';
 import { sendError, sendJson } from './respond.js';
@@ -30,6 +31,7 @@ export interface PipelineDeps {
 
 export function createRequestHandler(deps: PipelineDeps) {
   const bodyLimits = { maxBytes: deps.config.bodyLimitBytes, maxDepth: deps.config.maxJsonDepth };
+  const databaseDeadline = databaseDeadlineMs(deps.config);
 
   return async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -69,7 +71,9 @@ export function createRequestHandler(deps: PipelineDeps) {
       const query = queryStart === -1 || found.route.ignoresQuery ? {} : parseQuery(url.slice(queryStart + 1), found.route.arrayQueryParams);
       validateRequest(deps.api, operation, { path: found.params, query, headers: req.headers, body });
 
-      const result = await deps.operations[route as OperationId]({ params: found.params, query, body, credential });
+      // Operations that wait on the database (a promise; hello answers at once) get a deadline.
+      const pending = deps.operations[route as OperationId]({ params: found.params, query, body, credential });
+      const result = pending instanceof Promise ? await withDeadline(pending, databaseDeadline) : pending;
       sendJson(res, result.status, result.body, { ...budgetHeaders, ...result.headers });
     } catch (error) {
       const apiError = toApiError(error);
