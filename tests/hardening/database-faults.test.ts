@@ -85,6 +85,49 @@ describe.runIf(databaseUrl)('database faults', () => {
     });
   });
 
+  describe('PostgreSQL that stops answering on an open connection (a hung host or partition)', () => {
+    let proxy: TcpProxy;
+    let server: ConfiguredServer;
+    // statement_timeout cannot help (PostgreSQL never sees the statement); the request
+    // deadline (connection wait + statement timeout + 1 s) answers instead.
+    const DEADLINE = 300 + 300 + 1_000;
+    beforeAll(async () => {
+      proxy = await startTcpProxy(postgresTarget(database.url!));
+      server = await startConfiguredServer({
+        DATABASE_URL: viaPort(database.url!, proxy.port),
+        PG_STATEMENT_TIMEOUT_MS: '300',
+        PG_CONNECTION_TIMEOUT_MS: '300',
+        CREDENTIAL_CACHE_MS: '0',
+      });
+      expect((await search(server)).status).toBe(200);
+    });
+    afterAll(async () => {
+      await server?.close();
+      await proxy?.close();
+    });
+
+    it('answers 503 at the deadline instead of holding the request, and serves again when it answers', async () => {
+      proxy.stall();
+      try {
+        // On the open (now silent) connection: held until the deadline, then 503.
+        let started = performance.now();
+        expectUnavailable(await search(server));
+        let ms = performance.now() - started;
+        expect(ms).toBeGreaterThanOrEqual(DEADLINE - 100);
+        expect(ms).toBeLessThan(DEADLINE + 3_000);
+        // Authentication needs the database too (no credential cache here): a new
+        // connection cannot complete its handshake, so 503 by PG_CONNECTION_TIMEOUT_MS.
+        started = performance.now();
+        expectUnavailable(await server.call('GET', '/v1/companies/acme-corp/hello', { token: tokens.both }));
+        ms = performance.now() - started;
+        expect(ms).toBeLessThan(DEADLINE + 3_000);
+      } finally {
+        await proxy.restore();
+      }
+      await expect.poll(async () => (await search(server)).status, { timeout: 10_000 }).toBe(200);
+    });
+  });
+
   describe('PostgreSQL going away behind a proxy', () => {
     let proxy: TcpProxy;
     let server: ConfiguredServer;

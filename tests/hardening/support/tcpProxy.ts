@@ -1,7 +1,8 @@
 // A TCP proxy in front of PostgreSQL or Redis, to take the dependency away and bring it
 // back without touching the real one: `cut` refuses new connections and resets open
-// ones (the database is down), `stall` keeps connections open but stops forwarding
-// (the database hangs), `restore` forwards again on the same port.
+// ones (the database is down), `stall` keeps connections open but stops reading from
+// them, like a network partition (TCP holds the bytes back; nothing is lost), `restore`
+// forwards again on the same port.
 import net from 'node:net';
 
 export interface TcpProxy {
@@ -22,8 +23,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => {});
     }
-    client.on('data', (chunk) => stalled || upstream.write(chunk));
-    upstream.on('data', (chunk) => stalled || client.write(chunk));
+    client.pipe(upstream);
+    upstream.pipe(client);
+    if (stalled) {
+      client.pause();
+      upstream.pause();
+    }
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -50,9 +55,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     stall() {
       stalled = true;
+      for (const socket of sockets) socket.pause();
     },
     async restore() {
       stalled = false;
+      for (const socket of sockets) socket.resume();
       if (!server.listening) await listen(port);
     },
     async close() {
