@@ -18,6 +18,8 @@ export function openPostgres(options: DatabaseOptions): Database {
     max: options.poolMax ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
+    // Detect a peer that vanished without closing the connection (partition, dead host).
+    keepAlive: true,
     statement_timeout: options.statementTimeoutMs || undefined,
     // Enough memory to sort and de-duplicate the people of a large company in memory
     // (4MB, the server default, spills 150,000 of them to disk).
@@ -35,6 +37,13 @@ export function openPostgres(options: DatabaseOptions): Database {
     query: run,
     async transaction(work) {
       const client = await pool.connect();
+      // A connection dying mid-transaction makes pg emit 'error' on the checked-out client;
+      // unheard, that would crash the process. The failed query rejects all the same.
+      let broken: Error | undefined;
+      const ignore = (error: Error) => {
+        broken = error;
+      };
+      client.on('error', ignore);
       try {
         await client.query('BEGIN');
         const result = await work({ query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as any });
@@ -44,7 +53,9 @@ export function openPostgres(options: DatabaseOptions): Database {
         await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
-        client.release();
+        client.off('error', ignore);
+        // A broken connection is dropped, not returned to the pool.
+        client.release(broken);
       }
     },
     async ping() {
