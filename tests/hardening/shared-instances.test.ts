@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRecords } from '../../server/importing/index.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
-import { contractCall, type Call } from './support/call.js';
+import { contractCall, type Call } from '../helpers/call.js';
 import { startChildServer, type ChildServer } from './support/childServer.js';
 import { startConfiguredServer, type ConfiguredServer } from './support/configuredServer.js';
 import { databaseUrl, dropRedisKeys, redisUrl, uniqueKeyPrefix } from './support/environment.js';

@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../../server/config.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { createLogger } from '../../server/observability/logger.js';
-import { expectContractResponse } from './contract.js';
+import { contractCall } from './call.js';
 import { throwawayDatabase, type Engine, type ThrowawayDatabase } from './databases.js';
 
 export interface CallOptions {
@@ -55,25 +55,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const app = await createApp(config, { db: database.db, logger: createLogger(config.logLevel) });
   const url = await app.listen();
 
-  async function call<T>(method: string, path: string, callOptions: CallOptions = {}): Promise<CallResult<T>> {
-    const headers: Record<string, string> = { ...callOptions.headers };
-    if (callOptions.token !== undefined) headers.authorization = `Bearer ${callOptions.token}`;
-    let body: string | undefined = callOptions.rawBody;
-    if (callOptions.body !== undefined) {
-      body = JSON.stringify(callOptions.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const response = await fetch(url + path, { method, headers, body });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON: the contract check below reports it
-    }
-    expectContractResponse(method, path, response.status, response.headers, parsed);
-    return { status: response.status, headers: response.headers, body: parsed as T };
-  }
+  const call = contractCall(url);
 
   return {
     url,

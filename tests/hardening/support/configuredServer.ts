@@ -4,7 +4,7 @@
 import { createApp, type App, type AppOverrides } from '../../../server/app.js';
 import { loadConfig, type Config } from '../../../server/config.js';
 import { createLogger } from '../../../server/observability/logger.js';
-import { contractCall, type Call } from './call.js';
+import { contractCall, type Call } from '../../helpers/call.js';
 
 export interface ConfiguredServer {
   url: string;

@@ -1,7 +1,7 @@
-// `call` for servers the hardening tests start themselves (own pool, child processes):
-// the same contract check on every response as tests/helpers/server.ts.
-import type { CallOptions, CallResult } from '../../helpers/server.js';
-import { expectContractResponse } from '../../helpers/contract.js';
+// `call`: HTTP to a running server (in-process, or one a test started as a process),
+// checking every response against the contract.
+import type { CallOptions, CallResult } from './server.js';
+import { expectContractResponse } from './contract.js';
 
 export type Call = <T = any>(method: string, path: string, options?: CallOptions) => Promise<CallResult<T>>;
 
