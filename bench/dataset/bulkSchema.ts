@@ -1,5 +1,5 @@
 // Bulk loading is several times faster into tables without indexes and foreign keys:
-// each row would otherwise update six indexes (two of them trigram GIN) and check its
+// each row would otherwise update six indexes (two of them wide name btrees) and check its
 // references one by one. So the loader takes the schema that migrate() created, lifts
 // the keys and indexes of the bulk tables, and puts back exactly the same definitions
 // afterwards (built in one sort each, references checked in one join each). The
@@ -47,7 +47,7 @@ export async function restoreKeysAndIndexes(clients: pg.Client[], snapshot: Sche
     ...snapshot.constraints.filter((c) => c.type !== 'f').map((c) => ({ label: c.name, sql: `ALTER TABLE ${c.table} ADD CONSTRAINT ${quote(c.name)} ${c.definition}` })),
     ...snapshot.indexes.map((i) => ({ label: i.name, sql: i.definition })),
   ];
-  // Largest first, so the two workers finish together: the trigram indexes are the slow ones.
+  // Largest first, so the two workers finish together.
   builds.sort((a, b) => weight(b.sql) - weight(a.sql));
   let next = 0;
   await Promise.all(
@@ -70,5 +70,5 @@ export function sameSchema(a: SchemaSnapshot, b: SchemaSnapshot): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-const weight = (sql: string) => (/gin/i.test(sql) ? 3 : /employees/.test(sql) ? 2 : 1);
+const weight = (sql: string) => (/INCLUDE/i.test(sql) ? 3 : /employees/.test(sql) ? 2 : 1);
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;

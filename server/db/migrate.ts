@@ -24,11 +24,22 @@ export async function migrate(db: Database): Promise<string[]> {
   return pending;
 }
 
-/** Splits a migration file on semicolons that end a line (no procedural bodies here). */
+/**
+ * Splits a migration file on semicolons that end a line, except inside a dollar-quoted
+ * body ($$ ... $$, as in a trigger function), whose own statements end lines too.
+ */
 function splitStatements(sql: string): string[] {
-  return sql
-    .replace(/^\s*--.*$/gm, '')
-    .split(/;\s*$/m)
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const statements: string[] = [];
+  let current = '';
+  let inBody = false;
+  for (const line of sql.replace(/^\s*--.*$/gm, '').split('\n')) {
+    current += line + '\n';
+    if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) inBody = !inBody;
+    if (!inBody && /;\s*$/.test(line)) {
+      statements.push(current.trim().replace(/;$/, ''));
+      current = '';
+    }
+  }
+  if (current.trim()) statements.push(current.trim());
+  return statements.filter(Boolean);
 }

@@ -1,0 +1,47 @@
+// Name search goes through dictionaries of distinct folded names (migration 003), kept
+// by trigger. Whatever writes employees (the import, COPY, plain SQL), a name is
+// searchable from the statement that wrote it on.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findPersons, type PersonFilter } from '../../server/db/persons.js';
+import { containsPattern } from '../../server/domain/names.js';
+import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+
+const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
+const PERSON = '00000000-0000-4000-8000-000000000001';
+
+describe.each(engines)('name dictionaries on %s', (engine) => {
+  let database: ThrowawayDatabase;
+  beforeAll(async () => {
+    database = await throwawayDatabase(engine);
+    const { db } = database;
+    await db.query(`INSERT INTO companies VALUES ('co-1', 'One')`);
+    await db.query(`INSERT INTO persons VALUES ($1, '2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z')`, [PERSON]);
+    await db.query(
+      `INSERT INTO employees (id, company_id, person_id, person_created_at, first_name, last_name, first_name_folded, last_name_folded,
+         date_of_birth, email, phone, address_line1, city, state, postal_code, created_at, updated_at)
+       VALUES (gen_random_uuid(), 'co-1', $1, '2024-01-01T00:00:00Z', 'Émile', 'Zola', 'émile', 'zola', '1980-01-01', 'e@example.com',
+               '+14155550100', '1 Main', 'Paris', 'CA', '90000', now(), now())`,
+      [PERSON],
+    );
+  });
+  afterAll(() => database?.drop());
+
+  const search = async (filter: Partial<PersonFilter>) =>
+    (await findPersons(database.db, { credentialId: CREDENTIAL, authorizedCompanies: ['co-1'], inlineCompaniesMax: 200, limit: 10, offset: 0, ...filter }))
+      .filter((row) => row.person_id !== null)
+      .map((row) => `${row.first_name} ${row.last_name}`);
+
+  it('finds an employment written by plain SQL by first, last and both names', async () => {
+    expect(await search({ firstNamePattern: containsPattern('MIL') })).toEqual(['Émile Zola']);
+    expect(await search({ lastNamePattern: containsPattern('ol') })).toEqual(['Émile Zola']);
+    expect(await search({ firstNamePattern: containsPattern('émi'), lastNamePattern: containsPattern('zol') })).toEqual(['Émile Zola']);
+    expect(await search({ firstNamePattern: containsPattern('xyz'), lastNamePattern: containsPattern('zol') })).toEqual([]);
+  });
+
+  it('follows a renamed employment to its new name', async () => {
+    await database.db.query(`UPDATE employees SET last_name = 'Hugo', last_name_folded = 'hugo'`);
+    expect(await search({ lastNamePattern: containsPattern('hug') })).toEqual(['Émile Hugo']);
+    // The old name stays in the dictionary but matches no employment any more.
+    expect(await search({ lastNamePattern: containsPattern('zol') })).toEqual([]);
+  });
+});
