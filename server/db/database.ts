@@ -3,7 +3,16 @@
 // Both speak the same SQL, so every query in db/ runs unchanged on either.
 
 export interface Queryable {
-  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Row[]>;
+}
+
+export interface QueryOptions {
+  /**
+   * Plan this statement once per connection and reuse the plan (a named prepared
+   * statement on PostgreSQL; PGlite ignores it). Only for statements whose best plan does
+   * not depend on the parameter values: PostgreSQL may settle on one generic plan.
+   */
+  prepared?: boolean;
 }
 
 export interface Database extends Queryable {

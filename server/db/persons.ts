@@ -86,8 +86,16 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
     ? `employees e ON e.person_id = page.id AND ${authorized}`
     : '(employees e JOIN credential_companies ecc ON ecc.credential_id = $1::uuid AND ecc.company_id = e.company_id) ON e.person_id = page.id';
   if (filter.companyId !== undefined) where.push(`e.company_id = ${param(filter.companyId)}`);
-  if (filter.firstNamePattern !== undefined) where.push(`e.first_name_folded LIKE ${param(filter.firstNamePattern)}`);
-  if (filter.lastNamePattern !== undefined) where.push(`e.last_name_folded LIKE ${param(filter.lastNamePattern)}`);
+  // A name fragment is matched against the dictionary of distinct folded names; the
+  // employments bearing those names then come out of a btree by equality (migration 003).
+  // The last name leads when both are given; the first is then checked on the same index entry.
+  const namesLike = (dictionary: string, pattern: string) => `ARRAY(SELECT n.folded FROM ${dictionary} n WHERE n.folded LIKE ${param(pattern)})`;
+  if (filter.lastNamePattern !== undefined) {
+    where.push(`e.last_name_folded = ANY (${namesLike('folded_last_names', filter.lastNamePattern)})`);
+    if (filter.firstNamePattern !== undefined) where.push(`e.first_name_folded LIKE ${param(filter.firstNamePattern)}`);
+  } else if (filter.firstNamePattern !== undefined) {
+    where.push(`e.first_name_folded = ANY (${namesLike('folded_first_names', filter.firstNamePattern)})`);
+  }
   if (filter.phone !== undefined) where.push(`e.phone = ${param(filter.phone)}`);
   if (filter.personId !== undefined) where.push(`e.person_id = ${param(filter.personId)}::uuid`);
   if (filter.createdFrom !== undefined) where.push(`e.person_created_at >= ${param(filter.createdFrom)}::timestamptz`);
@@ -137,5 +145,8 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
        LEFT JOIN coverages c ON c.employee_id = e.id
       ORDER BY page.created_at, page.id, e.created_at, e.id`,
     params,
+    // A person id or a phone picks out a handful of rows whatever the other values are, so
+    // one plan serves every call and the 1-4 ms of planning this statement costs is saved.
+    { prepared: filter.personId !== undefined || filter.phone !== undefined },
   );
 }
