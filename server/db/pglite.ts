@@ -2,7 +2,7 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { Database, DatabaseOptions } from './database.js';
+import { SESSION_SETTINGS, type Database, type DatabaseOptions } from './database.js';
 
 // Same choice as postgres.ts: a `date` stays the 'YYYY-MM-DD' string PostgreSQL sends.
 const parsers = { [types.DATE]: (value: string) => value };
@@ -13,6 +13,7 @@ export async function openPglite(options: DatabaseOptions): Promise<Database> {
     extensions: { pg_trgm, btree_gin },
     parsers,
   });
+  for (const [name, value] of Object.entries(SESSION_SETTINGS)) await db.query(`SET ${name} = '${value}'`);
   return {
     kind: 'pglite',
     query: async (sql, params) => (await db.query(sql, params as unknown[])).rows as any,

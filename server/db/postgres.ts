@@ -1,7 +1,7 @@
 // PostgreSQL through a bounded `pg` pool.
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import type { Database, DatabaseOptions, Queryable } from './database.js';
+import { SESSION_SETTINGS, type Database, type DatabaseOptions, type Queryable } from './database.js';
 
 // A `date` stays the 'YYYY-MM-DD' string PostgreSQL sends: pg would otherwise build a
 // JS Date at local midnight, which shifts the day in any time zone west of UTC.
@@ -22,11 +22,11 @@ export function openPostgres(options: DatabaseOptions): Database {
     // Detect a peer that vanished without closing the connection (partition, dead host).
     keepAlive: true,
     statement_timeout: options.statementTimeoutMs || undefined,
-    // Enough memory to sort and de-duplicate the people of a large company in memory
-    // (4MB, the server default, spills 150,000 of them to disk).
-    // No JIT: it compiles a broad search (the planner's cost passes its threshold) for
-    // tens of milliseconds to save less than that on a query that runs once.
-    options: ['-c jit=off', options.workMem && `-c work_mem=${options.workMem}`].filter(Boolean).join(' '),
+    // The shared settings, and work_mem: enough to sort and de-duplicate the people of a
+    // large company in memory (4MB, the server default, spills 150,000 of them to disk).
+    options: Object.entries({ ...SESSION_SETTINGS, ...(options.workMem ? { work_mem: options.workMem } : {}) })
+      .map(([name, value]) => `-c ${name}=${value}`)
+      .join(' '),
     types,
   });
   // An idle client losing its connection (database restart) must not crash the process;

@@ -4,6 +4,7 @@
 // inside a rolled-back transaction.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SESSION_SETTINGS } from '../../server/db/database.js';
 import { findPersons, type PersonFilter } from '../../server/db/persons.js';
 import { containsPattern } from '../../server/domain/names.js';
 import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
@@ -48,6 +49,8 @@ describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', (
     await db.query('VACUUM ANALYZE');
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
+    // Plans as the service's sessions make them.
+    for (const [name, value] of Object.entries(SESSION_SETTINGS)) await client.query(`SET ${name} = '${value}'`);
   }, 120_000);
   afterAll(async () => {
     await client?.end();
