@@ -41,6 +41,11 @@ export async function loadPostgres(databaseUrl: string, dataset: Dataset, log: (
   const before = await snapshotSchema(admin, tables);
   await liftKeysAndIndexes(admin, before);
 
+  // The triggers that keep derived data (name dictionaries, people rollups) would look up
+  // every copied employment in a table with no indexes yet: off for the load, and the
+  // derived data rebuilt in bulk afterwards.
+  await admin.query('ALTER TABLE employees DISABLE TRIGGER USER');
+
   // Copy: one connection and one stream per table.
   const clients = await Promise.all(tables.map(connect));
   const streams: Record<string, Writable> = {};
@@ -84,6 +89,8 @@ export async function loadPostgres(databaseUrl: string, dataset: Dataset, log: (
   await restoreKeysAndIndexes([admin, clients[0]!], before, log);
   const after = await snapshotSchema(admin, tables);
   if (!sameSchema(before, after)) throw new Error('the schema after the bulk load differs from the migrated one');
+  await admin.query('SELECT rebuild_derived_data()');
+  await admin.query('ALTER TABLE employees ENABLE TRIGGER USER');
   const indexed = Date.now();
 
   for (const c of dataset.credentials) await insertCredential(db, c.name, hashToken(c.token), c.companies);

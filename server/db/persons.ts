@@ -98,31 +98,85 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
   }
   if (filter.phone !== undefined) where.push(`e.phone = ${param(filter.phone)}`);
   if (filter.personId !== undefined) where.push(`e.person_id = ${param(filter.personId)}::uuid`);
-  if (filter.createdFrom !== undefined) where.push(`e.person_created_at >= ${param(filter.createdFrom)}::timestamptz`);
-  if (filter.createdBefore !== undefined) where.push(`e.person_created_at < ${param(filter.createdBefore)}::timestamptz`);
-  // Within one company and without name or phone filters, people come out of the
-  // (company_id, person_created_at, person_id) index already de-duplicated and in page
-  // order: the page then reads only offset + limit entries, and the total counts the
-  // index without sorting. Elsewhere the matches are computed once and reused.
-  const streamsInOrder = (single || filter.companyId !== undefined) &&
-    filter.firstNamePattern === undefined && filter.lastNamePattern === undefined && filter.phone === undefined;
+  const rollup = listingRollup(filter, single);
+  // The rollup query reads both bounds, set or not; the other only those that are set.
+  const createdFrom = rollup || filter.createdFrom !== undefined ? param(filter.createdFrom ?? null) : undefined;
+  const createdBefore = rollup || filter.createdBefore !== undefined ? param(filter.createdBefore ?? null) : undefined;
+  if (filter.createdFrom !== undefined) where.push(`e.person_created_at >= ${createdFrom}::timestamptz`);
+  if (filter.createdBefore !== undefined) where.push(`e.person_created_at < ${createdBefore}::timestamptz`);
   const limit = param(filter.limit);
   const offset = param(filter.offset);
   const systems = param(filter.externalIdSystems ?? null);
 
-  return db.query<EmploymentRow>(
-    `WITH matched AS ${streamsInOrder ? 'NOT MATERIALIZED' : 'MATERIALIZED'} (
-       -- In index order (company_id, person_created_at, person_id): within one company
-       -- the rows arrive sorted and DISTINCT needs neither a sort nor a hash.
+  let pageAndTotal: string;
+  if (rollup) {
+    // A listing (no name, phone or person filter): the total and the days the page falls
+    // in come from the people rollups (migration 004), whole UTC days from the rollup and
+    // the range's partial first and last day counted exactly; then only the page's days
+    // are read, de-duplicated and sorted.
+    const scope = param(rollup.key);
+    // By created time alone, a credential's employments are found company by company.
+    const listed = inline ? 'employees e' : 'credential_companies cc JOIN employees e ON cc.credential_id = $1::uuid AND e.company_id = cc.company_id';
+    pageAndTotal = `
+     bounds AS (
+       SELECT ${createdFrom}::timestamptz AS lo, ${createdBefore}::timestamptz AS hi,
+              utc_day(${createdFrom}::timestamptz) + CASE WHEN utc_midnight(utc_day(${createdFrom}::timestamptz)) = ${createdFrom}::timestamptz THEN 0 ELSE 1 END AS first_whole,
+              utc_day(${createdBefore}::timestamptz) AS end_whole
+     ),
+     partial_days AS (
+       SELECT lo, hi FROM bounds WHERE first_whole >= end_whole AND lo < hi
+       UNION ALL
+       SELECT lo, utc_midnight(first_whole) FROM bounds WHERE NOT coalesce(first_whole >= end_whole, false) AND lo < utc_midnight(first_whole)
+       UNION ALL
+       SELECT utc_midnight(end_whole), hi FROM bounds WHERE NOT coalesce(first_whole >= end_whole, false) AND utc_midnight(end_whole) < hi
+     ),
+     buckets AS (
+       SELECT utc_midnight(r.day) AS lo, utc_midnight(r.day + 1) AS hi, r.people
+         FROM bounds b JOIN ${rollup.table} r ON r.${rollup.column} = ${scope}
+          AND (b.first_whole IS NULL OR r.day >= b.first_whole) AND (b.end_whole IS NULL OR r.day < b.end_whole)
+        WHERE NOT coalesce(b.first_whole >= b.end_whole, false)
+       UNION ALL
+       SELECT d.lo, d.hi, (SELECT count(DISTINCT e.person_id) FROM ${listed}
+                            WHERE ${where.join(' AND ')} AND e.person_created_at >= d.lo AND e.person_created_at < d.hi)
+         FROM partial_days d
+     ),
+     running AS (
+       SELECT lo, hi, people, sum(people) OVER (ORDER BY lo) AS through FROM buckets
+     ),
+     spanned AS (
+       SELECT min(lo) AS lo, max(hi) AS hi, min(through - people) AS before_lo
+         FROM running WHERE through > ${offset} AND through - people < ${offset} + ${limit}
+     ),
+     page AS (
+       SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id
+         FROM spanned s CROSS JOIN ${listed}
+        WHERE ${where.join(' AND ')} AND e.person_created_at >= s.lo AND e.person_created_at < s.hi
+        ORDER BY 1, 2 LIMIT ${limit} OFFSET (SELECT ${offset} - before_lo FROM spanned)
+     ),
+     total AS (SELECT coalesce(sum(people), 0) AS n FROM buckets)`;
+  } else {
+    // Within one company and without name or phone filters, people come out of the
+    // (company_id, person_created_at, person_id) index already de-duplicated and in page
+    // order: the page then reads only offset + limit entries. Elsewhere the matches are
+    // computed once and reused.
+    const streamsInOrder = (single || filter.companyId !== undefined) &&
+      filter.firstNamePattern === undefined && filter.lastNamePattern === undefined && filter.phone === undefined;
+    pageAndTotal = `
+     matched AS ${streamsInOrder ? 'NOT MATERIALIZED' : 'MATERIALIZED'} (
        SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id
          FROM ${authorizedEmployees}
         WHERE ${where.join(' AND ')}
      ),
      page AS (
        SELECT id, created_at FROM matched ORDER BY created_at, id LIMIT ${limit} OFFSET ${offset}
-     )
+     ),
+     total AS (SELECT count(*) AS n FROM matched)`;
+  }
+
+  return db.query<EmploymentRow>(
+    `WITH ${pageAndTotal}
      SELECT statement_timestamp() AS as_of,
-            (SELECT count(*) FROM matched) AS total,
+            (SELECT n FROM total) AS total,
             p.id AS person_id, p.created_at AS person_created_at, p.updated_at AS person_updated_at,
             e.id, e.company_id, e.first_name, e.last_name, e.date_of_birth, e.gender, e.email, e.phone,
             e.address_line1, e.address_line2, e.city, e.state, e.postal_code, e.created_at, e.updated_at,
@@ -146,7 +200,21 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
       ORDER BY page.created_at, page.id, e.created_at, e.id`,
     params,
     // A person id or a phone picks out a handful of rows whatever the other values are, so
-    // one plan serves every call and the 1-4 ms of planning this statement costs is saved.
+    // one plan serves every call and the planning this statement costs is saved.
     { prepared: filter.personId !== undefined || filter.phone !== undefined },
   );
+}
+
+/**
+ * Which people rollup counts a listing (authorization, company and created range only):
+ * the company's, for one company; the credential's, for several. Undefined when the
+ * filter selects by name, phone or person, or names a company outside the credential.
+ */
+function listingRollup(filter: PersonFilter, single: boolean): { table: string; column: string; key: string } | undefined {
+  if (filter.firstNamePattern !== undefined || filter.lastNamePattern !== undefined || filter.phone !== undefined || filter.personId !== undefined) return undefined;
+  const company = filter.companyId ?? (single ? filter.authorizedCompanies[0] : undefined);
+  if (company !== undefined) {
+    return filter.authorizedCompanies.includes(company) ? { table: 'people_by_company_day', column: 'company_id', key: company } : undefined;
+  }
+  return { table: 'people_by_credential_day', column: 'credential_id', key: filter.credentialId };
 }

@@ -28,7 +28,13 @@ export const phones = [
   { e164: '+13125550187', formats: ['312-555-0187', '+13125550187'] },
   { e164: '+442079460958', formats: ['+44 20 7946 0958', '+442079460958'] },
 ];
-const instants = ['2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.001Z', '2024-06-15T12:30:00.000Z', '2025-02-28T23:59:59.999Z'];
+// Midnights, instants just after and before them, and a few days in a row: a created range
+// then covers whole UTC days and partial ones, which the people rollups count differently.
+const instants = [
+  '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.001Z', '2024-01-01T23:59:59.999Z', '2024-01-02T00:00:00.000Z',
+  '2024-01-02T13:00:00.000+02:00', '2024-01-03T08:00:00.000Z', '2024-01-04T00:00:00.000Z', '2024-06-15T12:30:00.000Z',
+  '2025-02-28T23:59:59.999Z',
+];
 const systems = ['payroll', 'hris', 'benefits'];
 
 export interface RandomDataset {

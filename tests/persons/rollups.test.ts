@@ -1,0 +1,133 @@
+// The people rollups (migration 004) behind listing totals and deep pages: kept by
+// triggers across imports of any order, equal at every step to a count from scratch, and
+// giving the same pages and totals as reading every matching employment.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertCredential } from '../../server/db/credentials.js';
+import type { Database } from '../../server/db/database.js';
+import { findPersons } from '../../server/db/persons.js';
+import { hashToken } from '../../server/domain/tokens.js';
+import { importRecords } from '../../server/importing/index.js';
+import type { ImportRecord } from '../../server/importing/records.js';
+import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+
+const companies = ['co-a', 'co-b', 'co-c'];
+const instants = ['2024-01-01T00:00:00.000Z', '2024-01-01T09:30:00.000Z', '2024-01-01T23:59:59.999Z', '2024-01-02T00:00:00.000Z',
+  '2024-01-02T12:00:00.000Z', '2024-01-03T00:00:00.001Z', '2024-01-05T18:00:00.000Z', '2024-02-01T00:00:00.000Z'];
+const ranges: [string | undefined, string | undefined][] = [
+  [undefined, undefined], ['2024-01-01T09:30:00.000Z', undefined], [undefined, '2024-01-02T12:00:00.000Z'],
+  ['2024-01-01T00:00:00.000Z', '2024-01-03T00:00:00.000Z'], ['2024-01-01T12:00:00.000Z', '2024-01-05T19:00:00.000Z'],
+  ['2024-01-02T06:00:00.000Z', '2024-01-02T18:00:00.000Z'], ['2024-01-02T00:00:00.000+05:00', '2024-01-03T00:00:00.000-05:00'],
+  ['2024-01-04T00:00:00.000Z', '2024-01-01T00:00:00.000Z'],
+];
+
+let seq = 0;
+const uuid = () => `00000000-0000-4000-8000-${(++seq).toString(16).padStart(12, '0')}`;
+const person = (createdAt: string): ImportRecord => ({ type: 'person', id: uuid(), createdAt, updatedAt: createdAt });
+const employee = (personId: string | null, companyId: string): ImportRecord => ({
+  type: 'employee', id: uuid(), companyId, personId, firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1990-01-01', gender: null,
+  email: 'ada@example.com', phone: '+14155550100', externalIds: [], createdAt: instants[0]!, updatedAt: instants[0]!,
+  address: { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: '62701' },
+});
+
+/** A batch of people over the instants, each employed in one or two companies (some twice in one). */
+function batch(people: number, offset: number): { records: ImportRecord[]; personIds: string[] } {
+  const records: ImportRecord[] = [];
+  const personIds: string[] = [];
+  for (let i = 0; i < people; i++) {
+    const p = person(instants[(i + offset) % instants.length]!);
+    records.push(p);
+    personIds.push(p.id as string);
+    records.push(employee(p.id as string, companies[(i + offset) % 3]!));
+    if (i % 3 === 0) records.push(employee(p.id as string, companies[(i + offset + 1) % 3]!));
+    if (i % 7 === 0) records.push(employee(p.id as string, companies[(i + offset) % 3]!));
+  }
+  records.push(employee(null, 'co-a'));
+  return { records, personIds };
+}
+
+describe.each(engines)('people rollups on %s', (engine) => {
+  let database: ThrowawayDatabase;
+  let db: Database;
+  let credentialAB: string;
+  beforeAll(async () => {
+    database = await throwawayDatabase(engine);
+    db = database.db;
+    await importRecords(db, companies.map((id) => ({ type: 'company', id, name: id })), 'US');
+    credentialAB = await insertCredential(db, 'a and b', hashToken('plk_ab'), ['co-a', 'co-b']);
+  });
+  afterAll(() => database?.drop());
+
+  const snapshot = async () => ({
+    companies: await db.query('SELECT company_id, day::text, people FROM people_by_company_day ORDER BY 1, 2'),
+    credentials: await db.query('SELECT credential_id::text, day::text, people FROM people_by_credential_day ORDER BY 1, 2'),
+  });
+  const expectRollupsEqualACountFromScratch = async () => {
+    const kept = await snapshot();
+    await db.query('SELECT recount_all_people()');
+    expect(kept).toEqual(await snapshot());
+    expect(kept.companies.length).toBeGreaterThan(0);
+  };
+
+  /** Every matching person, in page order, read from the employments themselves. */
+  const everyMatch = async (authorized: string[], from?: string, before?: string) =>
+    (await db.query<{ id: string }>(
+      `SELECT id FROM (SELECT DISTINCT person_created_at, person_id::text AS id FROM employees
+        WHERE person_id IS NOT NULL AND company_id = ANY($1) AND ($2::timestamptz IS NULL OR person_created_at >= $2) AND ($3::timestamptz IS NULL OR person_created_at < $3)) m
+        ORDER BY person_created_at, id`,
+      [authorized, from ?? null, before ?? null],
+    )).map((r) => r.id);
+
+  const expectListingsAgree = async () => {
+    const credentials = [
+      { id: credentialAB, authorized: ['co-a', 'co-b'], inlineCompaniesMax: 200 },
+      { id: credentialAB, authorized: ['co-a', 'co-b'], inlineCompaniesMax: 1 },
+      { id: uuid(), authorized: ['co-c'], inlineCompaniesMax: 200 },
+    ];
+    for (const { id, authorized, inlineCompaniesMax } of credentials) {
+      for (const [from, before] of ranges) {
+        const expected = await everyMatch(authorized, from, before);
+        for (const offset of [0, 3, 7, expected.length - 1, expected.length + 2].filter((o) => o >= 0)) {
+          const rows = await findPersons(db, { credentialId: id, authorizedCompanies: authorized, inlineCompaniesMax, createdFrom: from, createdBefore: before, limit: 4, offset });
+          const ids = [...new Set(rows.filter((r) => r.person_id).map((r) => r.person_id))];
+          const where = `${authorized} ${from}..${before} offset ${offset} (inline up to ${inlineCompaniesMax})`;
+          expect(Number(rows[0]!.total), where).toBe(expected.length);
+          expect(ids, where).toEqual(expected.slice(offset, offset + 4));
+        }
+      }
+    }
+  };
+
+  it('count what a count from scratch counts, import after import, and list what the employments hold', async () => {
+    const first = batch(30, 0);
+    await importRecords(db, first.records, 'US');
+    await expectRollupsEqualACountFromScratch();
+    await expectListingsAgree();
+
+    // Existing people join companies they were in and were not in; new people arrive.
+    const [p0, p1, p2] = first.personIds;
+    await importRecords(db, [employee(p0!, 'co-a'), employee(p1!, 'co-c'), employee(p2!, 'co-b'), employee(p2!, 'co-b'), ...batch(12, 5).records], 'US');
+    await expectRollupsEqualACountFromScratch();
+    await expectListingsAgree();
+  });
+
+  it('counts a credential created after its companies were filled', async () => {
+    const late = await insertCredential(db, 'every company', hashToken('plk_every'), companies);
+    const expected = await everyMatch(companies);
+    const rows = await findPersons(db, { credentialId: late, authorizedCompanies: companies, inlineCompaniesMax: 200, limit: 5, offset: 2 });
+    expect(Number(rows[0]!.total)).toBe(expected.length);
+    expect([...new Set(rows.map((r) => r.person_id))]).toEqual(expected.slice(2, 7));
+    await expectRollupsEqualACountFromScratch();
+  });
+
+  it('refuses to move or delete an employment, which would leave the counts wrong', async () => {
+    const before = await snapshot();
+    await expect(db.query(`UPDATE employees SET company_id = 'co-c' WHERE company_id = 'co-a'`)).rejects.toThrow(/append-only/);
+    await expect(db.query(`DELETE FROM employees WHERE company_id = 'co-a'`)).rejects.toThrow(/append-only/);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('empties with the employments', async () => {
+    await db.query('TRUNCATE employees, external_ids, memberships, invitations, linked_users, participations, coverages');
+    expect(await snapshot()).toEqual({ companies: [], credentials: [] });
+  });
+});
