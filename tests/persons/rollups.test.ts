@@ -22,7 +22,7 @@ const ranges: [string | undefined, string | undefined][] = [
 
 let seq = 0;
 const uuid = () => `00000000-0000-4000-8000-${(++seq).toString(16).padStart(12, '0')}`;
-const person = (createdAt: string): ImportRecord => ({ type: 'person', id: uuid(), createdAt, updatedAt: createdAt });
+const person = (createdAt: string) => ({ type: 'person' as const, id: uuid(), createdAt, updatedAt: createdAt });
 const employee = (personId: string | null, companyId: string): ImportRecord => ({
   type: 'employee', id: uuid(), companyId, personId, firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1990-01-01', gender: null,
   email: 'ada@example.com', phone: '+14155550100', externalIds: [], createdAt: instants[0]!, updatedAt: instants[0]!,
@@ -36,10 +36,10 @@ function batch(people: number, offset: number): { records: ImportRecord[]; perso
   for (let i = 0; i < people; i++) {
     const p = person(instants[(i + offset) % instants.length]!);
     records.push(p);
-    personIds.push(p.id as string);
-    records.push(employee(p.id as string, companies[(i + offset) % 3]!));
-    if (i % 3 === 0) records.push(employee(p.id as string, companies[(i + offset + 1) % 3]!));
-    if (i % 7 === 0) records.push(employee(p.id as string, companies[(i + offset) % 3]!));
+    personIds.push(p.id);
+    records.push(employee(p.id, companies[(i + offset) % 3]!));
+    if (i % 3 === 0) records.push(employee(p.id, companies[(i + offset + 1) % 3]!));
+    if (i % 7 === 0) records.push(employee(p.id, companies[(i + offset) % 3]!));
   }
   records.push(employee(null, 'co-a'));
   return { records, personIds };
