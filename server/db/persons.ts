@@ -199,9 +199,14 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
        LEFT JOIN coverages c ON c.employee_id = e.id
       ORDER BY page.created_at, page.id, e.created_at, e.id`,
     params,
-    // A person id or a phone picks out a handful of rows whatever the other values are, so
-    // one plan serves every call and the planning this statement costs is saved.
-    { prepared: filter.personId !== undefined || filter.phone !== undefined },
+    // Most shapes of this statement have one good plan whatever the values: a person id or
+    // a phone picks out a handful of rows; a name's employments come from an array the
+    // planner cannot see into in any case; a listing reads rollup rows and a few days of
+    // one index. Those are planned once per connection, not on every call (measured: 25-50%
+    // more searches per second). Not a name search over an inline list of companies: without
+    // the list's values, the generic plan descended the name index once per name and
+    // company (100 companies: 253 -> 152 req/s).
+    { prepared: !(inline && !single && (filter.firstNamePattern !== undefined || filter.lastNamePattern !== undefined)) },
   );
 }
 
