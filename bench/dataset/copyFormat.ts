@@ -10,20 +10,18 @@ export const copyTables = {
   employees: [
     'id', 'company_id', 'person_id', 'person_created_at', 'first_name', 'last_name', 'first_name_folded', 'last_name_folded',
     'date_of_birth', 'gender', 'email', 'phone', 'address_line1', 'address_line2', 'city', 'state', 'postal_code', 'created_at', 'updated_at',
+    'membership_status', 'invitation_status', 'invitation_invited_at', 'invitation_expires_at', 'linked_user_status',
+    'has_participation', 'participation_decision', 'participation_decided_at',
+    'coverage_status', 'coverage_starts_at', 'coverage_ends_at', 'coverage_plan_tier',
   ],
   external_ids: ['employee_id', 'system', 'system_id'],
-  memberships: ['employee_id', 'status'],
-  invitations: ['employee_id', 'status', 'invited_at', 'expires_at'],
-  linked_users: ['employee_id', 'status'],
-  participations: ['employee_id', 'decision', 'decided_at'],
-  coverages: ['employee_id', 'status', 'starts_at', 'ends_at', 'plan_tier'],
 } as const;
 
 export type CopyTable = keyof typeof copyTables;
 export type CopyBuffers = Record<CopyTable, string[]>;
 
 export const emptyBuffers = (): CopyBuffers => ({
-  persons: [], employees: [], external_ids: [], memberships: [], invitations: [], linked_users: [], participations: [], coverages: [],
+  persons: [], employees: [], external_ids: [],
 });
 
 const NULL = '\\N';
@@ -56,12 +54,11 @@ export function appendEmployment(b: CopyBuffers, e: Employment): void {
     [
       e.id, e.companyId, e.personId ?? NULL, time(e.personCreatedAt), text(e.firstName), text(e.lastName), text(fold(e.firstName)), text(fold(e.lastName)),
       e.dateOfBirth, text(e.gender), text(e.email), e.phone, text(e.line1), text(e.line2), text(e.city), text(e.state), e.postalCode, time(e.createdAt), time(e.updatedAt),
+      // The employment's own records (migration 005), each at most one.
+      e.membership ?? NULL, e.invitation?.status ?? NULL, time(e.invitation?.invitedAt ?? null), time(e.invitation?.expiresAt ?? null), e.linkedUser ?? NULL,
+      e.participation ? 't' : 'f', e.participation?.decision ?? NULL, time(e.participation?.decidedAt ?? null),
+      e.coverage?.status ?? NULL, time(e.coverage?.startsAt ?? null), time(e.coverage?.endsAt ?? null), text(e.coverage?.planTier ?? null),
     ].join('\t') + '\n',
   );
   for (const [system, id] of e.externalIds) b.external_ids.push(`${e.id}\t${text(system)}\t${text(id)}\n`);
-  if (e.membership) b.memberships.push(`${e.id}\t${e.membership}\n`);
-  if (e.invitation) b.invitations.push(`${e.id}\t${e.invitation.status}\t${time(e.invitation.invitedAt)}\t${time(e.invitation.expiresAt)}\n`);
-  if (e.linkedUser) b.linked_users.push(`${e.id}\t${e.linkedUser}\n`);
-  if (e.participation) b.participations.push(`${e.id}\t${e.participation.decision ?? NULL}\t${time(e.participation.decidedAt)}\n`);
-  if (e.coverage) b.coverages.push(`${e.id}\t${e.coverage.status}\t${time(e.coverage.startsAt)}\t${time(e.coverage.endsAt)}\t${e.coverage.planTier ?? NULL}\n`);
 }

@@ -6,10 +6,13 @@ import type { Database } from './database.js';
 
 const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
 
-export async function migrate(db: Database): Promise<string[]> {
+/** Applies the pending migrations, in order; with `through`, only up to that file (tests of a migration's data move). */
+export async function migrate(db: Database, { through }: { through?: string } = {}): Promise<string[]> {
   await db.query('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
   const applied = new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
-  const pending = readdirSync(migrationsDir).filter((f) => f.endsWith('.sql') && !applied.has(f)).sort();
+  const pending = readdirSync(migrationsDir)
+    .filter((f) => f.endsWith('.sql') && !applied.has(f) && (through === undefined || f <= through))
+    .sort();
   for (const file of pending) {
     const sql = readFileSync(migrationsDir + file, 'utf8');
     await db.transaction(async (tx) => {

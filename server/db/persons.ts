@@ -60,7 +60,7 @@ export interface EmploymentRow {
   invited_at: Date | null;
   expires_at: Date | null;
   linked_user_status: 'active' | 'deactivated' | null;
-  has_participation: boolean;
+  has_participation: boolean | null;
   decision: 'opt_in' | 'opt_out' | null;
   decided_at: Date | null;
   coverage_status: string | null;
@@ -183,20 +183,15 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
             coalesce((SELECT json_agg(json_build_object('system', x.system, 'system_id', x.system_id) ORDER BY x.system COLLATE "C", x.system_id COLLATE "C")
                         FROM external_ids x
                        WHERE x.employee_id = e.id AND (${systems}::text[] IS NULL OR x.system = ANY(${systems}::text[]))), '[]') AS external_ids,
-            m.status AS membership_status,
-            i.status AS invitation_status, i.invited_at, i.expires_at,
-            u.status AS linked_user_status,
-            pa.employee_id IS NOT NULL AS has_participation, pa.decision, pa.decided_at,
-            c.status AS coverage_status, c.starts_at, c.ends_at, c.plan_tier
+            e.membership_status,
+            e.invitation_status, e.invitation_invited_at AS invited_at, e.invitation_expires_at AS expires_at,
+            e.linked_user_status,
+            e.has_participation, e.participation_decision AS decision, e.participation_decided_at AS decided_at,
+            e.coverage_status, e.coverage_starts_at AS starts_at, e.coverage_ends_at AS ends_at, e.coverage_plan_tier AS plan_tier
        FROM (SELECT 1) AS always
        LEFT JOIN page ON true
        LEFT JOIN persons p ON p.id = page.id
        LEFT JOIN ${pageEmployees}
-       LEFT JOIN memberships m ON m.employee_id = e.id
-       LEFT JOIN invitations i ON i.employee_id = e.id
-       LEFT JOIN linked_users u ON u.employee_id = e.id
-       LEFT JOIN participations pa ON pa.employee_id = e.id
-       LEFT JOIN coverages c ON c.employee_id = e.id
       ORDER BY page.created_at, page.id, e.created_at, e.id`,
     params,
     // Most shapes of this statement have one good plan whatever the values: a person id or

@@ -47,9 +47,10 @@ export async function writeImport(db: Database, plan: ImportPlan, knownProblems:
   });
 }
 
-async function existing(tx: Queryable, table: string, column: string, ids: string[], cast: string): Promise<Set<string>> {
+/** Which of `ids` are stored in `table` (and meet `condition`, if given). */
+async function existing(tx: Queryable, table: string, column: string, ids: string[], cast: string, condition = 'true'): Promise<Set<string>> {
   if (!ids.length) return new Set();
-  const rows = await tx.query<{ id: string }>(`SELECT ${column}::text AS id FROM ${table} WHERE ${column} = ANY($1::${cast}[])`, [ids]);
+  const rows = await tx.query<{ id: string }>(`SELECT ${column}::text AS id FROM ${table} WHERE ${column} = ANY($1::${cast}[]) AND ${condition}`, [ids]);
   return new Set(rows.map((r) => r.id));
 }
 
@@ -74,10 +75,12 @@ async function checkAgainstDatabase(tx: Queryable, plan: ImportPlan): Promise<Im
   await clashes('person', 'persons', 'uuid', plan.persons.map((p) => p.id));
   await clashes('employee', 'employees', 'uuid', plan.employees.map((e) => e.id));
 
-  const tables = { membership: 'memberships', invitation: 'invitations', linkedUser: 'linked_users', participation: 'participations', coverage: 'coverages' } as const;
-  for (const [type, table] of Object.entries(tables) as [keyof typeof tables, string][]) {
+  // Each of these records is at most one per employment, stored in the employment's own
+  // columns (migration 005): one already there means this one would be a second.
+  const storedIn = { membership: 'membership_status IS NOT NULL', invitation: 'invitation_status IS NOT NULL', linkedUser: 'linked_user_status IS NOT NULL', participation: 'has_participation', coverage: 'coverage_status IS NOT NULL' } as const;
+  for (const [type, condition] of Object.entries(storedIn) as [keyof typeof storedIn, string][]) {
     const recs = plan.perEmployee[type];
-    const stored = await existing(tx, table, 'employee_id', recs.map((r) => r.employeeId), 'uuid');
+    const stored = await existing(tx, 'employees', 'id', recs.map((r) => r.employeeId), 'uuid', condition);
     for (const r of recs) {
       if (stored.has(r.employeeId)) problems.push({ ...plan.origin.get(`${type}:${r.employeeId}`)!, message: `employee ${r.employeeId} already has a ${type} record in the database; at most one per employment` });
     }
@@ -93,8 +96,8 @@ function credentialHash(c: ImportPlan['credentials'][number]): Buffer {
   return c.tokenHash ? Buffer.from(c.tokenHash, 'hex') : hashToken(c.token!);
 }
 
-/** Inserts `rows` in batches with one `unnest` per batch: one round trip per 2,000 rows. */
-async function insertBatches<T>(tx: Queryable, rows: T[], sql: string, columns: ((row: T) => unknown)[]): Promise<void> {
+/** Writes `rows` in batches with one `unnest` per batch: one round trip per 2,000 rows. */
+async function writeBatches<T>(tx: Queryable, rows: T[], sql: string, columns: ((row: T) => unknown)[]): Promise<void> {
   for (let start = 0; start < rows.length; start += BATCH) {
     const batch = rows.slice(start, start + BATCH);
     await tx.query(sql, columns.map((column) => batch.map(column)));
@@ -102,11 +105,11 @@ async function insertBatches<T>(tx: Queryable, rows: T[], sql: string, columns: 
 }
 
 async function insertAll(tx: Queryable, plan: ImportPlan): Promise<void> {
-  await insertBatches(tx, plan.companies, 'INSERT INTO companies (id, name) SELECT * FROM unnest($1::text[], $2::text[])', [(c) => c.id, (c) => c.name]);
-  await insertBatches(tx, plan.persons, 'INSERT INTO persons (id, created_at, updated_at) SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[])', [(p) => p.id, (p) => p.createdAt, (p) => p.updatedAt]);
+  await writeBatches(tx, plan.companies, 'INSERT INTO companies (id, name) SELECT * FROM unnest($1::text[], $2::text[])', [(c) => c.id, (c) => c.name]);
+  await writeBatches(tx, plan.persons, 'INSERT INTO persons (id, created_at, updated_at) SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[])', [(p) => p.id, (p) => p.createdAt, (p) => p.updatedAt]);
 
   // person_created_at copies the person's creation time onto each employment.
-  await insertBatches(
+  await writeBatches(
     tx,
     plan.employees,
     `INSERT INTO employees (id, company_id, person_id, person_created_at, first_name, last_name, first_name_folded, last_name_folded,
@@ -126,14 +129,16 @@ async function insertAll(tx: Queryable, plan: ImportPlan): Promise<void> {
     ],
   );
   const externalIds = plan.employees.flatMap((e) => e.externalIds.map((x) => ({ employeeId: e.id, ...x })));
-  await insertBatches(tx, externalIds, 'INSERT INTO external_ids (employee_id, system, system_id) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING', [(x) => x.employeeId, (x) => x.system, (x) => x.system_id]);
+  await writeBatches(tx, externalIds, 'INSERT INTO external_ids (employee_id, system, system_id) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING', [(x) => x.employeeId, (x) => x.system, (x) => x.system_id]);
 
+  // An employment's membership, invitation, linked user, participation and coverage are
+  // columns of it (migration 005), filled in whether it came in this import or before.
   const { membership, invitation, linkedUser, participation, coverage } = plan.perEmployee;
-  await insertBatches(tx, membership, 'INSERT INTO memberships (employee_id, status) SELECT * FROM unnest($1::uuid[], $2::text[])', [(r) => r.employeeId, (r) => r.status]);
-  await insertBatches(tx, invitation, 'INSERT INTO invitations (employee_id, status, invited_at, expires_at) SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[])', [(r) => r.employeeId, (r) => r.status, (r) => r.invitedAt, (r) => r.expiresAt]);
-  await insertBatches(tx, linkedUser, 'INSERT INTO linked_users (employee_id, status) SELECT * FROM unnest($1::uuid[], $2::text[])', [(r) => r.employeeId, (r) => r.status]);
-  await insertBatches(tx, participation, 'INSERT INTO participations (employee_id, decision, decided_at) SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[])', [(r) => r.employeeId, (r) => r.decision, (r) => r.decidedAt]);
-  await insertBatches(tx, coverage, 'INSERT INTO coverages (employee_id, status, starts_at, ends_at, plan_tier) SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[])', [(r) => r.employeeId, (r) => r.status, (r) => r.startsAt, (r) => r.endsAt, (r) => r.planTier]);
+  await writeBatches(tx, membership, 'UPDATE employees e SET membership_status = r.status FROM unnest($1::uuid[], $2::text[]) AS r(id, status) WHERE e.id = r.id', [(r) => r.employeeId, (r) => r.status]);
+  await writeBatches(tx, invitation, 'UPDATE employees e SET invitation_status = r.status, invitation_invited_at = r.invited_at, invitation_expires_at = r.expires_at FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[]) AS r(id, status, invited_at, expires_at) WHERE e.id = r.id', [(r) => r.employeeId, (r) => r.status, (r) => r.invitedAt, (r) => r.expiresAt]);
+  await writeBatches(tx, linkedUser, 'UPDATE employees e SET linked_user_status = r.status FROM unnest($1::uuid[], $2::text[]) AS r(id, status) WHERE e.id = r.id', [(r) => r.employeeId, (r) => r.status]);
+  await writeBatches(tx, participation, 'UPDATE employees e SET has_participation = true, participation_decision = r.decision, participation_decided_at = r.decided_at FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) AS r(id, decision, decided_at) WHERE e.id = r.id', [(r) => r.employeeId, (r) => r.decision, (r) => r.decidedAt]);
+  await writeBatches(tx, coverage, 'UPDATE employees e SET coverage_status = r.status, coverage_starts_at = r.starts_at, coverage_ends_at = r.ends_at, coverage_plan_tier = r.plan_tier FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::text[]) AS r(id, status, starts_at, ends_at, plan_tier) WHERE e.id = r.id', [(r) => r.employeeId, (r) => r.status, (r) => r.startsAt, (r) => r.endsAt, (r) => r.planTier]);
 
   for (const c of plan.credentials) {
     const id = c.id ?? randomUUID();

@@ -12,14 +12,7 @@ import { employee, smallDataset } from '../fixtures/small.js';
 import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
 import { databaseUrl, postgresTarget, viaPort } from './support/environment.js';
 import { startTcpProxy } from './support/tcpProxy.js';
-
-const tables = ['companies', 'persons', 'employees', 'external_ids', 'memberships', 'invitations', 'linked_users', 'participations', 'coverages', 'credentials', 'credential_companies'];
-
-async function counts(db: Database): Promise<Record<string, number>> {
-  const result: Record<string, number> = {};
-  for (const table of tables) result[table] = Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`))[0]!.n);
-  return result;
-}
+import { storedRecordCounts as counts } from '../helpers/storedCounts.js';
 
 /** A valid import touching every table, the credential (written last) included. */
 function freshImport(): ImportRecord[] {
@@ -74,9 +67,9 @@ describe.skipIf(!process.env.DATABASE_URL)('an import whose PostgreSQL connectio
   afterAll(() => database?.drop());
 
   it('fails, leaves nothing behind, and does not take the process down', async () => {
-    // The coverage insert waits a moment, long enough to cut the connection under it.
+    // Writing the coverage waits a moment, long enough to cut the connection under it.
     await database.db.query(`CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.5); RETURN NEW; END $$`);
-    await database.db.query('CREATE TRIGGER slow BEFORE INSERT ON coverages FOR EACH ROW EXECUTE FUNCTION slow()');
+    await database.db.query('CREATE TRIGGER slow BEFORE UPDATE OF coverage_status ON employees FOR EACH ROW EXECUTE FUNCTION slow()');
     const proxy = await startTcpProxy(postgresTarget(database.url!));
     const viaProxy = await openDatabase({ databaseUrl: viaPort(database.url!, proxy.port), poolMax: 1 });
     try {

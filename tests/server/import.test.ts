@@ -8,14 +8,7 @@ import type { ImportRecord } from '../../server/importing/records.js';
 import { employee, ids, smallDataset, tokens } from '../fixtures/small.js';
 import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
 import { startTestServer } from '../helpers/server.js';
-
-const tables = ['companies', 'persons', 'employees', 'external_ids', 'memberships', 'invitations', 'linked_users', 'participations', 'coverages', 'credentials', 'credential_companies'];
-
-async function snapshot(db: Database): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  for (const table of tables) counts[table] = Number((await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${table}`))[0]!.n);
-  return counts;
-}
+import { storedRecordCounts as snapshot } from '../helpers/storedCounts.js';
 
 async function rejection(db: Database, records: ImportRecord[]): Promise<ImportRejected> {
   const error = await importRecords(db, records, 'US').then(() => undefined, (e) => e);

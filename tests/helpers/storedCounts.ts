@@ -1,0 +1,24 @@
+// How many records of each kind the database holds, for "nothing was written" checks. An
+// employment's membership, invitation, linked user, participation and coverage are
+// columns of it (migration 005), counted where they are set.
+import type { Database } from '../../server/db/database.js';
+
+const counted: Record<string, string> = {
+  companies: 'SELECT count(*) AS n FROM companies',
+  persons: 'SELECT count(*) AS n FROM persons',
+  employees: 'SELECT count(*) AS n FROM employees',
+  external_ids: 'SELECT count(*) AS n FROM external_ids',
+  memberships: 'SELECT count(membership_status) AS n FROM employees',
+  invitations: 'SELECT count(invitation_status) AS n FROM employees',
+  linked_users: 'SELECT count(linked_user_status) AS n FROM employees',
+  participations: 'SELECT count(*) FILTER (WHERE has_participation) AS n FROM employees',
+  coverages: 'SELECT count(coverage_status) AS n FROM employees',
+  credentials: 'SELECT count(*) AS n FROM credentials',
+  credential_companies: 'SELECT count(*) AS n FROM credential_companies',
+};
+
+export async function storedRecordCounts(db: Database): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const [kind, sql] of Object.entries(counted)) counts[kind] = Number((await db.query<{ n: string }>(sql))[0]!.n);
+  return counts;
+}
