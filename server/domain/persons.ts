@@ -54,13 +54,13 @@ export interface PersonPage {
 export function toPersonPage(rows: EmploymentRow[]): PersonPage {
   const first = rows[0];
   if (!first) throw new Error('the person query always returns at least one row');
-  const asOf = first.as_of;
+  const asOf = new Date(first.as_of);
   const persons: Person[] = [];
   for (const row of rows) {
     if (row.person_id === null) continue; // the lone row of an empty page
     let person = persons.at(-1);
     if (person?.id !== row.person_id) {
-      person = { id: row.person_id, employments: [], createdAt: iso(row.person_created_at), updatedAt: iso(row.person_updated_at) };
+      person = { id: row.person_id, employments: [], createdAt: row.person_created_at, updatedAt: row.person_updated_at };
       persons.push(person);
     }
     person.employments.push(toEmployee(row, asOf));
@@ -70,7 +70,7 @@ export function toPersonPage(rows: EmploymentRow[]): PersonPage {
 
 function toEmployee(row: EmploymentRow, asOf: Date): Employee {
   const invitation = row.invitation_status
-    ? { status: row.invitation_status, invitedAt: iso(row.invited_at!), expiresAt: iso(row.expires_at!) }
+    ? { status: row.invitation_status, invitedAt: row.invited_at!, expiresAt: row.expires_at! }
     : null;
   return {
     id: row.id,
@@ -87,25 +87,24 @@ function toEmployee(row: EmploymentRow, asOf: Date): Employee {
       status: deriveMembershipStatus(
         {
           membership: row.membership_status,
-          invitation: row.invitation_status ? { status: row.invitation_status, expiresAt: row.expires_at! } : null,
+          invitation: row.invitation_status ? { status: row.invitation_status, expiresAt: new Date(row.expires_at!) } : null,
           linkedUser: row.linked_user_status,
         },
         asOf,
       ),
       invitation,
     },
-    participation: row.has_participation ? { decision: row.decision, decidedAt: row.decided_at && iso(row.decided_at) } : null,
+    participation: row.has_participation ? { decision: row.decision, decidedAt: row.decided_at } : null,
     coverage: row.coverage_status
       ? {
           status: row.coverage_status as Schemas['Coverage']['status'],
-          startsAt: iso(row.starts_at!),
-          endsAt: row.ends_at && iso(row.ends_at),
+          startsAt: row.starts_at!,
+          endsAt: row.ends_at,
           planTier: row.plan_tier,
         }
       : null,
-    createdAt: iso(row.created_at),
-    updatedAt: iso(row.updated_at),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
-const iso = (date: Date) => date.toISOString();
