@@ -3,12 +3,13 @@
 // so the whole response is one snapshot (a statement sees one snapshot) taken at
 // statement_timestamp(), which becomes `asOf`; and a page costs one round trip.
 //
-// Authorization takes one of two forms, chosen by the size of the credential (measured
-// at 1M people): a company-id array parameter, which gives the planner each company's
-// own statistics (it must know a company holds 150,000 employments to prefer a name
-// index over the company index), or, for credentials of many companies, a join with
-// credential_companies, because PostgreSQL plans an array element by element: 27 ms of
-// planning for 2,000 companies against 1 ms of execution.
+// Authorization takes one of two forms (measured at 1M people): the credential's company
+// ids as an array parameter, or a join with credential_companies. The join serves
+// credentials of many companies, because PostgreSQL plans a literal array element by
+// element (27 ms of planning for 2,000 companies against 1 ms of execution), and name
+// searches over several companies, whose reusable plan would otherwise descend the name
+// index once per name and company. The array serves the rest: listings read each
+// company's creation-ordered index, person-id and phone lookups check a few rows.
 import type { Queryable } from './database.js';
 
 export interface PersonFilter {
@@ -76,7 +77,10 @@ export interface EmploymentRow {
 
 export async function findPersons(db: Queryable, filter: PersonFilter): Promise<EmploymentRow[]> {
   const companies = filter.authorizedCompanies;
-  const inline = companies.length <= filter.inlineCompaniesMax;
+  // A name search over several companies joins credential_companies whatever their number:
+  // its plan then does not depend on the list (see `prepared` below).
+  const byName = filter.firstNamePattern !== undefined || filter.lastNamePattern !== undefined;
+  const inline = companies.length <= filter.inlineCompaniesMax && !(byName && companies.length > 1);
   // One company as a plain equality (not `= ANY`) lets the planner use the index order.
   const single = inline && companies.length === 1;
   const params: unknown[] = [single ? companies[0] : inline ? companies : filter.credentialId];
@@ -199,14 +203,14 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
        LEFT JOIN ${pageEmployees}
       ORDER BY page.created_at, page.id, e.created_at, e.id`,
     params,
-    // Most shapes of this statement have one good plan whatever the values: a person id or
+    // Every shape of this statement has one good plan whatever the values: a person id or
     // a phone picks out a handful of rows; a name's employments come from an array the
     // planner cannot see into in any case; a listing reads rollup rows and a few days of
-    // one index. Those are planned once per connection, not on every call (measured: 25-50%
-    // more searches per second). Not a name search over an inline list of companies: without
-    // the list's values, the generic plan descended the name index once per name and
-    // company (100 companies: 253 -> 152 req/s).
-    { prepared: !(inline && !single && (filter.firstNamePattern !== undefined || filter.lastNamePattern !== undefined)) },
+    // one index. So each shape is planned once per connection, not on every call
+    // (measured: 25-50% more searches per second). A name search over an inline list of
+    // companies was the exception (its generic plan descended the name index once per
+    // name and company: 100 companies, 253 -> 152 req/s), hence the join for those.
+    { prepared: true },
   );
 }
 
