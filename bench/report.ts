@@ -133,7 +133,7 @@ export function renderMarkdown(report: Report): string {
   const date = raw.startedAt.slice(0, 10);
   lines.push(`# Benchmark report, ${date}`, '');
   lines.push(
-    `Machine: ${m.nproc} CPU (${m.cpuModel}), ${m.memoryGb} GB, ${m.os}, Node ${m.node}${raw.postgresVersion ? `, ${raw.postgresVersion.split(' on ')[0]}` : ''}.`,
+    `Machine: ${m.nproc} CPU (${m.cpuModel}), ${m.memoryGb} GB, ${m.os}, Node ${m.node}${raw.postgresVersion ? `, ${raw.postgresVersion.split(' on ')[0]}` : ''}${raw.postgresSharedBuffers ? ` (shared_buffers ${raw.postgresSharedBuffers}; ${raw.postgresPrewarmed ? 'tables and indexes prewarmed with pg_prewarm before measuring' : 'not prewarmed: pg_prewarm unavailable'})` : ''}.`,
     `Run: ${raw.startedAt} → ${raw.finishedAt}; ${raw.options.durationS} s per measurement, ${raw.options.connections} concurrent connections, ` +
       `${raw.options.rounds} alternating rounds (figures are medians over the rounds); ${raw.budget.used} s of a ${raw.budget.seconds} s budget` +
       `${raw.budget.exhausted ? ` (**budget reached: ${raw.skipped.length} measurements skipped**)` : ''}. ` +

@@ -41,6 +41,10 @@ export interface RunResult {
   finishedAt: string;
   machine: Machine;
   postgresVersion?: string;
+  /** The server's shared_buffers: how much of the data its own cache can hold. */
+  postgresSharedBuffers?: string;
+  /** Whether pg_prewarm loaded the tables and indexes before measuring. */
+  postgresPrewarmed?: boolean;
   options: Omit<BenchOptions, 'outDir'>;
   datasets: DatasetSummary[];
   scenarios: (Omit<Scenario, 'http' | 'direct' | 'token' | 'targets'> & { targets: string[]; requestPool: number; sampleRequest?: string })[];
@@ -93,6 +97,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const scenarios: Scenario[] = [];
   const datasets: DatasetSummary[] = [];
   let postgresVersion: string | undefined;
+  let postgresSharedBuffers: string | undefined;
+  let postgresPrewarmed = false;
   let helloService: { name: string; credential: BenchCredential } | undefined;
   const directEnv: Partial<Record<Engine, Record<string, string>>> = {};
   for (const engine of ['postgres', 'pglite'] as const) {
@@ -110,7 +116,18 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     helloService ??= { name: service, credential: oneLarge };
 
     const db = await openDatabase({ ...location, poolMax: 2 });
-    if (engine === 'postgres') postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
+    if (engine === 'postgres') {
+      postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
+      postgresSharedBuffers = (await db.query<{ shared_buffers: string }>('SHOW shared_buffers'))[0]?.shared_buffers;
+      // Measure a server that has been running, whose cache holds what fits of the data,
+      // not one just restarted: load every table and index into shared buffers (as much
+      // as they hold) with PostgreSQL's own pg_prewarm.
+      // Where the extension is not installed, the report says so.
+      postgresPrewarmed = await db
+        .query('CREATE EXTENSION IF NOT EXISTS pg_prewarm')
+        .then(() => db.query(`SELECT pg_prewarm(c.oid) FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i')`))
+        .then(() => true, () => false);
+    }
     const visiblePeople = async (companies: readonly string[]) =>
       Number((await db.query<{ n: string }>('SELECT count(DISTINCT person_id) AS n FROM employees WHERE person_id IS NOT NULL AND company_id = ANY($1::text[])', [companies]))[0]!.n);
     datasets.push({
@@ -264,6 +281,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     finishedAt: new Date().toISOString(),
     machine,
     postgresVersion,
+    postgresSharedBuffers,
+    postgresPrewarmed,
     options: { ...options, outDir: undefined } as Omit<BenchOptions, 'outDir'>,
     datasets,
     scenarios: scenarios.map(({ http, direct: _, token: __, targets, ...rest }) => ({ ...rest, targets: Object.keys(targets), requestPool: http.length, sampleRequest: http[0] && `${http[0].method} ${http[0].path}${http[0].body ? ` ${http[0].body}` : ''}` })),
