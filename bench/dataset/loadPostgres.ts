@@ -70,7 +70,7 @@ export async function loadPostgres(databaseUrl: string, dataset: Dataset, log: (
     if (entity.kind === 'person') {
       appendPerson(buffers, entity.person);
       people++;
-    } else appendEmployment(buffers, entity.employment);
+    } else appendEmployment(buffers, entity.employment, null);
     if (buffers.employees.length >= CHUNK * 1.5) {
       await flush(buffers);
       buffers = emptyBuffers();

@@ -108,28 +108,29 @@ async function insertAll(tx: Queryable, plan: ImportPlan): Promise<void> {
   await writeBatches(tx, plan.companies, 'INSERT INTO companies (id, name) SELECT * FROM unnest($1::text[], $2::text[])', [(c) => c.id, (c) => c.name]);
   await writeBatches(tx, plan.persons, 'INSERT INTO persons (id, created_at, updated_at) SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[])', [(p) => p.id, (p) => p.createdAt, (p) => p.updatedAt]);
 
-  // person_created_at copies the person's creation time onto each employment.
+  // The person's times are copied onto each employment, and its external ids are stored
+  // with it, distinct and in byte order (migrations 001 and 006).
   await writeBatches(
     tx,
     plan.employees,
-    `INSERT INTO employees (id, company_id, person_id, person_created_at, first_name, last_name, first_name_folded, last_name_folded,
-       date_of_birth, gender, email, phone, address_line1, address_line2, city, state, postal_code, created_at, updated_at)
-     SELECT e.id, e.company_id, e.person_id, p.created_at, e.first_name, e.last_name, e.first_name_folded, e.last_name_folded,
-       e.date_of_birth, e.gender, e.email, e.phone, e.line1, e.line2, e.city, e.state, e.postal_code, e.created_at, e.updated_at
+    `INSERT INTO employees (id, company_id, person_id, person_created_at, person_updated_at, first_name, last_name, first_name_folded, last_name_folded,
+       date_of_birth, gender, email, phone, address_line1, address_line2, city, state, postal_code, created_at, updated_at, external_ids)
+     SELECT e.id, e.company_id, e.person_id, p.created_at, p.updated_at, e.first_name, e.last_name, e.first_name_folded, e.last_name_folded,
+       e.date_of_birth, e.gender, e.email, e.phone, e.line1, e.line2, e.city, e.state, e.postal_code, e.created_at, e.updated_at,
+       (SELECT coalesce(jsonb_agg(jsonb_build_object('system', d.system, 'system_id', d.system_id) ORDER BY d.system COLLATE "C", d.system_id COLLATE "C"), '[]')
+          FROM (SELECT DISTINCT x->>'system' AS system, x->>'system_id' AS system_id FROM jsonb_array_elements(e.external_ids) x) d)
      FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[], $8::date[], $9::text[], $10::text[],
-                 $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::timestamptz[], $18::timestamptz[])
+                 $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::text[], $17::timestamptz[], $18::timestamptz[], $19::jsonb[])
        AS e(id, company_id, person_id, first_name, last_name, first_name_folded, last_name_folded, date_of_birth, gender, email,
-            phone, line1, line2, city, state, postal_code, created_at, updated_at)
+            phone, line1, line2, city, state, postal_code, created_at, updated_at, external_ids)
      LEFT JOIN persons p ON p.id = e.person_id`,
     [
       (e) => e.id, (e) => e.companyId, (e) => e.personId, (e) => e.firstName, (e) => e.lastName,
       (e) => foldName(e.firstName), (e) => foldName(e.lastName), (e) => e.dateOfBirth, (e) => e.gender, (e) => e.email,
       (e) => e.phone, (e) => e.address.line1, (e) => e.address.line2, (e) => e.address.city, (e) => e.address.state,
-      (e) => e.address.postalCode, (e) => e.createdAt, (e) => e.updatedAt,
+      (e) => e.address.postalCode, (e) => e.createdAt, (e) => e.updatedAt, (e) => JSON.stringify(e.externalIds),
     ],
   );
-  const externalIds = plan.employees.flatMap((e) => e.externalIds.map((x) => ({ employeeId: e.id, ...x })));
-  await writeBatches(tx, externalIds, 'INSERT INTO external_ids (employee_id, system, system_id) SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING', [(x) => x.employeeId, (x) => x.system, (x) => x.system_id]);
 
   // An employment's membership, invitation, linked user, participation and coverage are
   // columns of it (migration 005), filled in whether it came in this import or before.

@@ -1,13 +1,14 @@
 // How many records of each kind the database holds, for "nothing was written" checks. An
 // employment's membership, invitation, linked user, participation and coverage are
-// columns of it (migration 005), counted where they are set.
+// columns of it (migration 005), counted where they are set; its external ids are a list
+// stored with it (migration 006), counted by their number.
 import type { Database } from '../../server/db/database.js';
 
 const counted: Record<string, string> = {
   companies: 'SELECT count(*) AS n FROM companies',
   persons: 'SELECT count(*) AS n FROM persons',
   employees: 'SELECT count(*) AS n FROM employees',
-  external_ids: 'SELECT count(*) AS n FROM external_ids',
+  external_ids: 'SELECT coalesce(sum(jsonb_array_length(external_ids)), 0) AS n FROM employees',
   memberships: 'SELECT count(membership_status) AS n FROM employees',
   invitations: 'SELECT count(invitation_status) AS n FROM employees',
   linked_users: 'SELECT count(linked_user_status) AS n FROM employees',

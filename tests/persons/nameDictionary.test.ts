@@ -17,9 +17,9 @@ describe.each(engines)('name dictionaries on %s', (engine) => {
     await db.query(`INSERT INTO companies VALUES ('co-1', 'One')`);
     await db.query(`INSERT INTO persons VALUES ($1, '2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z')`, [PERSON]);
     await db.query(
-      `INSERT INTO employees (id, company_id, person_id, person_created_at, first_name, last_name, first_name_folded, last_name_folded,
+      `INSERT INTO employees (id, company_id, person_id, person_created_at, person_updated_at, first_name, last_name, first_name_folded, last_name_folded,
          date_of_birth, email, phone, address_line1, city, state, postal_code, created_at, updated_at)
-       VALUES (gen_random_uuid(), 'co-1', $1, '2024-01-01T00:00:00Z', 'Émile', 'Zola', 'émile', 'zola', '1980-01-01', 'e@example.com',
+       VALUES (gen_random_uuid(), 'co-1', $1, '2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z', 'Émile', 'Zola', 'émile', 'zola', '1980-01-01', 'e@example.com',
                '+14155550100', '1 Main', 'Paris', 'CA', '90000', now(), now())`,
       [PERSON],
     );

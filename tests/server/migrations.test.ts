@@ -1,6 +1,7 @@
 // Migrations that move data: a database filled under the first schema comes out of the
-// later migrations with its name dictionaries (003), people rollups (004) and employment
-// records as columns (005) built from what it held.
+// later migrations with its name dictionaries (003), people rollups (004), employment
+// records as columns (005) and person times and external ids on each employment (006)
+// built from what it held.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../server/db/migrate.js';
 import { findPersons } from '../../server/db/persons.js';
@@ -28,6 +29,7 @@ describe.each(engines)('migrating a filled database on %s', (engine) => {
          FROM (VALUES ($2, 'co-1'), ($3, 'co-2')) AS v(id, company)`,
       [PERSON, WITH_RECORDS, BARE],
     );
+    await db.query(`INSERT INTO external_ids VALUES ($1, 'payroll', 'P-2'), ($1, 'hris', 'H-1'), ($1, 'payroll', 'P-10')`, [WITH_RECORDS]);
     await db.query(`INSERT INTO memberships VALUES ($1, 'revoked')`, [WITH_RECORDS]);
     await db.query(`INSERT INTO invitations VALUES ($1, 'pending', '2024-01-02T00:00:00Z', '2024-02-02T00:00:00Z')`, [WITH_RECORDS]);
     await db.query(`INSERT INTO linked_users VALUES ($1, 'active')`, [WITH_RECORDS]);
@@ -54,6 +56,17 @@ describe.each(engines)('migrating a filled database on %s', (engine) => {
     const [left] = await database.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('memberships', 'invitations', 'linked_users', 'participations', 'coverages')`,
     );
+    expect(left!.n).toBe(0);
+  });
+
+  it("copies the person's times and the external ids onto each employment, ids in byte order, and drops their table", async () => {
+    const rows = await database.db.query(`SELECT id::text, person_updated_at, external_ids FROM employees ORDER BY id`);
+    expect(rows).toEqual([
+      { id: WITH_RECORDS, person_updated_at: new Date('2024-01-01T10:00:00Z'),
+        external_ids: [{ system: 'hris', system_id: 'H-1' }, { system: 'payroll', system_id: 'P-10' }, { system: 'payroll', system_id: 'P-2' }] },
+      { id: BARE, person_updated_at: new Date('2024-01-01T10:00:00Z'), external_ids: [] },
+    ]);
+    const [left] = await database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'external_ids'`);
     expect(left!.n).toBe(0);
   });
 
