@@ -163,14 +163,11 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
      ),
      total AS (SELECT coalesce(sum(people), 0) AS n FROM buckets)`;
   } else {
-    // Within one company and without name or phone filters, people come out of the
-    // (company_id, person_created_at, person_id) index already de-duplicated and in page
-    // order: the page then reads only offset + limit entries. Elsewhere the matches are
-    // computed once and reused.
-    const streamsInOrder = (single || filter.companyId !== undefined) &&
-      filter.firstNamePattern === undefined && filter.lastNamePattern === undefined && filter.phone === undefined;
+    // A name, phone or person id (or a company outside the credential, which selects
+    // nobody) selects few enough people to collect them once, then count them and sort
+    // out the page.
     pageAndTotal = `
-     matched AS ${streamsInOrder ? 'NOT MATERIALIZED' : 'MATERIALIZED'} (
+     matched AS MATERIALIZED (
        SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id
          FROM ${authorizedEmployees}
         WHERE ${where.join(' AND ')}
