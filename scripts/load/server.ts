@@ -1,22 +1,31 @@
 // The service in its own process for a load run, as an operator starts it (node with
 // tsx's loader, so the measured process is the server itself); its URL comes from the
-// "listening" log line, and its stdout is drained so logging never blocks it.
+// "listening" log line, and its stdout is drained so logging never blocks it. The live
+// memory probe (liveMemoryProbe.ts) rides along, answering over an IPC channel.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
+/** Bytes in use after a full garbage collection, and the RSS at that moment. */
+export interface LiveMemory {
+  heapUsed: number;
+  external: number;
+  rss: number;
+}
+
 export interface LoadTarget {
   url: string;
   process: ChildProcess;
+  measureLiveMemory(): Promise<LiveMemory>;
   stop(): Promise<number | null>;
 }
 
 export async function startLoadTarget(env: Record<string, string>): Promise<LoadTarget> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', '--import', './scripts/load/liveMemoryProbe.ts', 'server/main.ts'], {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let stderr = '';
@@ -43,6 +52,7 @@ export async function startLoadTarget(env: Record<string, string>): Promise<Load
   return {
     url,
     process: child,
+    measureLiveMemory: () => measureLiveMemory(child),
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       return exited;
@@ -50,10 +60,17 @@ export async function startLoadTarget(env: Record<string, string>): Promise<Load
   };
 }
 
-/** A gauge from the server's own /metrics (process_resident_memory_bytes, ...). */
-export async function metric(url: string, name: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const match = text.match(new RegExp(`^${name} ([0-9.e+]+)$`, 'm'));
-  if (!match) throw new Error(`metric ${name} not found`);
-  return Number(match[1]);
+/** Asks a process running liveMemoryProbe.ts (with an IPC channel) for its live memory. */
+export function measureLiveMemory(child: ChildProcess): Promise<LiveMemory> {
+  return new Promise<LiveMemory>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the process did not report its live memory within 10 s')), 10_000);
+    const onMessage = (message: { liveMemory?: LiveMemory }) => {
+      if (!message.liveMemory) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(message.liveMemory);
+    };
+    child.on('message', onMessage);
+    child.send('measure-live-memory');
+  });
 }
