@@ -6,22 +6,23 @@
 // Authorization takes one of two forms (measured at 1M people): the credential's company
 // ids as an array parameter, or a join with credential_companies. The join serves
 // credentials of many companies, because PostgreSQL plans a literal array element by
-// element (27 ms of planning for 2,000 companies against 1 ms of execution), and name
-// searches over several companies, whose reusable plan would otherwise descend the name
-// index once per name and company. The array serves the rest: listings read each
-// company's creation-ordered index, person-id and phone lookups check a few rows.
+// element (27 ms of planning for 2,000 companies against 1 ms of execution), and short
+// name fragments over several companies, whose reusable plan would otherwise descend the
+// name index once per name and company. The array serves the rest: listings read each
+// company's creation-ordered index, a name fragment one range of the name pieces per
+// company, person-id and phone lookups check a few rows.
 import type { Queryable } from './database.js';
 
 export interface PersonFilter {
   /** The credential whose companies bound what matches and shows... */
   credentialId: string;
-  /** ...which are these; passed inline when there are at most `inlineCompaniesMax`. */
+  /** ...which are these; passed inline when there are at most `inlineCompaniesMax` (50 times that for a name fragment of 3+ characters). */
   authorizedCompanies: readonly string[];
   inlineCompaniesMax: number;
   companyId?: string;
-  /** LIKE patterns over folded names (see domain/names.ts). */
-  firstNamePattern?: string;
-  lastNamePattern?: string;
+  /** Name fragments, folded (domain/names.ts foldName), matched anywhere in the folded names. */
+  firstName?: string;
+  lastName?: string;
   /** E.164. */
   phone?: string;
   personId?: string;
@@ -77,10 +78,17 @@ export interface EmploymentRow {
 
 export async function findPersons(db: Queryable, filter: PersonFilter): Promise<EmploymentRow[]> {
   const companies = filter.authorizedCompanies;
-  // A name search over several companies joins credential_companies whatever their number:
-  // its plan then does not depend on the list (see `prepared` below).
-  const byName = filter.firstNamePattern !== undefined || filter.lastNamePattern !== undefined;
-  const inline = companies.length <= filter.inlineCompaniesMax && !(byName && companies.length > 1);
+  const names = nameRoute(filter);
+  // A name search through the dictionaries over several companies joins
+  // credential_companies whatever their number: its plan then does not depend on the list
+  // (see `prepared` below). Through the name pieces, the list goes inline up to 50 times
+  // more companies (10,000 by default): a descent per company (about 4 us) is cheaper
+  // than the joined plan, which probes credential_companies once per entry read ("sch",
+  // every one of 2,000 companies: 90 -> 44 ms per search).
+  const inline =
+    names.route === 'trigrams'
+      ? companies.length <= filter.inlineCompaniesMax * 50
+      : companies.length <= filter.inlineCompaniesMax && !(names.route === 'dictionary' && companies.length > 1);
   // One company as a plain equality (not `= ANY`) lets the planner use the index order.
   const single = inline && companies.length === 1;
   const params: unknown[] = [single ? companies[0] : inline ? companies : filter.credentialId];
@@ -88,22 +96,33 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
   const authorized = single ? 'e.company_id = $1::text' : 'e.company_id = ANY($1::text[])';
   const where = ['e.person_id IS NOT NULL'];
   if (inline) where.push(authorized);
-  const authorizedEmployees = inline
-    ? 'employees e'
-    : 'employees e JOIN credential_companies cc ON cc.credential_id = $1::uuid AND cc.company_id = e.company_id';
+  // Where the matching employments are found: the name pieces (migration 008) stand in
+  // for employees, carrying every column the search reads.
+  const source = names.route === 'trigrams' ? `${names.lead}_name_trigrams e` : 'employees e';
+  const authorizedEmployees = inline ? source : `${source} JOIN credential_companies cc ON cc.credential_id = $1::uuid AND cc.company_id = e.company_id`;
   const pageEmployees = inline
     ? `employees e ON e.person_id = page.id AND ${authorized}`
     : '(employees e JOIN credential_companies ecc ON ecc.credential_id = $1::uuid AND ecc.company_id = e.company_id) ON e.person_id = page.id';
   if (filter.companyId !== undefined) where.push(`e.company_id = ${param(filter.companyId)}`);
-  // A name fragment is matched against the dictionary of distinct folded names; the
-  // employments bearing those names then come out of a btree by equality (migration 003).
-  // The last name leads when both are given; the first is then checked on the same index entry.
-  const namesLike = (dictionary: string, pattern: string) => `ARRAY(SELECT n.folded FROM ${dictionary} n WHERE n.folded LIKE ${param(pattern)})`;
-  if (filter.lastNamePattern !== undefined) {
-    where.push(`e.last_name_folded = ANY (${namesLike('folded_last_names', filter.lastNamePattern)})`);
-    if (filter.firstNamePattern !== undefined) where.push(`e.first_name_folded LIKE ${param(filter.firstNamePattern)}`);
-  } else if (filter.firstNamePattern !== undefined) {
-    where.push(`e.first_name_folded = ANY (${namesLike('folded_first_names', filter.firstNamePattern)})`);
+  if (names.route === 'trigrams') {
+    // Every name holding the fragment holds its first three characters.
+    where.push(`e.trigram = ${param([...names.fragment].slice(0, 3).join(''))}`);
+  }
+  // The names not found through a dictionary are checked on the entry (or, by phone or
+  // person id, on the few employments found).
+  const checked: Record<'last' | 'first', string | undefined> = { last: filter.lastName, first: filter.firstName };
+  if (names.route === 'dictionary') {
+    // Fragments of one or two characters: the distinct folded names holding them come
+    // from the dictionaries' own index (migrations 003, 007), and the employments bearing
+    // those names out of a btree by equality. The last name leads when both are given.
+    const lead = filter.lastName !== undefined ? 'last' : 'first';
+    const holding = `ARRAY(SELECT n.folded FROM folded_${lead}_names n WHERE short_fragments(n.folded) @> ARRAY[${param(checked[lead])}::text])`;
+    where.push(`e.${lead}_name_folded = ANY (${holding})`);
+    checked[lead] = undefined;
+  }
+  for (const side of ['last', 'first'] as const) {
+    const fragment = checked[side];
+    if (fragment !== undefined) where.push(`e.${side}_name_folded LIKE ${param(containing(fragment))}`);
   }
   if (filter.phone !== undefined) where.push(`e.phone = ${param(filter.phone)}`);
   if (filter.personId !== undefined) where.push(`e.person_id = ${param(filter.personId)}::uuid`);
@@ -197,10 +216,11 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
       ORDER BY page.created_at, page.id, e.created_at, e.id`,
     params,
     // Every shape of this statement has one good plan whatever the values: a person id or
-    // a phone picks out a handful of rows; a name's employments come from an array the
-    // planner cannot see into in any case; a listing reads rollup rows and a few days of
-    // one index. So each shape is planned once per connection, not on every call
-    // (measured: 25-50% more searches per second). A name search over an inline list of
+    // a phone picks out a handful of rows; a name fragment one range of the name pieces
+    // per company, or (short) names from an array the planner cannot see into in any case;
+    // a listing reads rollup rows and a few days of one index. So each shape is planned
+    // once per connection, not on every call (measured: 25-50% more searches per second;
+    // see also plan_cache_mode in database.ts). A short fragment over an inline list of
     // companies was the exception (its generic plan descended the name index once per
     // name and company: 100 companies, 253 -> 152 req/s), hence the join for those.
     { prepared: true },
@@ -211,6 +231,28 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
   return rows;
 }
 
+type NameRoute =
+  | { route: 'none' | 'row' | 'dictionary' }
+  | { route: 'trigrams'; lead: 'last' | 'first'; fragment: string };
+
+/**
+ * How the name fragments find their employments: none given; checked on the rows a phone
+ * or person id picks out; through the name pieces (migration 008), led by a fragment of
+ * three or more characters, the last name's first; or, when both are shorter, through the
+ * dictionaries of names.
+ */
+function nameRoute(filter: PersonFilter): NameRoute {
+  if (filter.lastName === undefined && filter.firstName === undefined) return { route: 'none' };
+  if (filter.phone !== undefined || filter.personId !== undefined) return { route: 'row' };
+  const long = (fragment: string | undefined) => fragment !== undefined && [...fragment].length >= 3;
+  if (long(filter.lastName)) return { route: 'trigrams', lead: 'last', fragment: filter.lastName! };
+  if (long(filter.firstName)) return { route: 'trigrams', lead: 'first', fragment: filter.firstName! };
+  return { route: 'dictionary' };
+}
+
+/** A LIKE pattern matching `fragment` anywhere, with `%`, `_` and `\` taken literally. */
+const containing = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /** An instant as the contract writes it, e.g. 2024-03-01T09:30:00.000Z (as Date.toISOString would). */
 const iso = (instant: string) => `to_char(${instant} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
@@ -220,7 +262,7 @@ const iso = (instant: string) => `to_char(${instant} AT TIME ZONE 'UTC', 'YYYY-M
  * filter selects by name, phone or person, or names a company outside the credential.
  */
 function listingRollup(filter: PersonFilter, single: boolean): { table: string; column: string; key: string } | undefined {
-  if (filter.firstNamePattern !== undefined || filter.lastNamePattern !== undefined || filter.phone !== undefined || filter.personId !== undefined) return undefined;
+  if (filter.firstName !== undefined || filter.lastName !== undefined || filter.phone !== undefined || filter.personId !== undefined) return undefined;
   const company = filter.companyId ?? (single ? filter.authorizedCompanies[0] : undefined);
   if (company !== undefined) {
     return filter.authorizedCompanies.includes(company) ? { table: 'people_by_company_day', column: 'company_id', key: company } : undefined;

@@ -7,8 +7,3 @@
 export function foldName(name: string): string {
   return name.normalize('NFC').toLowerCase();
 }
-
-/** A LIKE pattern matching `fragment` anywhere, with `%`, `_` and `\` taken literally. */
-export function containsPattern(fragment: string): string {
-  return `%${foldName(fragment).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}

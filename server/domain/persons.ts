@@ -5,7 +5,7 @@ import type { Credential } from '../db/credentials.js';
 import type { EmploymentRow, PersonFilter } from '../db/persons.js';
 import { ApiError } from '../errors.js';
 import { deriveMembershipStatus } from './membershipStatus.js';
-import { containsPattern } from './names.js';
+import { foldName } from './names.js';
 import { toE164 } from './phone.js';
 
 type Schemas = components['schemas'];
@@ -32,8 +32,8 @@ export function searchFilter(request: SearchRequest, credential: Credential, { d
     authorizedCompanies: credential.companyList,
     inlineCompaniesMax,
     companyId: request.companyId,
-    firstNamePattern: request.firstName === undefined ? undefined : containsPattern(request.firstName),
-    lastNamePattern: request.lastName === undefined ? undefined : containsPattern(request.lastName),
+    firstName: request.firstName === undefined ? undefined : foldName(request.firstName),
+    lastName: request.lastName === undefined ? undefined : foldName(request.lastName),
     phone,
     personId: request.personId,
     createdFrom: request.createdFrom,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsPattern, foldName } from '../../server/domain/names.js';
+import { foldName } from '../../server/domain/names.js';
 import { toE164 } from '../../server/domain/phone.js';
 
 describe('phone normalization to E.164', () => {
@@ -23,11 +23,5 @@ describe('name folding', () => {
     expect(foldName('ÉMILE')).toBe('émile');
     expect(foldName('E\u0301mile')).toBe('émile');
     expect(foldName('ZOË')).toBe(foldName('zoë'));
-  });
-
-  it('makes %, _ and \\ literal in LIKE patterns', () => {
-    expect(containsPattern('100%')).toBe('%100\\%%');
-    expect(containsPattern('a_b')).toBe('%a\\_b%');
-    expect(containsPattern('x\\y')).toBe('%x\\\\y%');
   });
 });

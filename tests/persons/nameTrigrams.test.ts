@@ -1,0 +1,106 @@
+// The name pieces (migration 008) that serve name fragments of three or more characters:
+// kept by triggers through imports, plain-SQL inserts and renames, equal at every step to
+// a fill from scratch, and giving the same people as reading every employment.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
+import { findPersons } from '../../server/db/persons.js';
+import { foldName } from '../../server/domain/names.js';
+import { importRecords } from '../../server/importing/index.js';
+import type { ImportRecord } from '../../server/importing/records.js';
+import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+
+const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
+const companies = ['co-a', 'co-b'];
+let seq = 0;
+const uuid = () => `00000000-0000-4000-8000-${(++seq).toString(16).padStart(12, '0')}`;
+const person = (): ImportRecord & { id: string } => ({ type: 'person', id: uuid(), createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' });
+const employee = (personId: string | null, companyId: string, firstName: string, lastName: string): ImportRecord & { id: string } => ({
+  type: 'employee', id: uuid(), companyId, personId, firstName, lastName, dateOfBirth: '1990-01-01', gender: null,
+  email: 'x@example.com', phone: '+14155550100', externalIds: [], createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z',
+  address: { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: '62701' },
+});
+
+describe.each(engines)('name pieces on %s', (engine) => {
+  let database: ThrowawayDatabase;
+  let db: Database;
+  const ada = person();
+  const zoe = person();
+  // Ada is employed twice by co-a under the same names, and once by co-b.
+  const adaA1 = employee(ada.id, 'co-a', 'Ada', 'Lovelace');
+  const adaA2 = employee(ada.id, 'co-a', 'Ada', 'Lovelace');
+  const adaB = employee(ada.id, 'co-b', 'Ada', 'Byron-King');
+  const zoeA = employee(zoe.id, 'co-a', 'Zoë', 'Ölçer');
+  beforeAll(async () => {
+    database = await throwawayDatabase(engine);
+    db = database.db;
+    await importRecords(db, [...companies.map((id): ImportRecord => ({ type: 'company', id, name: id })), ada, zoe, adaA1, adaA2, adaB, zoeA, employee(null, 'co-a', 'Unlinked', 'Lovelace')], 'US');
+  });
+  afterAll(() => database?.drop());
+
+  const entries = async () => ({
+    last: await db.query(`SELECT trigram, company_id, person_id::text, last_name_folded, first_name_folded FROM last_name_trigrams ORDER BY 1, 2, 3, 4, 5`),
+    first: await db.query(`SELECT trigram, company_id, person_id::text, last_name_folded, first_name_folded FROM first_name_trigrams ORDER BY 1, 2, 3, 4, 5`),
+  });
+  const expectEntriesEqualAFillFromScratch = async () => {
+    const kept = await entries();
+    await db.query('DELETE FROM last_name_trigrams');
+    await db.query('DELETE FROM first_name_trigrams');
+    await db.query('SELECT fill_name_trigrams()');
+    expect(kept).toEqual(await entries());
+    expect(kept.last.length).toBeGreaterThan(0);
+  };
+  const search = async (filter: { firstName?: string; lastName?: string; companyId?: string }, authorized = companies) =>
+    (await findPersons(db, {
+      credentialId: CREDENTIAL, authorizedCompanies: authorized, inlineCompaniesMax: 200, limit: 10, offset: 0,
+      firstName: filter.firstName === undefined ? undefined : foldName(filter.firstName),
+      lastName: filter.lastName === undefined ? undefined : foldName(filter.lastName),
+      companyId: filter.companyId,
+    })).filter((row) => row.person_id !== null).map((row) => `${row.person_id} ${row.company_id} ${row.last_name}`);
+
+  it('files each linked employment under every three-character piece of its folded names, once', async () => {
+    const { last, first } = await entries();
+    expect(last.filter((e: any) => e.person_id === ada.id && e.company_id === 'co-a').map((e: any) => e.trigram)).toEqual(['ace', 'ela', 'lac', 'lov', 'ove', 'vel']);
+    expect(last.filter((e: any) => e.last_name_folded === 'ölçer').map((e: any) => e.trigram)).toEqual(['lçe', 'çer', 'ölç']);
+    expect(first.filter((e: any) => e.person_id === ada.id).map((e: any) => e.trigram)).toEqual(['ada', 'ada']);
+    // Unlinked employments never show, so they are not filed.
+    expect(last.filter((e: any) => e.person_id === null)).toEqual([]);
+    await expectEntriesEqualAFillFromScratch();
+  });
+
+  it('finds every employment of a matching person, whichever piece leads, with the other name checked on the same employment', async () => {
+    expect(await search({ lastName: 'OVELA' })).toEqual([`${ada.id} co-a Lovelace`, `${ada.id} co-a Lovelace`, `${ada.id} co-b Byron-King`]);
+    expect(await search({ lastName: 'lçe' })).toEqual([`${zoe.id} co-a Ölçer`]);
+    expect(await search({ firstName: 'zoë', lastName: 'ölç' })).toHaveLength(1);
+    expect(await search({ firstName: 'ada', lastName: 'ölç' })).toEqual([]);
+    expect(await search({ lastName: 'n-k' })).toEqual([`${ada.id} co-a Lovelace`, `${ada.id} co-a Lovelace`, `${ada.id} co-b Byron-King`]);
+    expect(await search({ lastName: 'n-k', companyId: 'co-a' })).toEqual([]);
+    expect(await search({ lastName: 'lovelace' }, ['co-b'])).toEqual([]);
+    // A first name leads when the last is shorter than three characters.
+    expect(await search({ firstName: 'zoë', lastName: 'çe' })).toHaveLength(1);
+  });
+
+  it('follows a rename, keeping the entries another employment still bears', async () => {
+    await db.query(`UPDATE employees SET last_name = 'Lamb', last_name_folded = 'lamb' WHERE id = $1`, [adaA1.id]);
+    // adaA2 still bears "Lovelace" in co-a (and Ada's employments all show, never trimmed).
+    expect(await search({ lastName: 'lovel', companyId: 'co-a' })).toEqual([`${ada.id} co-a Lamb`, `${ada.id} co-a Lovelace`, `${ada.id} co-b Byron-King`]);
+    expect(await search({ lastName: 'lamb' })).toHaveLength(3);
+    await expectEntriesEqualAFillFromScratch();
+    await db.query(`UPDATE employees SET last_name = 'Lamb', last_name_folded = 'lamb' WHERE id = $1`, [adaA2.id]);
+    expect(await search({ lastName: 'lovel' })).toEqual([]);
+    await expectEntriesEqualAFillFromScratch();
+  });
+
+  it('follows plain-SQL inserts, and empties with employees', async () => {
+    await db.query(
+      `INSERT INTO employees (id, company_id, person_id, person_created_at, person_updated_at, first_name, last_name, first_name_folded, last_name_folded,
+         date_of_birth, email, phone, address_line1, city, state, postal_code, created_at, updated_at)
+       VALUES (gen_random_uuid(), 'co-b', $1, '2024-01-01T00:00:00Z', '2024-01-01T00:00:00Z', 'Zoë', 'Quartz', 'zoë', 'quartz', '1980-01-01', 'z@example.com',
+               '+14155550100', '1 Main', 'Paris', 'CA', '90000', now(), now())`,
+      [zoe.id],
+    );
+    expect(await search({ lastName: 'uar' })).toEqual([`${zoe.id} co-a Ölçer`, `${zoe.id} co-b Quartz`]);
+    await expectEntriesEqualAFillFromScratch();
+    await db.query('TRUNCATE employees');
+    expect(await entries()).toEqual({ last: [], first: [] });
+  });
+});
