@@ -140,7 +140,10 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
     // A listing (no name, phone or person filter): the total and the days the page falls
     // in come from the people rollups (migration 004), whole UTC days from the rollup and
     // the range's partial first and last day counted exactly; then only the page's days
-    // are read, de-duplicated and sorted.
+    // are read, de-duplicated and sorted. Buckets are ordered by their UTC day (a partial
+    // day is the only bucket of its day) and summed as integers; only the few days the
+    // page spans are turned into instants. (Bounds computed for every day of a three-year
+    // range, and numeric running sums, were half the time of offset 10,000.)
     const scope = param(rollup.key);
     // By created time alone, a credential's employments are found company by company.
     const listed = inline ? 'employees e' : 'credential_companies cc JOIN employees e ON cc.credential_id = $1::uuid AND e.company_id = cc.company_id';
@@ -158,20 +161,20 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
        SELECT utc_midnight(end_whole), hi FROM bounds WHERE NOT coalesce(first_whole >= end_whole, false) AND utc_midnight(end_whole) < hi
      ),
      buckets AS (
-       SELECT utc_midnight(r.day) AS lo, utc_midnight(r.day + 1) AS hi, r.people
+       SELECT r.day, NULL::timestamptz AS lo, NULL::timestamptz AS hi, r.people
          FROM bounds b JOIN ${rollup.table} r ON r.${rollup.column} = ${scope}
           AND (b.first_whole IS NULL OR r.day >= b.first_whole) AND (b.end_whole IS NULL OR r.day < b.end_whole)
         WHERE NOT coalesce(b.first_whole >= b.end_whole, false)
        UNION ALL
-       SELECT d.lo, d.hi, (SELECT count(DISTINCT e.person_id) FROM ${listed}
-                            WHERE ${where.join(' AND ')} AND e.person_created_at >= d.lo AND e.person_created_at < d.hi)
+       SELECT utc_day(d.lo), d.lo, d.hi, (SELECT count(DISTINCT e.person_id)::integer FROM ${listed}
+                                          WHERE ${where.join(' AND ')} AND e.person_created_at >= d.lo AND e.person_created_at < d.hi)
          FROM partial_days d
      ),
      running AS (
-       SELECT lo, hi, people, sum(people) OVER (ORDER BY lo) AS through FROM buckets
+       SELECT day, lo, hi, people, sum(people) OVER (ORDER BY day) AS through FROM buckets
      ),
      spanned AS (
-       SELECT min(lo) AS lo, max(hi) AS hi, min(through - people) AS before_lo
+       SELECT min(coalesce(lo, utc_midnight(day))) AS lo, max(coalesce(hi, utc_midnight(day + 1))) AS hi, min(through - people) AS before_lo
          FROM running WHERE through > ${offset} AND through - people < ${offset} + ${limit}
      ),
      page AS (
