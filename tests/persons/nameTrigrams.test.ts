@@ -1,6 +1,7 @@
 // The name pieces (migration 008) that serve name fragments of three or more characters:
 // kept by triggers through imports, plain-SQL inserts and renames, equal at every step to
 // a fill from scratch, and giving the same people as reading every employment.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { findPersons } from '../../server/db/persons.js';
@@ -87,6 +88,40 @@ describe.each(engines)('name pieces on %s', (engine) => {
     await expectEntriesEqualAFillFromScratch();
     await db.query(`UPDATE employees SET last_name = 'Lamb', last_name_folded = 'lamb' WHERE id = $1`, [adaA2.id]);
     expect(await search({ lastName: 'lovel' })).toEqual([]);
+    await expectEntriesEqualAFillFromScratch();
+  });
+
+  // Two writers at once, on PostgreSQL: an insert of an employment bearing names whose
+  // entries exist (so it adds none), then, before it commits, a rename of the only other
+  // employment bearing them. Unserialized, the rename cannot see the new employment and
+  // drops the entries: the new employment is lost to name search.
+  it.runIf(engine === 'postgres')('keeps the entries a concurrent insert relies on when a rename drops the old names', async () => {
+    const carol = person();
+    const carolA = employee(carol.id, 'co-a', 'Carol', 'Quill');
+    await importRecords(db, [carol, carolA], 'US');
+    const inserting = new pg.Client(database.url);
+    const renaming = new pg.Client(database.url);
+    await Promise.all([inserting.connect(), renaming.connect()]);
+    try {
+      await inserting.query('BEGIN');
+      await inserting.query(
+        `INSERT INTO employees (id, company_id, person_id, person_created_at, person_updated_at, first_name, last_name, first_name_folded, last_name_folded,
+           date_of_birth, email, phone, address_line1, city, state, postal_code, created_at, updated_at)
+         VALUES (gen_random_uuid(), 'co-a', $1, $2, $2, 'Carol', 'Quill', 'carol', 'quill', '1980-01-01', 'c@example.com',
+                 '+14155550100', '1 Main', 'Paris', 'CA', '90000', now(), now())`,
+        [carol.id, carol.createdAt],
+      );
+      await renaming.query('BEGIN');
+      const rename = renaming.query(`UPDATE employees SET last_name = 'Penn', last_name_folded = 'penn' WHERE id = $1`, [carolA.id]);
+      // Give the rename time to run (or to wait for the insert), then let both finish.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await inserting.query('COMMIT');
+      await rename;
+      await renaming.query('COMMIT');
+    } finally {
+      await Promise.all([inserting.end(), renaming.end()]);
+    }
+    expect(await search({ lastName: 'quill' })).toEqual([`${carol.id} co-a Penn`, `${carol.id} co-a Quill`]);
     await expectEntriesEqualAFillFromScratch();
   });
 

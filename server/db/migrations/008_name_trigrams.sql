@@ -47,9 +47,14 @@ SELECT fill_name_trigrams();
 ALTER TABLE last_name_trigrams ADD PRIMARY KEY (trigram, company_id, person_created_at, person_id, last_name_folded, first_name_folded);
 ALTER TABLE first_name_trigrams ADD PRIMARY KEY (trigram, company_id, person_created_at, person_id, first_name_folded, last_name_folded);
 
--- Kept by trigger, whatever writes employees. New employments (once per statement):
+-- Kept by trigger, whatever writes employees. Writers take the rollups' lock (004) first:
+-- an insert that finds its entries already there adds none, and a concurrent rename that
+-- cannot see the new employment would otherwise drop them (a test shows the interleaving).
+-- Imports already hold that lock, so this costs them nothing.
+-- New employments (once per statement):
 CREATE FUNCTION add_name_trigrams() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  PERFORM pg_advisory_xact_lock(728302);
   INSERT INTO last_name_trigrams
   SELECT DISTINCT t, w.company_id, w.person_created_at, w.person_id, w.last_name_folded, w.first_name_folded
     FROM written w CROSS JOIN unnest(trigrams(w.last_name_folded)) AS t
@@ -71,6 +76,7 @@ CREATE TRIGGER employees_trigrams_inserted AFTER INSERT ON employees
 CREATE FUNCTION rename_name_trigrams() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF OLD.person_id IS NULL THEN RETURN NULL; END IF;
+  PERFORM pg_advisory_xact_lock(728302);
   IF NOT EXISTS (SELECT 1 FROM employees e
                   WHERE e.person_id = OLD.person_id AND e.company_id = OLD.company_id
                     AND e.last_name_folded = OLD.last_name_folded AND e.first_name_folded = OLD.first_name_folded) THEN
