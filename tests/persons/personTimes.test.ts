@@ -1,0 +1,49 @@
+// A person's times are copied onto its employments (migrations 001, 006), which is what
+// the person query reads. Written by plain SQL, a person's updated_at reaches every copy,
+// and a change of its created_at is refused (migration 010).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findPersons } from '../../server/db/persons.js';
+import { importRecords } from '../../server/importing/index.js';
+import type { ImportRecord } from '../../server/importing/records.js';
+import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+
+const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
+const PERSON = '00000000-0000-4000-8000-000000000001';
+const employee = (id: string, companyId: string): ImportRecord => ({
+  type: 'employee', id, companyId, personId: PERSON, firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1990-01-01', gender: null,
+  email: 'ada@example.com', phone: '+14155550100', externalIds: [], createdAt: '2024-01-02T00:00:00.000Z', updatedAt: '2024-01-02T00:00:00.000Z',
+  address: { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: '62701' },
+});
+
+describe.each(engines)("a person's times written by plain SQL on %s", (engine) => {
+  let database: ThrowawayDatabase;
+  beforeAll(async () => {
+    database = await throwawayDatabase(engine);
+    await importRecords(database.db, [
+      { type: 'company', id: 'co-a', name: 'A' },
+      { type: 'company', id: 'co-b', name: 'B' },
+      { type: 'person', id: PERSON, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' },
+      employee('00000000-0000-4000-8000-0000000000e1', 'co-a'),
+      employee('00000000-0000-4000-8000-0000000000e2', 'co-b'),
+    ], 'US');
+  });
+  afterAll(() => database?.drop());
+
+  const personTimes = async () =>
+    (await findPersons(database.db, { credentialId: CREDENTIAL, authorizedCompanies: ['co-a', 'co-b'], inlineCompaniesMax: 200, personId: PERSON, limit: 1, offset: 0 }))
+      .map((row) => [row.company_id, row.person_created_at, row.person_updated_at]);
+
+  it("shows a person's new updated_at on every employment", async () => {
+    await database.db.query(`UPDATE persons SET updated_at = '2025-06-01T12:00:00Z' WHERE id = $1`, [PERSON]);
+    expect(await personTimes()).toEqual([
+      ['co-a', '2024-01-01T00:00:00.000Z', '2025-06-01T12:00:00.000Z'],
+      ['co-b', '2024-01-01T00:00:00.000Z', '2025-06-01T12:00:00.000Z'],
+    ]);
+  });
+
+  it("refuses a change of a person's created_at, and leaves it as it was", async () => {
+    await expect(database.db.query(`UPDATE persons SET created_at = '2023-01-01T00:00:00Z' WHERE id = $1`, [PERSON])).rejects.toThrow(/creation time cannot change/);
+    await database.db.query(`UPDATE persons SET created_at = created_at WHERE id = $1`, [PERSON]);
+    expect((await personTimes()).map(([, createdAt]) => createdAt)).toEqual(['2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z']);
+  });
+});
