@@ -14,7 +14,7 @@ const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
 const companies = ['co-a', 'co-b'];
 let seq = 0;
 const uuid = () => `00000000-0000-4000-8000-${(++seq).toString(16).padStart(12, '0')}`;
-const person = (): ImportRecord & { id: string } => ({ type: 'person', id: uuid(), createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' });
+const person = (): ImportRecord & { type: 'person'; id: string } => ({ type: 'person', id: uuid(), createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' });
 const employee = (personId: string | null, companyId: string, firstName: string, lastName: string): ImportRecord & { id: string } => ({
   type: 'employee', id: uuid(), companyId, personId, firstName, lastName, dateOfBirth: '1990-01-01', gender: null,
   email: 'x@example.com', phone: '+14155550100', externalIds: [], createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z',
