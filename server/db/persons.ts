@@ -12,6 +12,7 @@
 // company's creation-ordered index, a name fragment one range of the name pieces per
 // company, person-id and phone lookups check a few rows.
 import type { Queryable } from './database.js';
+import { listingRollup, pageAndTotalFromRollups } from './listingFromRollups.js';
 
 export interface PersonFilter {
   /** The credential whose companies bound what matches and shows... */
@@ -137,53 +138,18 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
 
   let pageAndTotal: string;
   if (rollup) {
-    // A listing (no name, phone or person filter): the total and the days the page falls
-    // in come from the people rollups (migration 004), whole UTC days from the rollup and
-    // the range's partial first and last day counted exactly; then only the page's days
-    // are read, de-duplicated and sorted. Buckets are ordered by their UTC day (a partial
-    // day is the only bucket of its day) and summed as integers; only the few days the
-    // page spans are turned into instants. (Bounds computed for every day of a three-year
-    // range, and numeric running sums, were half the time of offset 10,000.)
-    const scope = param(rollup.key);
-    // By created time alone, a credential's employments are found company by company.
-    const listed = inline ? 'employees e' : 'credential_companies cc JOIN employees e ON cc.credential_id = $1::uuid AND e.company_id = cc.company_id';
-    pageAndTotal = `
-     bounds AS (
-       SELECT ${createdFrom}::timestamptz AS lo, ${createdBefore}::timestamptz AS hi,
-              utc_day(${createdFrom}::timestamptz) + CASE WHEN utc_midnight(utc_day(${createdFrom}::timestamptz)) = ${createdFrom}::timestamptz THEN 0 ELSE 1 END AS first_whole,
-              utc_day(${createdBefore}::timestamptz) AS end_whole
-     ),
-     partial_days AS (
-       SELECT lo, hi FROM bounds WHERE first_whole >= end_whole AND lo < hi
-       UNION ALL
-       SELECT lo, utc_midnight(first_whole) FROM bounds WHERE NOT coalesce(first_whole >= end_whole, false) AND lo < utc_midnight(first_whole)
-       UNION ALL
-       SELECT utc_midnight(end_whole), hi FROM bounds WHERE NOT coalesce(first_whole >= end_whole, false) AND utc_midnight(end_whole) < hi
-     ),
-     buckets AS (
-       SELECT r.day, NULL::timestamptz AS lo, NULL::timestamptz AS hi, r.people
-         FROM bounds b JOIN ${rollup.table} r ON r.${rollup.column} = ${scope}
-          AND (b.first_whole IS NULL OR r.day >= b.first_whole) AND (b.end_whole IS NULL OR r.day < b.end_whole)
-        WHERE NOT coalesce(b.first_whole >= b.end_whole, false)
-       UNION ALL
-       SELECT utc_day(d.lo), d.lo, d.hi, (SELECT count(DISTINCT e.person_id)::integer FROM ${listed}
-                                          WHERE ${where.join(' AND ')} AND e.person_created_at >= d.lo AND e.person_created_at < d.hi)
-         FROM partial_days d
-     ),
-     running AS (
-       SELECT day, lo, hi, people, sum(people) OVER (ORDER BY day) AS through FROM buckets
-     ),
-     spanned AS (
-       SELECT min(coalesce(lo, utc_midnight(day))) AS lo, max(coalesce(hi, utc_midnight(day + 1))) AS hi, min(through - people) AS before_lo
-         FROM running WHERE through > ${offset} AND through - people < ${offset} + ${limit}
-     ),
-     page AS (
-       SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id
-         FROM spanned s CROSS JOIN ${listed}
-        WHERE ${where.join(' AND ')} AND e.person_created_at >= s.lo AND e.person_created_at < s.hi
-        ORDER BY 1, 2 LIMIT ${limit} OFFSET (SELECT ${offset} - before_lo FROM spanned)
-     ),
-     total AS (SELECT coalesce(sum(people), 0) AS n FROM buckets)`;
+    // A listing: its total and the days its page falls in come from the people rollups.
+    pageAndTotal = pageAndTotalFromRollups({
+      rollup,
+      scope: param(rollup.key),
+      // By created time alone, a credential's employments are found company by company.
+      listed: inline ? 'employees e' : 'credential_companies cc JOIN employees e ON cc.credential_id = $1::uuid AND e.company_id = cc.company_id',
+      conditions: where.join(' AND '),
+      createdFrom: createdFrom!,
+      createdBefore: createdBefore!,
+      limit,
+      offset,
+    });
   } else {
     // A name, phone or person id (or a company outside the credential, which selects
     // nobody) selects few enough people to collect them once, then count them and sort
@@ -258,17 +224,3 @@ const containing = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => 
 
 /** An instant as the contract writes it, e.g. 2024-03-01T09:30:00.000Z (as Date.toISOString would). */
 const iso = (instant: string) => `to_char(${instant} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
-/**
- * Which people rollup counts a listing (authorization, company and created range only):
- * the company's, for one company; the credential's, for several. Undefined when the
- * filter selects by name, phone or person, or names a company outside the credential.
- */
-function listingRollup(filter: PersonFilter, single: boolean): { table: string; column: string; key: string } | undefined {
-  if (filter.firstName !== undefined || filter.lastName !== undefined || filter.phone !== undefined || filter.personId !== undefined) return undefined;
-  const company = filter.companyId ?? (single ? filter.authorizedCompanies[0] : undefined);
-  if (company !== undefined) {
-    return filter.authorizedCompanies.includes(company) ? { table: 'people_by_company_day', column: 'company_id', key: company } : undefined;
-  }
-  return { table: 'people_by_credential_day', column: 'credential_id', key: filter.credentialId };
-}
