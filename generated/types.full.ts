@@ -260,7 +260,7 @@ export interface components {
         };
         HelloResponse: {
             /**
-             * @description A greeting for the company.
+             * @description A greeting for the company, `Hello, <companyId>!`.
              * @example Hello, acme-corp!
              */
             message: string;

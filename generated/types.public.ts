@@ -54,7 +54,7 @@ export interface components {
         ErrorCode: "invalid_api_key" | "rate_limited" | "invalid_company_id" | "forbidden" | "not_found" | "internal_error" | "service_unavailable";
         HelloResponse: {
             /**
-             * @description A greeting for the company.
+             * @description A greeting for the company, `Hello, <companyId>!`.
              * @example Hello, acme-corp!
              */
             message: string;

@@ -8,7 +8,7 @@
 //     - a description line ending in `<!-- draft -->` is kept only in the full bundle, one
 //       ending in `<!-- public -->` only in the public one (the marker itself is removed);
 //     - public: enum values listed in a schema's `x-draft-values` are removed, and so are
-//       servers marked `x-local: true` (local development is no environment of consumers).
+//       servers marked `x-internal: true` (local development is no environment of consumers).
 const MARKED_LINE = /^(.*?)[ \t]*<!--[ \t]*(draft|public)[ \t]*-->[ \t]*$/;
 
 function forAudience(text, audience) {
@@ -52,7 +52,7 @@ module.exports = function draftsPlugin() {
             },
             Root: {
               leave(root) {
-                if (audience === 'public' && Array.isArray(root.servers)) root.servers = root.servers.filter((server) => !server['x-local']);
+                if (audience === 'public' && Array.isArray(root.servers)) root.servers = root.servers.filter((server) => server['x-internal'] !== true);
               },
             },
           };
