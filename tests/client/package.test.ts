@@ -2,7 +2,8 @@
 // project per kind of consumer (fixtures/consumers/, which know nothing of this repository):
 //   esm           "type": "module", NodeNext              import  -> dist/esm
 //   cjs-nodenext  "type": "commonjs", NodeNext            require -> dist/cjs (types via exports)
-//   cjs-node10    CommonJS, node10 resolution (no exports) require -> dist/cjs (types via types/typesVersions)
+//   cjs-node10    CommonJS, node10 resolution (no exports) require -> dist/cjs (types via types/typesVersions);
+//                 the same app as cjs-nodenext (its src/ is copied in), compiled the old way
 //   bundler       Bundler resolution, DOM types only, bundled by esbuild for the browser
 // Each is type-checked under --strict (drafts are a compile error in the default client), then
 // run against a real local HTTP server. The installs run side by side, offline where npm's
@@ -68,6 +69,7 @@ beforeAll(async () => {
     Object.entries(consumers).map(async ([kind, consumer]) => {
       const app = join(work, kind);
       cpSync(join(fixtures, kind), app, { recursive: true });
+      if (kind === 'cjs-node10') cpSync(join(fixtures, 'cjs-nodenext', 'src'), join(app, 'src'), { recursive: true });
       await run('npm', ['install', '--no-package-lock', '--prefer-offline', '--no-audit', '--no-fund', tarball], app);
       await consumer.build(app);
     }),

@@ -98,6 +98,24 @@ async function checkOperation(page: Page, op: OperationToCheck) {
   }
 }
 
+/**
+ * What the page does wrong, as it happens: uncaught errors and any console error (a load the
+ * Content-Security-Policy refused, a failed request, Redoc's own), and every request that tried
+ * to leave the page's own place, refused or not.
+ */
+function watch(page: Page, isOwn: (url: string) => boolean): { errors: string[]; elsewhere: string[] } {
+  const errors: string[] = [];
+  const elsewhere: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('request', (request) => {
+    if (!isOwn(request.url()) && !/^(blob|data):/.test(request.url())) elsewhere.push(request.url());
+  });
+  return { errors, elsewhere };
+}
+
 describe.skipIf(!hasChromium)('/docs in chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -119,17 +137,7 @@ describe.skipIf(!hasChromium)('/docs in chromium', () => {
     const origin = new URL(server.url).origin;
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     try {
-      const errors: string[] = [];
-      const elsewhere: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
-      // Any console error: a refused load (Content-Security-Policy), a failed request, Redoc's own.
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      // Requests that tried to leave for another origin, refused by the page's policy or not.
-      page.on('request', (request) => {
-        if (!request.url().startsWith(origin) && !/^(blob|data):/.test(request.url())) elsewhere.push(request.url());
-      });
+      const { errors, elsewhere } = watch(page, (url) => url.startsWith(origin));
 
       const response = await page.goto(`${origin}/docs`);
       // The server passes on the responder's policy: it is what keeps the page on this origin.
@@ -162,15 +170,7 @@ describe.skipIf(!hasChromium)('/docs in chromium', () => {
     try {
       const file = join(out, 'index.html');
       execFileSync(join('node_modules', '.bin', 'tsx'), ['scripts/docs/build.ts', file], { stdio: 'pipe' });
-      const errors: string[] = [];
-      const elsewhere: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
-      });
-      page.on('request', (request) => {
-        if (!/^(file|blob|data):/.test(request.url())) elsewhere.push(request.url());
-      });
+      const { errors, elsewhere } = watch(page, (url) => url.startsWith('file:'));
       await page.goto(pathToFileURL(file).href);
       const document = readContractDocument(contractPaths.public);
       await expect.poll(() => page.locator('h1').first().innerText(), { timeout: 20_000 }).toContain(document.info.title);
