@@ -111,7 +111,7 @@ export interface components {
             city: string;
             /** @example 1200 Market Street */
             line1: string;
-            /** @example Suite 400 */
+            /** @description Apartment, suite or floor; null when there is none. */
             line2: string | null;
             /** @example 94103 */
             postalCode: string;
@@ -123,6 +123,7 @@ export interface components {
          * @description The instant of the read snapshot. Every person, employment and total in the response
          *     was read in one transaction as of this instant, and membership statuses are derived
          *     as of it.
+         * @example 2026-11-20T15:04:05.123Z
          */
         AsOf: string;
         /**
@@ -132,7 +133,11 @@ export interface components {
         CompanyId: string;
         Contact: {
             address: components["schemas"]["Address"];
-            /** @example emile.durand@example.com */
+            /**
+             * Format: email
+             * @description The email address the employer recorded.
+             * @example emile.durand@example.com
+             */
             email: string;
             /**
              * @description Phone number in E.164 form (`+` and digits), normalized when the record was imported.
@@ -141,17 +146,14 @@ export interface components {
             phone: string;
         };
         Coverage: {
+            /** @description Null while coverage is open-ended. */
+            endsAt: string | null;
+            /** @description Plan tier name, free text; null when not applicable. */
+            planTier: string | null;
             /**
              * Format: date-time
-             * @description Null while coverage is open-ended.
+             * @example 2025-07-01T00:00:00Z
              */
-            endsAt: string | null;
-            /**
-             * @description Plan tier name, free text; null when not applicable.
-             * @example employee_plus_spouse
-             */
-            planTier: string | null;
-            /** Format: date-time */
             startsAt: string;
             /** @enum {string} */
             status: "enrolled" | "enrolled_not_paying" | "awaiting_coverage" | "waived" | "terminated";
@@ -179,7 +181,10 @@ export interface components {
             contact: components["schemas"]["Contact"];
             /** @description Null when no applicable coverage record exists. Selection among several plan programs is pending upstream; this version stores at most one. */
             coverage: components["schemas"]["Coverage"] | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-01T07:00:00Z
+             */
             createdAt: string;
             demographics: components["schemas"]["Demographics"];
             /**
@@ -198,17 +203,21 @@ export interface components {
             participation: components["schemas"]["Participation"] | null;
             /**
              * Format: uuid
-             * @description The linked Person. Null when identity is unresolved; such records never appear in
-             *     the person operations (they are served by the separate Search employees operation).
+             * @description The linked Person: in the person operations, always the `id` of the person the
+             *     employment is listed under. Employee records whose identity is unresolved (no
+             *     linked Person) never appear here; the separate Search employees operation serves them.
              */
-            personId: string | null;
-            /** Format: date-time */
+            personId: string;
+            /**
+             * Format: date-time
+             * @example 2025-07-01T00:00:00Z
+             */
             updatedAt: string;
         };
         /**
-         * @description The body of every failure: exactly one field, `error`, holding a code. The one
-         *     exception is `invalid_request` on the person operations, which may add `details`
-         *     (see InvalidRequestError).
+         * @description The body of every failure: exactly one field, `error`, holding a code.
+         *     The one exception is `invalid_request` on the person operations, which may add
+         *     `details` (see InvalidRequestError).
          */
         Error: {
             error: components["schemas"]["ErrorCode"];
@@ -251,7 +260,7 @@ export interface components {
         };
         HelloResponse: {
             /**
-             * @description A greeting for the company.
+             * @description A greeting for the company, `Hello, <companyId>!`.
              * @example Hello, acme-corp!
              */
             message: string;
@@ -268,13 +277,19 @@ export interface components {
                  */
                 path: string;
             }[];
-            /** @constant */
+            /** @enum {string} */
             error: "invalid_request";
         };
         Invitation: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-07-02T16:20:00Z
+             */
             expiresAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @example 2025-06-02T16:20:00Z
+             */
             invitedAt: string;
             /**
              * @description The invitation's own stored state. `membership.status` is derived from it (see Membership).
@@ -305,24 +320,31 @@ export interface components {
         };
         /** @description Pagination over people (never over employments). */
         Pagination: {
-            /** @description The page size used. */
+            /**
+             * @description The page size used.
+             * @example 50
+             */
             limit: number;
-            /** @description The number of people skipped. */
+            /**
+             * @description The number of people skipped.
+             * @example 0
+             */
             offset: number;
-            /** @description The exact number of people matching the filters. An `offset` past the end gives an empty page with this true total. */
+            /**
+             * @description The exact number of people matching the filters. An `offset` past the end gives an empty page with this true total.
+             * @example 3
+             */
             total: number;
         };
         Participation: {
             /**
              * Format: date-time
              * @description When the decision was taken; null while undecided.
+             * @example 2025-06-15T11:05:00Z
              */
             decidedAt: string | null;
-            /**
-             * @description The employee's decision, or null while undecided.
-             * @enum {string|null}
-             */
-            decision: "opt_in" | "opt_out" | null;
+            /** @description The employee's decision, or null while undecided. */
+            decision: ("opt_in" | "opt_out") | null;
         };
         /**
          * @description One individual, with every employment the calling credential is authorized to see.
@@ -335,6 +357,7 @@ export interface components {
             /**
              * Format: date-time
              * @description When the person row was created.
+             * @example 2024-03-02T09:15:00Z
              */
             createdAt: string;
             /**
@@ -342,6 +365,9 @@ export interface components {
              *     terminated ones included. Sorted by Employee `createdAt` ascending, then `id`
              *     ascending. Never trimmed by search filters: a person who matches a filter on one
              *     employment is returned with all of their authorized employments.
+             *
+             *     Not bounded: a limit on the size of a response with complete employment arrays is
+             *     not decided upstream, so every authorized employment is returned, however many.
              */
             employments: components["schemas"]["Employee"][];
             /**
@@ -354,6 +380,7 @@ export interface components {
              * Format: date-time
              * @description Timestamp of the person row only. It does **not** change when nested employment
              *     data changes, so it is not a watermark for employments.
+             * @example 2025-06-11T12:00:00Z
              */
             updatedAt: string;
         };
@@ -437,11 +464,18 @@ export interface components {
         /** @description The `companyId` is well-formed but the credential is not authorized for it. The same answer is given whether or not the company exists, so it reveals nothing about other companies. */
         Forbidden: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "forbidden";
                 };
             };
@@ -449,11 +483,18 @@ export interface components {
         /** @description The `personId` is not a UUID (`invalid_person_id`), or a query parameter is malformed (`invalid_request`). */
         GetPersonBadRequest: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": (components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "invalid_person_id";
                 }) | components["schemas"]["InvalidRequestError"];
             };
@@ -461,11 +502,18 @@ export interface components {
         /** @description Something unexpected failed. The body never carries a stack trace or SQL text; the `X-Request-Id` response header identifies the request in the server's logs. */
         InternalError: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "internal_error";
                 };
             };
@@ -474,11 +522,15 @@ export interface components {
         InvalidApiKey: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "invalid_api_key";
                 };
             };
@@ -486,11 +538,18 @@ export interface components {
         /** @description The `companyId` path parameter is not a well-formed company id (1-64 letters, digits, `_` or `-`, starting with a letter or digit). */
         InvalidCompanyId: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "invalid_company_id";
                 };
             };
@@ -502,6 +561,10 @@ export interface components {
          */
         InvalidRequest: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -511,11 +574,18 @@ export interface components {
         /** @description Nothing here for this credential: an unknown route, an unknown person, a person with no employment in an authorized company (indistinguishable from an unknown one), or a draft operation where drafts are disabled. */
         NotFound: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "not_found";
                 };
             };
@@ -523,11 +593,18 @@ export interface components {
         /** @description The request body is larger than the configured limit (16 KiB by default). */
         PayloadTooLarge: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "payload_too_large";
                 };
             };
@@ -539,11 +616,15 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "rate_limited";
                 };
             };
@@ -551,12 +632,19 @@ export interface components {
         /** @description The database cannot be reached or did not answer in time. Nothing was changed; retry after `Retry-After` seconds. */
         ServiceUnavailable: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "service_unavailable";
                 };
             };
@@ -564,11 +652,18 @@ export interface components {
         /** @description The request carries a body that is not `application/json`. */
         UnsupportedMediaType: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "unsupported_media_type";
                 };
             };
@@ -576,7 +671,7 @@ export interface components {
     };
     parameters: {
         /** @description The company identifier. A malformed one is `invalid_company_id` (400); a well-formed one the credential is not authorized for is `forbidden` (403), whether or not the company exists. */
-        CompanyId: components["schemas"]["CompanyId"];
+        CompanyIdPath: components["schemas"]["CompanyId"];
         /**
          * @description Selects which external ids are shown, one occurrence per system:
          *     `?externalIdSystems=payroll&externalIdSystems=hris`. Absent: all external ids are shown.
@@ -590,16 +685,31 @@ export interface components {
     headers: {
         /** @description Always `no-store`: the response carries personal data and must not be cached. */
         "Cache-Control": "no-store";
-        /** @description Requests per second the credential may send (its sustained rate; bursts above it draw on a separate allowance). */
+        /**
+         * @description Requests per second the credential may send (its sustained rate; bursts above it draw on
+         *     a separate allowance). Sent on every response to a request whose token was accepted.
+         */
         "RateLimit-Limit": number;
-        /** @description Requests left at the sustained rate in the current one-second window. */
+        /**
+         * @description Requests left at the sustained rate in the current one-second window. Sent on every
+         *     response to a request whose token was accepted.
+         */
         "RateLimit-Remaining": number;
-        /** @description Seconds until the current window ends and the budget refills. */
+        /**
+         * @description Seconds until the current window ends and the budget refills. Sent on every response to
+         *     a request whose token was accepted.
+         */
         "RateLimit-Reset": number;
         /** @description Seconds to wait before the credential's budget allows another request. */
         "Retry-After": number;
         /** @description The authentication scheme to use, always `Bearer`. */
         "WWW-Authenticate": "Bearer";
+        /**
+         * @description Identifies this request in the service's logs: the caller's own `X-Request-Id` when it
+         *     sent a usable one (1 to 128 letters, digits, `.`, `_`, `:` or `-`), otherwise a new UUID.
+         *     Quote it when you report a problem.
+         */
+        "X-Request-Id": string;
     };
     pathItems: never;
 }
@@ -611,7 +721,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The company identifier. A malformed one is `invalid_company_id` (400); a well-formed one the credential is not authorized for is `forbidden` (403), whether or not the company exists. */
-                companyId: components["parameters"]["CompanyId"];
+                companyId: components["parameters"]["CompanyIdPath"];
             };
             cookie?: never;
         };
@@ -623,6 +733,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -663,6 +774,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -697,6 +809,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -724,5 +837,9 @@ type ReadonlyArray<T> = [
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const coverageStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Coverage"]["status"]> = ["enrolled", "enrolled_not_paying", "awaiting_coverage", "waived", "terminated"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_api_key", "rate_limited", "invalid_company_id", "invalid_person_id", "invalid_request", "payload_too_large", "unsupported_media_type", "forbidden", "not_found", "internal_error", "service_unavailable"];
+export const invalidRequestErrorErrorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvalidRequestError"]["error"]> = ["invalid_request"];
 export const invitationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["status"]> = ["pending", "accepted", "revoked"];
 export const membershipStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Membership"]["status"]> = ["not_invited", "invited_pending", "invited_expired", "active", "revoked_access"];
+export const participationDecisionOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Participation"]["decision"]> = ["opt_in", "opt_out"];
+export const componentsHeadersCacheControlValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["Cache-Control"]> = ["no-store"];
+export const componentsHeadersWWWAuthenticateValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["WWW-Authenticate"]> = ["Bearer"];

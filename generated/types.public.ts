@@ -33,11 +33,7 @@ export interface components {
          * @example acme-corp
          */
         CompanyId: string;
-        /**
-         * @description The body of every failure: exactly one field, `error`, holding a code. The one
-         *     exception is `invalid_request` on the person operations, which may add `details`
-         *     (see InvalidRequestError).
-         */
+        /** @description The body of every failure: exactly one field, `error`, holding a code. */
         Error: {
             error: components["schemas"]["ErrorCode"];
         };
@@ -49,20 +45,16 @@ export interface components {
          *     | `invalid_api_key` | 401 | `Authorization` header missing, not `Bearer <token>`, or the token is unknown or revoked |
          *     | `rate_limited` | 429 | the credential's request budget is spent; `Retry-After` says when to retry |
          *     | `invalid_company_id` | 400 | the `companyId` path parameter is not a well-formed company id |
-         *     | `invalid_person_id` | 400 | the `personId` path parameter is not a UUID |
-         *     | `invalid_request` | 400 | body not JSON, unknown body field, wrong type, out-of-range `limit`/`offset`, bad date-time, unparseable phone |
-         *     | `payload_too_large` | 413 | request body over the configured limit (16 KiB by default) |
-         *     | `unsupported_media_type` | 415 | a request body that is not `application/json` |
          *     | `forbidden` | 403 | a well-formed `companyId` the credential is not authorized for, whether or not the company exists |
-         *     | `not_found` | 404 | unknown route; an unknown person or one with no employment in an authorized company; a draft operation where drafts are off |
+         *     | `not_found` | 404 | an unknown route |
          *     | `internal_error` | 500 | anything unexpected (never a stack trace or SQL text) |
          *     | `service_unavailable` | 503 | the database cannot be reached or did not answer in time; retry later |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "rate_limited" | "invalid_company_id" | "invalid_person_id" | "invalid_request" | "payload_too_large" | "unsupported_media_type" | "forbidden" | "not_found" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_api_key" | "rate_limited" | "invalid_company_id" | "forbidden" | "not_found" | "internal_error" | "service_unavailable";
         HelloResponse: {
             /**
-             * @description A greeting for the company.
+             * @description A greeting for the company, `Hello, <companyId>!`.
              * @example Hello, acme-corp!
              */
             message: string;
@@ -72,11 +64,18 @@ export interface components {
         /** @description The `companyId` is well-formed but the credential is not authorized for it. The same answer is given whether or not the company exists, so it reveals nothing about other companies. */
         Forbidden: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "forbidden";
                 };
             };
@@ -84,11 +83,18 @@ export interface components {
         /** @description Something unexpected failed. The body never carries a stack trace or SQL text; the `X-Request-Id` response header identifies the request in the server's logs. */
         InternalError: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "internal_error";
                 };
             };
@@ -97,11 +103,15 @@ export interface components {
         InvalidApiKey: {
             headers: {
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "invalid_api_key";
                 };
             };
@@ -109,11 +119,18 @@ export interface components {
         /** @description The `companyId` path parameter is not a well-formed company id (1-64 letters, digits, `_` or `-`, starting with a letter or digit). */
         InvalidCompanyId: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "invalid_company_id";
                 };
             };
@@ -125,11 +142,15 @@ export interface components {
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "rate_limited";
                 };
             };
@@ -137,12 +158,19 @@ export interface components {
         /** @description The database cannot be reached or did not answer in time. Nothing was changed; retry after `Retry-After` seconds. */
         ServiceUnavailable: {
             headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"] & {
-                    /** @constant */
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
                     error: "service_unavailable";
                 };
             };
@@ -150,20 +178,35 @@ export interface components {
     };
     parameters: {
         /** @description The company identifier. A malformed one is `invalid_company_id` (400); a well-formed one the credential is not authorized for is `forbidden` (403), whether or not the company exists. */
-        CompanyId: components["schemas"]["CompanyId"];
+        CompanyIdPath: components["schemas"]["CompanyId"];
     };
     requestBodies: never;
     headers: {
-        /** @description Requests per second the credential may send (its sustained rate; bursts above it draw on a separate allowance). */
+        /**
+         * @description Requests per second the credential may send (its sustained rate; bursts above it draw on
+         *     a separate allowance). Sent on every response to a request whose token was accepted.
+         */
         "RateLimit-Limit": number;
-        /** @description Requests left at the sustained rate in the current one-second window. */
+        /**
+         * @description Requests left at the sustained rate in the current one-second window. Sent on every
+         *     response to a request whose token was accepted.
+         */
         "RateLimit-Remaining": number;
-        /** @description Seconds until the current window ends and the budget refills. */
+        /**
+         * @description Seconds until the current window ends and the budget refills. Sent on every response to
+         *     a request whose token was accepted.
+         */
         "RateLimit-Reset": number;
         /** @description Seconds to wait before the credential's budget allows another request. */
         "Retry-After": number;
         /** @description The authentication scheme to use, always `Bearer`. */
         "WWW-Authenticate": "Bearer";
+        /**
+         * @description Identifies this request in the service's logs: the caller's own `X-Request-Id` when it
+         *     sent a usable one (1 to 128 letters, digits, `.`, `_`, `:` or `-`), otherwise a new UUID.
+         *     Quote it when you report a problem.
+         */
+        "X-Request-Id": string;
     };
     pathItems: never;
 }
@@ -175,7 +218,7 @@ export interface operations {
             header?: never;
             path: {
                 /** @description The company identifier. A malformed one is `invalid_company_id` (400); a well-formed one the credential is not authorized for is `forbidden` (403), whether or not the company exists. */
-                companyId: components["parameters"]["CompanyId"];
+                companyId: components["parameters"]["CompanyIdPath"];
             };
             cookie?: never;
         };
@@ -187,6 +230,7 @@ export interface operations {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -210,4 +254,5 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_api_key", "rate_limited", "invalid_company_id", "invalid_person_id", "invalid_request", "payload_too_large", "unsupported_media_type", "forbidden", "not_found", "internal_error", "service_unavailable"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_api_key", "rate_limited", "invalid_company_id", "forbidden", "not_found", "internal_error", "service_unavailable"];
+export const componentsHeadersWWWAuthenticateValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["WWW-Authenticate"]> = ["Bearer"];

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { contractPaths } from '../server/contract.js';
 
 export interface MockOptions {
@@ -31,6 +32,8 @@ export interface MockServer {
 
 export const defaultSeed = 'lookup';
 const prismBin = join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist/index.js');
+// Makes the contract's `x-faker` values follow --seed too (see the file).
+const seededFaker = fileURLToPath(new URL('./seeded-faker.cjs', import.meta.url));
 const ansi = /\x1b\[[0-9;]*m/g;
 
 export function prismArgs(options: MockOptions): string[] {
@@ -39,7 +42,7 @@ export function prismArgs(options: MockOptions): string[] {
 }
 
 export function startPrism(options: MockOptions, startTimeoutMs = 60_000): Promise<MockServer> {
-  const child = spawn(process.execPath, [prismBin, ...prismArgs(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--require', seededFaker, prismBin, ...prismArgs(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
   const recent: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {

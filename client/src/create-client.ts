@@ -1,14 +1,14 @@
 // The one factory both entry points share: openapi-fetch with the client's middleware (bearer
 // token, User-Agent) over its fetch layer (per-call deadline, bounded retries).
 import createClient, { type Client } from 'openapi-fetch';
-import { resolveBaseUrl, type Environment } from './environments.js';
+import { resolveBaseUrl, type BaseUrl } from './base-url.js';
 import { bearerAuth, type TokenSource } from './middleware/bearer-auth.js';
 import { userAgent } from './middleware/user-agent.js';
 import { resilientFetch, type Fetch, type RetryOptions } from './resilient-fetch.js';
 
-export interface ClientOptions<Env = Environment> {
-  /** `'sandbox'`, `'production'`, or the base URL of another deployment (e.g. `http://localhost:3000`). */
-  environment: Env;
+export interface ClientOptions {
+  /** Where the service is: `https://…`, or `http://localhost:3000` (a local server), `http://127.0.0.1:4010` (the mock). */
+  baseUrl: BaseUrl;
   /** The bearer token, or a function returning it (called before every request). */
   token: TokenSource;
   /** A fetch to send requests with (defaults to the global one). */
@@ -23,11 +23,11 @@ export interface ClientOptions<Env = Environment> {
 
 export const defaultTimeoutMs = 10_000;
 
-export function createConfiguredClient<Paths extends {}>(options: ClientOptions<unknown>): Client<Paths, 'application/json'> {
+export function createConfiguredClient<Paths extends {}>(options: ClientOptions): Client<Paths, 'application/json'> {
   // Looked up per request, so a fetch patched after the client was created is used too.
   const baseFetch: Fetch = options.fetch ?? ((request) => globalThis.fetch(request));
   const client = createClient<Paths, 'application/json'>({
-    baseUrl: resolveBaseUrl(options.environment as Environment),
+    baseUrl: resolveBaseUrl(options.baseUrl),
     fetch: resilientFetch(baseFetch, { timeoutMs: options.timeoutMs ?? defaultTimeoutMs, retry: options.retry ?? {} }),
   });
   client.use(bearerAuth(options.token), userAgent(options.userAgent));

@@ -1,13 +1,13 @@
 // @lookup/client/drafts: the explicit opt-in to the full contract, draft operations
 // included, for teams that test drafts in development. Drafts are unavailable in sandbox
-// and production (they answer 404 not_found there), so this client takes a base URL only.
+// and production (they answer 404 not_found there): point it at a development server or the mock.
 import type { Client } from 'openapi-fetch';
 import type { components, operations, paths } from '../../generated/types.full.js';
 import { createConfiguredClient, type ClientOptions } from './create-client.js';
 import type { ErrorOf } from './index.js';
 
 export type LookupDraftsClient = Client<paths, 'application/json'>;
-export type LookupDraftsClientOptions = ClientOptions<`http://${string}` | `https://${string}` | URL>;
+export type LookupDraftsClientOptions = ClientOptions;
 
 /** A client for the whole contract, drafts included. Point it at a development server or the mock. */
 export function createLookupDraftsClient(options: LookupDraftsClientOptions): LookupDraftsClient {
@@ -24,5 +24,5 @@ export type SearchPersonsError = ErrorOf<operations['searchPersons']>;
 export type GetPersonError = ErrorOf<operations['getPerson']>;
 export type HelloError = ErrorOf<operations['hello']>;
 
-export type { ErrorCode, ErrorOf, HelloResponse, TokenSource, RetryOptions, Fetch } from './index.js';
+export type { BaseUrl, ErrorCode, ErrorOf, HelloResponse, TokenSource, RetryOptions, Fetch } from './index.js';
 export type { components, operations, paths };

@@ -11,7 +11,7 @@ export type LookupClientOptions = ClientOptions;
  * A client for the released operations.
  *
  * ```ts
- * const lookup = createLookupClient({ environment: 'sandbox', token: process.env.LOOKUP_TOKEN! });
+ * const lookup = createLookupClient({ baseUrl: process.env.LOOKUP_BASE_URL!, token: process.env.LOOKUP_TOKEN! });
  * const { data, error } = await lookup.GET('/v1/companies/{companyId}/hello', { params: { path: { companyId: 'acme-corp' } } });
  * ```
  */
@@ -28,7 +28,7 @@ export type HelloResponse = components['schemas']['HelloResponse'];
 export type HelloError = ErrorOf<operations['hello']>;
 export type ErrorCode = components['schemas']['ErrorCode'];
 
-export { environments, type Environment, type EnvironmentName } from './environments.js';
+export type { BaseUrl } from './base-url.js';
 export { clientVersion } from './version.js';
 export type { TokenSource } from './middleware/bearer-auth.js';
 export type { Fetch, RetryOptions } from './resilient-fetch.js';

@@ -69,10 +69,34 @@ function describe(diff: Diff, kind: ChangeKind, location: string): string {
   return base;
 }
 
-function classifyOne(diff: Diff, location: string[]): ChangeKind {
+function classifyOne(diff: Diff, location: string[], after: OpenApiDocument): ChangeKind {
   const kind = kindOf[diff.type] ?? 'unclassified';
   if (kind === 'unclassified' && location.some((key) => DOCUMENTATION_KEYS.has(key))) return 'documentation';
+  if (kind === 'breaking' && addsOnlyImpliedType(diff, after)) return 'non-breaking';
   return kind;
+}
+
+/**
+ * A `type` added beside a `const` or `enum` whose values all have that type restricts nothing
+ * (`{const: forbidden}` and `{type: string, const: forbidden}` accept the same values), though
+ * the library calls any added type breaking.
+ */
+function addsOnlyImpliedType(diff: Diff, after: OpenApiDocument): boolean {
+  if (diff.action !== 'add' || diff.path.at(-1) !== 'type' || typeof diff.after !== 'string') return false;
+  const node = nodeAt(after, diff.path.slice(0, -1).map(String));
+  if (!node) return false;
+  const values: unknown[] = 'const' in node ? [node.const, ...(node.enum ?? [])] : (node.enum ?? []);
+  const typeOf = (value: unknown) => (value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value);
+  return values.length > 0 && values.every((value) => typeOf(value) === diff.after || (diff.after === 'number' && typeOf(value) === 'integer'));
+}
+
+/** The node at a diff's path, following the document's own `$ref`s on the way. */
+function nodeAt(doc: OpenApiDocument, path: string[]): any {
+  const deref = (node: any): any =>
+    typeof node?.$ref === 'string' && node.$ref.startsWith('#/')
+      ? deref(node.$ref.slice(2).split('/').map((key: string) => key.replace(/~1/g, '/').replace(/~0/g, '~')).reduce((at: any, key: string) => at?.[key], doc))
+      : node;
+  return path.reduce((at: any, key) => deref(deref(at)?.[key]), doc as any);
 }
 
 /** The draft flag is judged here, per operation, instead of as an opaque "annotation". */
@@ -125,14 +149,14 @@ export function classifyChanges(before: OpenApiDocument, after: OpenApiDocument)
       if (method !== undefined && METHODS.includes(method)) {
         const entry = operationEntry(path, method);
         if (rest.length === 1 && rest[0] === 'x-draft') continue; // judged in draftTransition
-        const kind = classifyOne(diff, rest);
+        const kind = classifyOne(diff, rest, after);
         const location = rest.join('.') || '(operation)';
         entry.changes.push({ kind, description: describe(diff, kind, location), location });
       } else {
         // Path-item level (a shared parameter, a summary, the item itself): every operation under it.
         const methods = new Set([...Object.keys(before.paths?.[path] ?? {}), ...Object.keys(after.paths?.[path] ?? {})]);
         const location = [method, ...rest].filter((k) => k !== undefined).join('.') || '(path)';
-        const kind = classifyOne(diff, [method ?? '', ...rest]);
+        const kind = classifyOne(diff, [method ?? '', ...rest], after);
         for (const m of METHODS.filter((m) => methods.has(m))) {
           operationEntry(path, m).changes.push({ kind, description: describe(diff, kind, location), location });
         }
@@ -144,7 +168,7 @@ export function classifyChanges(before: OpenApiDocument, after: OpenApiDocument)
     // the exception: operations name them, they are not inlined.
     if (section === 'components' && path !== 'securitySchemes') continue;
     const location = diff.path.map(String);
-    const kind = classifyOne(diff, location);
+    const kind = classifyOne(diff, location, after);
     document.push({ kind, description: describe(diff, kind, location.join('.')), location: location.join('.') });
   }
 

@@ -63,19 +63,19 @@ export function toPersonPage(rows: EmploymentRow[]): PersonPage {
       person = { id: row.person_id, employments: [], createdAt: row.person_created_at, updatedAt: row.person_updated_at };
       persons.push(person);
     }
-    person.employments.push(toEmployee(row, asOf));
+    person.employments.push(toEmployee(row, person.id, asOf));
   }
   return { asOf, total: Number(first.total), persons };
 }
 
-function toEmployee(row: EmploymentRow, asOf: Date): Employee {
+function toEmployee(row: EmploymentRow, personId: string, asOf: Date): Employee {
   const invitation = row.invitation_status
     ? { status: row.invitation_status, invitedAt: row.invited_at!, expiresAt: row.expires_at! }
     : null;
   return {
     id: row.id,
     companyId: row.company_id,
-    personId: row.person_id,
+    personId,
     externalIds: row.external_ids,
     demographics: { firstName: row.first_name, lastName: row.last_name, dateOfBirth: row.date_of_birth, gender: row.gender },
     contact: {

@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { contractPaths } from '../contract.js';
+import { withInlineRedocLogo } from './redoc-logo.js';
 
 export interface DocsResponse {
   status: number;
@@ -53,6 +54,12 @@ const jsonForScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\
 
 const CONTRACT_LINKS = 'The contract itself: <a href="/openapi.yaml">openapi.yaml</a>, <a href="/openapi.json">openapi.json</a>.';
 
+// Redoc lets inline code break anywhere, which splits error codes in the narrow middle column
+// (`invalid_` / `api_key`). In tables a code breaks only where text may (a space, a hyphen),
+// and the codes a table is keyed by (its first column) not at all: that column widens instead.
+export const PAGE_STYLE =
+  'body { margin: 0; } td code { word-break: normal !important; overflow-wrap: normal !important; } td:first-child code { white-space: nowrap; }';
+
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -61,7 +68,7 @@ function page(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} — API reference</title>
 <link rel="icon" href="data:,">
-<style>body { margin: 0; }</style>
+<style>${PAGE_STYLE}</style>
 </head>
 <body>
 ${body}
@@ -70,9 +77,9 @@ ${body}
 `;
 }
 
-// What the page may load: its own origin only. This is what keeps Redoc's hard-wired extras
-// off the network (the "API docs by Redocly" logo from cdn.redoc.ly; telemetry, already
-// disabled): the browser refuses them. The inline bootstrap script is allowed by its hash.
+// What the page may load: its own origin only, so nothing Redoc might add reaches the network
+// (its logo is inlined, see redoc-logo.ts; telemetry is disabled). The inline bootstrap script
+// is allowed by its hash.
 function contentSecurityPolicy(inlineScript: string): string {
   const hash = createHash('sha256').update(inlineScript).digest('base64');
   return [
@@ -134,7 +141,7 @@ export function createDocsResponder(options: DocsOptions): DocsResponder {
   const scriptPath = options.redocScriptPath ?? defaultRedocScriptPath();
   let docsPage: DocsResponse;
   if (scriptPath && existsSync(scriptPath)) {
-    const script = readFileSync(scriptPath);
+    const script = Buffer.from(withInlineRedocLogo(readFileSync(scriptPath, 'utf8')));
     const scriptUrl = `/docs/redoc.${createHash('sha256').update(script).digest('hex').slice(0, 16)}.js`;
     responses.set(scriptUrl, { status: 200, contentType: 'text/javascript; charset=utf-8', headers: { 'Cache-Control': IMMUTABLE }, body: script });
     const { html, csp } = redocPage(document, scriptUrl);

@@ -1,67 +1,125 @@
-// The client as consumers get it: build it, pack it, npm install the .tgz into a separate
-// project (fixtures/consumer, which knows nothing of this repository), type-check that
-// project as a Node and as a browser app, and run it against a real local HTTP server.
+// The client as consumers get it: build it, pack it, and npm install the .tgz into one scratch
+// project per kind of consumer (fixtures/consumers/, which know nothing of this repository):
+//   esm           "type": "module", NodeNext              import  -> dist/esm
+//   cjs-nodenext  "type": "commonjs", NodeNext            require -> dist/cjs (types via exports)
+//   cjs-node10    CommonJS, node10 resolution (no exports) require -> dist/cjs (types via types/typesVersions);
+//                 the same app as cjs-nodenext (its src/ is copied in), compiled the old way
+//   bundler       Bundler resolution, DOM types only, bundled by esbuild for the browser
+// Each is type-checked under --strict (drafts are a compile error in the default client), then
+// run against a real local HTTP server. The installs run side by side, offline where npm's
+// cache allows.
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, startLocalServer, type LocalServer } from './helpers/local-server.js';
 
 const exec = promisify(execFile);
 const repo = resolve(import.meta.dirname, '../..');
+const fixtures = join(import.meta.dirname, 'fixtures', 'consumers');
 const env = { ...process.env, NO_UPDATE_NOTIFIER: '1', npm_config_audit: 'false', npm_config_fund: 'false' };
 const run = async (command: string, args: string[], cwd: string) => (await exec(command, args, { cwd, env, maxBuffer: 16 << 20 })).stdout;
 
+/** How each consumer compiles (or bundles) its app and runs it against `url`; prints one JSON line. */
+const consumers: Record<string, { build: (app: string) => Promise<unknown>; start: (app: string, url: string) => Promise<string> }> = {
+  esm: {
+    build: (app) => run(join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app),
+    start: (app, url) => run(process.execPath, ['dist/main.js', url], app),
+  },
+  'cjs-nodenext': {
+    build: (app) => run(join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app),
+    start: (app, url) => run(process.execPath, ['dist/main.js', url], app),
+  },
+  'cjs-node10': {
+    build: (app) => run(join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app),
+    start: (app, url) => run(process.execPath, ['dist/main.js', url], app),
+  },
+  bundler: {
+    build: async (app) => {
+      await run(join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
+      await run(join(app, 'node_modules/.bin/esbuild'), ['src/app.ts', '--bundle', '--platform=browser', '--format=esm', '--outfile=dist/app.js', '--log-level=warning'], app);
+    },
+    start: (app, url) =>
+      run(process.execPath, ['--input-type=module', '-e', `const { greet } = await import('./dist/app.js'); console.log(JSON.stringify(await greet(${JSON.stringify(url)})));`], app),
+  },
+};
+
 let work: string;
 let server: LocalServer;
+let tarball: string;
+let packedFiles: string[];
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'lookup-consumer-'));
+  work = mkdtempSync(join(tmpdir(), 'lookup-consumers-'));
   server = await startLocalServer();
-});
+  server.script((req, res, received) => {
+    const authorized = received.headers.authorization === 'Bearer consumer-token';
+    if (!authorized) return json(401, { error: 'invalid_api_key' }, { 'WWW-Authenticate': 'Bearer' })(req, res, received);
+    if (req.url === '/v1/companies/acme-corp/hello') return json(200, { message: 'Hello, acme-corp!' })(req, res, received);
+    return json(403, { error: 'forbidden' })(req, res, received);
+  });
+  await run('npm', ['run', '--silent', 'client:build'], repo);
+  const [packed] = JSON.parse(await run('npm', ['pack', './client', '--json', '--pack-destination', work], repo));
+  tarball = join(work, packed.filename);
+  packedFiles = packed.files.map((f: { path: string }) => f.path);
+  // Every consumer installs, compiles and bundles at once: most of the time is npm and tsc.
+  await Promise.all(
+    Object.entries(consumers).map(async ([kind, consumer]) => {
+      const app = join(work, kind);
+      cpSync(join(fixtures, kind), app, { recursive: true });
+      if (kind === 'cjs-node10') cpSync(join(fixtures, 'cjs-nodenext', 'src'), join(app, 'src'), { recursive: true });
+      await run('npm', ['install', '--no-package-lock', '--prefer-offline', '--no-audit', '--no-fund', tarball], app);
+      await consumer.build(app);
+    }),
+  );
+}, 300_000);
 afterAll(async () => {
   await server?.close();
-  rmSync(work, { recursive: true, force: true });
+  if (work) rmSync(work, { recursive: true, force: true });
 });
 
-describe('the packed @lookup/client in a separate consumer project', () => {
-  it('installs, type-checks (drafts are a compile error) and calls a real server', async () => {
-    await run('npm', ['run', '--silent', 'client:build'], repo);
-    const [packed] = JSON.parse(await run('npm', ['pack', './client', '--json', '--pack-destination', work], repo));
-    const files: string[] = packed.files.map((f: { path: string }) => f.path);
-    expect(files).toEqual(
+describe('the packed @lookup/client', () => {
+  it('is laid out flat: an ES-module and a CommonJS build, each with its types and the contract types', () => {
+    const flat = ['index', 'drafts'].flatMap((entry) =>
+      ['esm', 'cjs'].flatMap((format) => [`dist/${format}/${entry}.js`, `dist/${format}/${entry}.d.ts`]),
+    );
+    expect(packedFiles).toEqual(
       expect.arrayContaining([
         'package.json',
         'README.md',
-        'dist/client/src/index.js',
-        'dist/client/src/index.d.ts',
-        'dist/client/src/drafts.js',
-        'dist/client/src/drafts.d.ts',
-        'dist/generated/types.public.d.ts',
-        'dist/generated/types.full.d.ts',
+        'LICENSE',
+        ...flat,
+        'dist/cjs/package.json',
+        'dist/esm/generated/types.public.d.ts',
+        'dist/cjs/generated/types.full.d.ts',
       ]),
     );
-    expect(files.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md'].includes(f))).toEqual([]);
+    expect(packedFiles.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f))).toEqual([]);
+    expect(packedFiles.filter((f) => f.includes('/client/') || f.includes('/src/'))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(join(repo, 'client', 'package.json'), 'utf8'));
+    expect(manifest.license).toBe('MIT');
+  });
 
-    const app = join(work, 'app');
-    cpSync(join(repo, 'tests/client/fixtures/consumer'), app, { recursive: true });
-    await run('npm', ['install', '--no-package-lock', '--prefer-offline', join(work, packed.filename)], app);
-    const tsc = join(app, 'node_modules/.bin/tsc');
-    await Promise.all([run(tsc, ['-p', 'tsconfig.browser.json'], app), run(tsc, ['-p', 'tsconfig.json'], app)]);
-
-    server.script((req, res, received) => {
-      const authorized = received.headers.authorization === 'Bearer consumer-token';
-      if (!authorized) return json(401, { error: 'invalid_api_key' }, { 'WWW-Authenticate': 'Bearer' })(req, res, received);
-      if (req.url === '/v1/companies/acme-corp/hello') return json(200, { message: 'Hello, acme-corp!' })(req, res, received);
-      return json(403, { error: 'forbidden' })(req, res, received);
-    });
-    const out = await run(process.execPath, ['dist/main.js', server.url], app);
-    expect(JSON.parse(out)).toEqual({ message: 'Hello, acme-corp!', denied: 'no access to this company' });
-    const userAgent = `consumer-app/1.0 lookup-client/${JSON.parse(readFileSync(join(repo, 'client/package.json'), 'utf8')).version}`;
-    expect(server.requests.map((r) => [r.url, r.headers['user-agent']])).toEqual([
-      ['/v1/companies/acme-corp/hello', userAgent],
-      ['/v1/companies/globex/hello', userAgent],
+  it.each(Object.keys(consumers))('installs into a %s project, type-checks and calls a real server', async (kind) => {
+    const before = server.requests.length;
+    const out = JSON.parse(await consumers[kind]!.start(join(work, kind), server.url));
+    expect(out).toMatchObject({ message: 'Hello, acme-corp!', denied: 'no access to this company' });
+    const version = JSON.parse(readFileSync(join(repo, 'client', 'package.json'), 'utf8')).version;
+    expect(server.requests.slice(before).map((r) => [r.url, r.headers['user-agent']])).toEqual([
+      ['/v1/companies/acme-corp/hello', `consumer-app/1.0 lookup-client/${version}`],
+      ['/v1/companies/globex/hello', `consumer-app/1.0 lookup-client/${version}`],
     ]);
-  }, 240_000);
+    // Which build each one loaded: ES modules for import, CommonJS for require.
+    const installed = join(work, kind, 'node_modules', '@lookup', 'client', 'dist');
+    if (kind === 'esm') expect(fileURLToPath(out.loaded)).toBe(join(installed, 'esm', 'index.js'));
+    if (kind.startsWith('cjs')) expect(out.loaded).toEqual([join(installed, 'cjs', 'index.js'), join(installed, 'cjs', 'drafts.js')]);
+    if (kind === 'bundler') {
+      const bundle = readFileSync(join(work, kind, 'dist', 'app.js'), 'utf8');
+      expect(bundle).toContain('lookup-client/'); // the package is inside the bundle...
+      expect(bundle).not.toMatch(/\brequire\(|from ["']@lookup|from ["']openapi-fetch/); // ...whole
+      expect(bundle).not.toContain(`${sep}cjs${sep}`);
+    }
+  });
 });

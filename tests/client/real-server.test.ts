@@ -34,7 +34,7 @@ describe.each(engines)('typed client against the real server on %s', (engine) =>
   const options = (target: TestServer, token: string, retry?: RetryOptions | false) => {
     const checked = contractCheckedFetch();
     exchanges = checked.exchanges;
-    return { environment: target.url as `http://${string}`, token, fetch: checked.fetch, retry };
+    return { baseUrl: target.url, token, fetch: checked.fetch, retry };
   };
   const client = (token = tokens.both, target = server) => createLookupClient(options(target, token));
   const drafts = (token = tokens.both, target = server) => createLookupDraftsClient(options(target, token));

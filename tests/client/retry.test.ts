@@ -14,7 +14,7 @@ afterAll(() => server.close());
 const hello = { params: { path: { companyId: 'acme-corp' } } } as const;
 const ok = json(200, { message: 'Hello, acme-corp!' });
 const rateLimited = (retryAfter: string) => json(429, { error: 'rate_limited' }, { 'Retry-After': retryAfter });
-const client = (retry?: RetryOptions | false) => createLookupClient({ environment: server.url, token: 't', retry });
+const client = (retry?: RetryOptions | false) => createLookupClient({ baseUrl: server.url, token: 't', retry });
 
 describe('retries on 429 rate_limited', () => {
   it('waits the Retry-After seconds, then succeeds', async () => {
@@ -57,7 +57,7 @@ describe('retries on 429 rate_limited', () => {
 
   it('resends a POST body intact (nothing was done on a 429)', async () => {
     server.script(rateLimited('0'), json(200, { asOf: '2026-01-01T00:00:00Z', persons: [], pagination: { limit: 1, offset: 0, total: 0 } }));
-    const drafts = createLookupDraftsClient({ environment: server.url, token: 't' });
+    const drafts = createLookupDraftsClient({ baseUrl: server.url, token: 't' });
     const { data } = await drafts.POST('/v1/persons/search', { body: { lastName: 'Durán', limit: 1 } });
     expect(data?.pagination.total).toBe(0);
     expect(server.requests.map((r) => [r.method, r.body])).toEqual([
@@ -104,7 +104,7 @@ describe('retries on network errors', () => {
 
   it('never retries a POST: it may have been processed', async () => {
     server.script(drop, ok);
-    const drafts = createLookupDraftsClient({ environment: server.url, token: 't', retry: { baseDelayMs: 10 } });
+    const drafts = createLookupDraftsClient({ baseUrl: server.url, token: 't', retry: { baseDelayMs: 10 } });
     await expect(drafts.POST('/v1/persons/search', { body: {} })).rejects.toThrow(TypeError);
     expect(server.requests).toHaveLength(1);
   });

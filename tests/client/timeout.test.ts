@@ -16,7 +16,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('timeout', () => {
   it('ends a call the server never answers with a TimeoutError', async () => {
     server.script(hang);
-    const client = createLookupClient({ environment: server.url, token: 't', timeoutMs: 300 });
+    const client = createLookupClient({ baseUrl: server.url, token: 't', timeoutMs: 300 });
     const started = Date.now();
     await expect(client.GET('/v1/companies/{companyId}/hello', hello)).rejects.toMatchObject({ name: 'TimeoutError' });
     const elapsed = Date.now() - started;
@@ -27,7 +27,7 @@ describe('timeout', () => {
 
   it('starts with each call, not when the client is created (openapi-fetch #2567)', async () => {
     server.script(ok);
-    const client = createLookupClient({ environment: server.url, token: 't', timeoutMs: 200 });
+    const client = createLookupClient({ baseUrl: server.url, token: 't', timeoutMs: 200 });
     await sleep(400); // longer than the timeout: a client-level signal would have fired by now
     const { data } = await client.GET('/v1/companies/{companyId}/hello', hello);
     expect(data).toEqual({ message: 'Hello, acme-corp!' });
@@ -37,7 +37,7 @@ describe('timeout', () => {
 
   it('covers retry waits: a Retry-After beyond the deadline ends in a TimeoutError', async () => {
     server.script(json(429, { error: 'rate_limited' }, { 'Retry-After': '3' }), ok);
-    const client = createLookupClient({ environment: server.url, token: 't', timeoutMs: 400 });
+    const client = createLookupClient({ baseUrl: server.url, token: 't', timeoutMs: 400 });
     const started = Date.now();
     await expect(client.GET('/v1/companies/{companyId}/hello', hello)).rejects.toMatchObject({ name: 'TimeoutError' });
     expect(Date.now() - started).toBeLessThan(2000);
@@ -46,7 +46,7 @@ describe('timeout', () => {
 
   it("keeps the caller's own AbortSignal working", async () => {
     server.script(hang);
-    const client = createLookupClient({ environment: server.url, token: 't', timeoutMs: 10_000 });
+    const client = createLookupClient({ baseUrl: server.url, token: 't', timeoutMs: 10_000 });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     await expect(client.GET('/v1/companies/{companyId}/hello', { ...hello, signal: controller.signal })).rejects.toMatchObject({
@@ -56,8 +56,8 @@ describe('timeout', () => {
 
   it('can be turned off with Infinity, and rejects nonsense', async () => {
     server.script(ok);
-    const client = createLookupClient({ environment: server.url, token: 't', timeoutMs: Infinity });
+    const client = createLookupClient({ baseUrl: server.url, token: 't', timeoutMs: Infinity });
     expect((await client.GET('/v1/companies/{companyId}/hello', hello)).data).toEqual({ message: 'Hello, acme-corp!' });
-    expect(() => createLookupClient({ environment: server.url, token: 't', timeoutMs: 0 })).toThrow(/timeoutMs/);
+    expect(() => createLookupClient({ baseUrl: server.url, token: 't', timeoutMs: 0 })).toThrow(/timeoutMs/);
   });
 });

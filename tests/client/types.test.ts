@@ -21,8 +21,8 @@ import {
 const neverFetch = async (): Promise<Response> => {
   throw new Error('type tests send no requests');
 };
-const client = createLookupClient({ environment: 'sandbox', token: 't', fetch: neverFetch });
-const drafts = createLookupDraftsClient({ environment: 'http://localhost:3000', token: 't', fetch: neverFetch });
+const client = createLookupClient({ baseUrl: 'https://lookup.internal.example', token: 't', fetch: neverFetch });
+const drafts = createLookupDraftsClient({ baseUrl: 'http://localhost:3000', token: 't', fetch: neverFetch });
 const helloCall = () => client.GET('/v1/companies/{companyId}/hello', { params: { path: { companyId: 'acme-corp' } } });
 const searchCall = () => drafts.POST('/v1/persons/search', { body: { lastName: 'dur' } });
 const getPersonCall = () =>
@@ -39,8 +39,8 @@ describe('the default client', () => {
       void client.GET('/v1/persons/{personId}', { params: { path: { personId: '3f0c2a7e-9b1d-4e55-8a2f-6c1d7e9b0a11' } } });
       // @ts-expect-error companyId is a required path parameter
       void client.GET('/v1/companies/{companyId}/hello');
-      // @ts-expect-error environments are sandbox, production or a URL
-      createLookupClient({ environment: 'staging', token: 't' });
+      // @ts-expect-error the base URL is required: there is no default environment
+      createLookupClient({ token: 't' });
     };
     expectTypeOf(notCompiled).toBeFunction();
   });
@@ -105,14 +105,6 @@ describe('the drafts client (explicit opt-in)', () => {
     expectTypeOf<ClientPathsWithMethod<LookupDraftsClient, 'post'>>().toEqualTypeOf<'/v1/persons/search'>();
     expectTypeOf<NonNullable<Awaited<ReturnType<typeof searchCall>>['data']>>().toEqualTypeOf<SearchPersonsResponse>();
     expectTypeOf<NonNullable<Awaited<ReturnType<typeof getPersonCall>>['data']>>().toEqualTypeOf<GetPersonResponse>();
-  });
-
-  it('cannot point at sandbox or production, where drafts do not exist', () => {
-    const notCompiled = () => {
-      // @ts-expect-error drafts are unavailable in production
-      createLookupDraftsClient({ environment: 'production', token: 't' });
-    };
-    expectTypeOf(notCompiled).toBeFunction();
   });
 
   it('types draft errors, invalid_request with its details', () => {

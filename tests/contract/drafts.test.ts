@@ -3,6 +3,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { contractPaths, readContractDocument } from '../../server/contract.js';
 import type { paths as FullPaths } from '../../generated/types.full.js';
 import type { paths as PublicPaths } from '../../generated/types.public.js';
+import { draftMentionsInDocument } from '../helpers/draft-mentions.js';
 
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 function operations(doc: Record<string, any>) {
@@ -30,6 +31,16 @@ describe('draft operations', () => {
     expect(operations(pub).some((op) => op['x-draft'])).toBe(false);
     expect(Object.keys(pub.components.schemas)).not.toContain('Person');
     expect(pub.tags.map((t: any) => t.name)).not.toContain('Draft');
+  });
+
+  it('are not mentioned anywhere in the public bundle: no overview row, error code, section or local server', () => {
+    expect(draftMentionsInDocument(pub)).toEqual([]);
+    expect(pub.components.schemas.ErrorCode.enum).toEqual(['invalid_api_key', 'rate_limited', 'invalid_company_id', 'forbidden', 'not_found', 'internal_error', 'service_unavailable']);
+    expect(pub.servers.map((s: any) => s.url)).toEqual(['https://sandbox.lookup.example.com', 'https://api.lookup.example.com']);
+    // The full bundle keeps all of it, without the markers that sort the lines.
+    expect(draftMentionsInDocument(full)).toEqual(expect.arrayContaining(['Search persons', 'invalid_person_id', 'localhost:3000']));
+    expect(JSON.stringify(full)).not.toContain('<!--');
+    expect(full.servers[0].url).toBe('http://localhost:3000');
   });
 
   it('are absent from the public types and present in the full types', () => {

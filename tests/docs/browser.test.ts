@@ -1,10 +1,17 @@
 // /docs of the real running server in a real browser (Debian's chromium, driven by
 // playwright-core): every operation of the contract that server publishes renders with
-// every one of its examples, and the page asks nothing of any other origin (no CDN, no
-// telemetry). A sandbox server (drafts off: the public bundle) saves test-results/docs.png;
-// a development one (drafts on: the full bundle) test-results/docs-drafts.png.
+// every one of its examples, the page asks nothing of any other origin (no CDN, no telemetry,
+// no logo), logs no error to the console, and the error tables show every code whole (not
+// `invalid_` / `api_key`). A sandbox server (drafts off: the public bundle) saves
+// test-results/docs.png; a development one (drafts on: the full bundle)
+// test-results/docs-drafts.png; the page `npm run docs` writes, opened from disk,
+// test-results/docs-static.png (test-results/ is gitignored: CI keeps them as artifacts).
 // Skipped, saying why, where /usr/bin/chromium is not installed (.ci/run installs it).
-import { existsSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractPaths, readContractDocument } from '../../server/contract.js';
@@ -91,6 +98,24 @@ async function checkOperation(page: Page, op: OperationToCheck) {
   }
 }
 
+/**
+ * What the page does wrong, as it happens: uncaught errors and any console error (a load the
+ * Content-Security-Policy refused, a failed request, Redoc's own), and every request that tried
+ * to leave the page's own place, refused or not.
+ */
+function watch(page: Page, isOwn: (url: string) => boolean): { errors: string[]; elsewhere: string[] } {
+  const errors: string[] = [];
+  const elsewhere: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('request', (request) => {
+    if (!isOwn(request.url()) && !/^(blob|data):/.test(request.url())) elsewhere.push(request.url());
+  });
+  return { errors, elsewhere };
+}
+
 describe.skipIf(!hasChromium)('/docs in chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -112,17 +137,7 @@ describe.skipIf(!hasChromium)('/docs in chromium', () => {
     const origin = new URL(server.url).origin;
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     try {
-      const errors: string[] = [];
-      const elsewhere: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
-      // Requests that left for another origin. Redoc's footer logo (cdn.redoc.ly) is attempted
-      // and refused by the page's Content-Security-Policy: failed with "csp", never sent.
-      page.on('requestfinished', (request) => {
-        if (!request.url().startsWith(origin) && !request.url().startsWith('blob:')) elsewhere.push(request.url());
-      });
-      page.on('requestfailed', (request) => {
-        if (!request.url().startsWith(origin) && request.failure()?.errorText !== 'csp') elsewhere.push(request.url());
-      });
+      const { errors, elsewhere } = watch(page, (url) => url.startsWith(origin));
 
       const response = await page.goto(`${origin}/docs`);
       // The server passes on the responder's policy: it is what keeps the page on this origin.
@@ -131,6 +146,11 @@ describe.skipIf(!hasChromium)('/docs in chromium', () => {
       await expect.poll(() => page.locator('h1').first().innerText(), { timeout: 20_000 }).toContain(document.info.title);
       const operations = operationsOf(document);
       expect(operations.map((op) => op.operationId).sort()).toEqual(draftsEnabled ? ['getPerson', 'hello', 'searchPersons'] : ['hello']);
+      // The codes that key the markdown tables (the error table's above all) are each on one line.
+      const codes = page.locator('[data-component-name="Markdown/Markdown"] td:first-child code');
+      expect(await codes.count()).toBeGreaterThan(5);
+      const broken = await codes.evaluateAll((elements) => elements.filter((e) => e.getClientRects().length > 1).map((e) => e.textContent));
+      expect(broken, 'codes broken across lines').toEqual([]);
       for (const op of operations) await checkOperation(page, op);
       if (!draftsEnabled) expect(await page.locator('[data-component-name="Menu/Menu"]').first().innerText()).not.toMatch(/draft/i);
 
@@ -141,6 +161,27 @@ describe.skipIf(!hasChromium)('/docs in chromium', () => {
     } finally {
       await page.close();
       await server.close();
+    }
+  }, 120_000);
+
+  it('npm run docs: the static page renders the public contract, logs no error and loads nothing from elsewhere', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'docs-static-'));
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    try {
+      const file = join(out, 'index.html');
+      execFileSync(join('node_modules', '.bin', 'tsx'), ['scripts/docs/build.ts', file], { stdio: 'pipe' });
+      const { errors, elsewhere } = watch(page, (url) => url.startsWith('file:'));
+      await page.goto(pathToFileURL(file).href);
+      const document = readContractDocument(contractPaths.public);
+      await expect.poll(() => page.locator('h1').first().innerText(), { timeout: 20_000 }).toContain(document.info.title);
+      await expect.poll(() => page.locator('body').innerText()).toContain('Hello world');
+      mkdirSync('test-results', { recursive: true });
+      await page.screenshot({ path: 'test-results/docs-static.png', fullPage: true });
+      expect(errors).toEqual([]);
+      expect(elsewhere).toEqual([]);
+    } finally {
+      await page.close();
+      rmSync(out, { recursive: true, force: true });
     }
   }, 120_000);
 });

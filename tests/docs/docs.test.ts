@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { contractPaths, readContractDocument } from '../../server/contract.js';
 import { createDocsResponder, defaultRedocScriptPath } from '../../server/http/docs.js';
+import { inlineRedocLogo } from '../../server/http/redoc-logo.js';
+import { draftMentions, draftMentionsInDocument } from '../helpers/draft-mentions.js';
 
 const operationIds = (doc: any) =>
   Object.values(doc.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId)).sort();
@@ -66,6 +68,23 @@ describe.each([
 
   it('answers nothing else', () => {
     for (const path of ['/', '/doc', '/docs/hello', '/openapi.yml', '/v1/companies/acme/hello']) expect(respond(path)).toBeUndefined();
+  });
+});
+
+describe('the public docs (drafts off)', () => {
+  const respond = createDocsResponder({ draftsEnabled: false });
+
+  it('say nothing of the draft operations: not the page, not the contract it serves', () => {
+    expect(draftMentions(text(respond('/docs')!.body))).toEqual([]);
+    expect(draftMentionsInDocument(JSON.parse(text(respond('/openapi.json')!.body)))).toEqual([]);
+  });
+
+  it("serve Redoc with its logo inlined, so the page asks cdn.redoc.ly for nothing", () => {
+    const html = text(respond('/docs')!.body);
+    const script = text(respond(/import \{ init \} from "([^"]+)"/.exec(html)![1]!)!.body);
+    expect(script).not.toContain('cdn.redoc.ly');
+    expect(script).toContain(inlineRedocLogo);
+    expect(html).toContain('td:first-child code { white-space: nowrap; }');
   });
 });
 

@@ -17,8 +17,8 @@ afterAll(() => Promise.all(mocks.map((m) => m.stop())));
 
 type Outcome = { data?: unknown; error?: unknown; response: Response };
 const callsOn = (mock: MockServer): Record<string, (headers?: Record<string, string>) => Promise<Outcome>> => {
-  const lookup = createLookupClient({ environment: mock.url, token: 'any-token', retry: false });
-  const drafts = createLookupDraftsClient({ environment: mock.url, token: 'any-token', retry: false });
+  const lookup = createLookupClient({ baseUrl: mock.url, token: 'any-token', retry: false });
+  const drafts = createLookupDraftsClient({ baseUrl: mock.url, token: 'any-token', retry: false });
   return {
     hello: (headers) => lookup.GET('/v1/companies/{companyId}/hello', { params: { path: { companyId: 'acme-corp' } }, headers }),
     searchPersons: (headers) => drafts.POST('/v1/persons/search', { body: { lastName: 'dur' }, headers }),

@@ -17,8 +17,8 @@ afterAll(() => mock?.stop());
 
 // Retries off: the mock answers every `Prefer: code=429` with a 429, as asked.
 const clients = () => ({
-  lookup: createLookupClient({ environment: mock.url, token: 'any-token', retry: false }),
-  drafts: createLookupDraftsClient({ environment: mock.url, token: 'any-token', retry: false }),
+  lookup: createLookupClient({ baseUrl: mock.url, token: 'any-token', retry: false }),
+  drafts: createLookupDraftsClient({ baseUrl: mock.url, token: 'any-token', retry: false }),
 });
 const personId = '3f0c2a7e-9b1d-4e55-8a2f-6c1d7e9b0a11';
 

@@ -111,4 +111,16 @@ describe('classifyChanges', () => {
       ['documentation', 'servers.2'],
     ]);
   });
+
+  it('a type its const already implies restricts nothing; a type that does restrict is breaking', () => {
+    const forbiddenError = (doc: Record<string, any>) =>
+      doc.components.responses.Forbidden.content['application/json'].schema.allOf[1].properties.error;
+    const before = structuredClone(contract);
+    delete forbiddenError(before).type;
+    expect(kinds(classifyChanges(before, contract), HELLO)).toEqual(['non-breaking']);
+
+    const contradicting = structuredClone(before);
+    forbiddenError(contradicting).type = 'integer'; // no value passes any more
+    expect(kinds(classifyChanges(before, contradicting), HELLO)).toEqual(['breaking']);
+  });
 });
