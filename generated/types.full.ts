@@ -202,12 +202,11 @@ export interface components {
             /** @description Null when no applicable participation record exists. Selection among several plan programs is pending upstream; this version stores at most one. */
             participation: components["schemas"]["Participation"] | null;
             /**
-             * Format: uuid
-             * @description The linked Person: in the person operations, always the `id` of the person the
-             *     employment is listed under. Employee records whose identity is unresolved (no
-             *     linked Person) never appear here; the separate Search employees operation serves them.
+             * @description The linked Person; null when identity is unresolved. Such unlinked records never
+             *     appear in the person operations (the separate Search employees operation serves
+             *     them), so there it is always the `id` of the person the employment is listed under.
              */
-            personId: string;
+            personId: string | null;
             /**
              * Format: date-time
              * @example 2025-07-01T00:00:00Z

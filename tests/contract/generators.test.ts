@@ -1,7 +1,7 @@
 // The contract in other teams' toolchains: five popular TypeScript generators (pinned in
 // package.json) generate from both bundles, and the output must compile under `tsc --strict`
 // and keep what the contract says: nulls (`participation.decision`), literals (error codes),
-// formats (`personId` is a uuid, checked at run time through the zod schemas), and no
+// formats (an employment's `id` is a uuid, checked at run time through the zod schemas), and no
 // localhost as the default base URL of a public client. Fails when the contract stops being
 // portable. The probes that state the expected types are in fixtures/generators/.
 import { execFile } from 'node:child_process';
@@ -14,11 +14,14 @@ import { contractPaths } from '../../server/contract.js';
 const exec = promisify(execFile);
 const repo = resolve(import.meta.dirname, '../..');
 const bin = (name: string) => join(repo, 'node_modules', '.bin', name);
+// openapi-typescript-codegen's bin is called `openapi`, like Redocly CLI's: whichever npm
+// links last wins node_modules/.bin/openapi, so it is called by its own path.
+const codegenBin = join(repo, 'node_modules', 'openapi-typescript-codegen', 'bin', 'index.js');
 const bundles = { public: contractPaths.public, full: contractPaths.full } as const;
 
 /** Each generator's command line, as its README gives it, writing into `out`. */
 const generators: Record<string, (bundle: string, out: string) => [string, string[]]> = {
-  'openapi-typescript-codegen': (bundle, out) => [bin('openapi'), ['--input', bundle, '--output', out, '--client', 'fetch']],
+  'openapi-typescript-codegen': (bundle, out) => [process.execPath, [codegenBin, '--input', bundle, '--output', out, '--client', 'fetch']],
   'openapi-zod-client': (bundle, out) => [bin('openapi-zod-client'), [bundle, '-o', join(out, 'client.ts')]],
   'hey-api': (bundle, out) => [bin('openapi-ts'), ['-i', bundle, '-o', out]],
   orval: (bundle, out) => [bin('orval'), ['--input', bundle, '--output', join(out, 'api.ts'), '--client', 'fetch']],
@@ -88,11 +91,13 @@ describe('the contract in other generators', () => {
     expect(diagnostics.filter((line) => !line.startsWith('probes/must-fail.ts'))).toEqual([]);
   });
 
-  it('openapi-zod-client validates personId as a uuid and accepts a null decision', async () => {
+  it('openapi-zod-client validates ids as uuids and accepts a null personId and decision', async () => {
     const { schemas } = await import(join(work, 'openapi-zod-client-full', 'client.ts'));
-    const personId = '3f0c2a7e-9b1d-4e55-8a2f-6c1d7e9b0a11';
-    expect(schemas.Employee.shape.personId.safeParse(personId).success).toBe(true);
-    expect(schemas.Employee.shape.personId.safeParse('not-a-uuid').success).toBe(false);
+    const id = '3f0c2a7e-9b1d-4e55-8a2f-6c1d7e9b0a11';
+    expect(schemas.Employee.shape.id.safeParse(id).success).toBe(true);
+    expect(schemas.Employee.shape.id.safeParse('not-a-uuid').success).toBe(false);
+    expect(schemas.Employee.shape.personId.safeParse(null).success).toBe(true);
+    expect(schemas.Employee.shape.personId.safeParse(id).success).toBe(true);
     expect(schemas.Participation.safeParse({ decision: null, decidedAt: null }).success).toBe(true);
     expect(schemas.Participation.safeParse({ decision: 'maybe', decidedAt: null }).success).toBe(false);
   });

@@ -30,7 +30,7 @@ const call = async (operationId: string, path: string, init: RequestInit = {}) =
 
 const time = (iso: string) => Date.parse(iso);
 const NAME = /^\p{Lu}[\p{L}'’ .-]*$/u; // a capital first, no lorem ipsum ("dolore")
-const PLACE = /^\p{Lu}[\p{L}'’ .()-]*$/u;
+const PLACE = /^\p{Lu}[\p{L}'’ .()/-]*$/u; // faker's cities include "Louisville/Jefferson County"
 const EMAIL = /^[^\s@]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i;
 
 /** Everything a reader of this employment would find odd, as messages (none: plausible). */
