@@ -87,7 +87,7 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
   // than the joined plan, which probes credential_companies once per entry read ("sch",
   // every one of 2,000 companies: 90 -> 44 ms per search).
   const inline =
-    names.route === 'trigrams'
+    names.route === 'pieces'
       ? companies.length <= filter.inlineCompaniesMax * 50
       : companies.length <= filter.inlineCompaniesMax && !(names.route === 'dictionary' && companies.length > 1);
   // One company as a plain equality (not `= ANY`) lets the planner use the index order.
@@ -97,27 +97,27 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
   const authorized = single ? 'e.company_id = $1::text' : 'e.company_id = ANY($1::text[])';
   const where = ['e.person_id IS NOT NULL'];
   if (inline) where.push(authorized);
-  // Where the matching employments are found: the name pieces (migration 008) stand in
+  // Where the matching employments are found: the name pieces (server/db/derived) stand in
   // for employees, carrying every column the search reads.
-  const source = names.route === 'trigrams' ? `${names.lead}_name_trigrams e` : 'employees e';
+  const source = names.route === 'pieces' ? `${names.lead}_name_pieces e` : 'employees e';
   const authorizedEmployees = inline ? source : `${source} JOIN credential_companies cc ON cc.credential_id = $1::uuid AND cc.company_id = e.company_id`;
   const pageEmployees = inline
     ? `employees e ON e.person_id = page.id AND ${authorized}`
     : '(employees e JOIN credential_companies ecc ON ecc.credential_id = $1::uuid AND ecc.company_id = e.company_id) ON e.person_id = page.id';
   if (filter.companyId !== undefined) where.push(`e.company_id = ${param(filter.companyId)}`);
-  if (names.route === 'trigrams') {
+  if (names.route === 'pieces') {
     // Every name holding the fragment holds its first three characters.
-    where.push(`e.trigram = ${param([...names.fragment].slice(0, 3).join(''))}`);
+    where.push(`e.piece = ${param([...names.fragment].slice(0, 3).join(''))}`);
   }
   // The names not found through a dictionary are checked on the entry (or, by phone or
   // person id, on the few employments found).
   const checked: Record<'last' | 'first', string | undefined> = { last: filter.lastName, first: filter.firstName };
   if (names.route === 'dictionary') {
     // Fragments of one or two characters: the distinct folded names holding them come
-    // from the dictionaries' own index (migrations 003, 007), and the employments bearing
+    // from the dictionaries' own index (server/db/derived), and the employments bearing
     // those names out of a btree by equality. The last name leads when both are given.
     const lead = filter.lastName !== undefined ? 'last' : 'first';
-    const holding = `ARRAY(SELECT n.folded FROM folded_${lead}_names n WHERE short_fragments(n.folded) @> ARRAY[${param(checked[lead])}::text])`;
+    const holding = `ARRAY(SELECT n.folded FROM ${lead}_name_dictionary n WHERE short_fragments(n.folded) @> ARRAY[${param(checked[lead])}::text])`;
     where.push(`e.${lead}_name_folded = ANY (${holding})`);
     checked[lead] = undefined;
   }
@@ -194,7 +194,7 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
     // name and company: 100 companies, 253 -> 152 req/s), hence the join for those.
     { prepared: true },
   );
-  // Stored in order with the employment (migration 006); shown for the systems asked for.
+  // Stored in order with the employment (server/db/employmentColumns.ts); shown for the systems asked for.
   const systems = filter.externalIdSystems;
   if (systems) for (const row of rows) row.external_ids &&= row.external_ids.filter((x) => systems.includes(x.system));
   return rows;
@@ -202,11 +202,11 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
 
 type NameRoute =
   | { route: 'none' | 'row' | 'dictionary' }
-  | { route: 'trigrams'; lead: 'last' | 'first'; fragment: string };
+  | { route: 'pieces'; lead: 'last' | 'first'; fragment: string };
 
 /**
  * How the name fragments find their employments: none given; checked on the rows a phone
- * or person id picks out; through the name pieces (migration 008), led by a fragment of
+ * or person id picks out; through the name pieces (server/db/derived), led by a fragment of
  * three or more characters, the last name's first; or, when both are shorter, through the
  * dictionaries of names.
  */
@@ -214,8 +214,8 @@ function nameRoute(filter: PersonFilter): NameRoute {
   if (filter.lastName === undefined && filter.firstName === undefined) return { route: 'none' };
   if (filter.phone !== undefined || filter.personId !== undefined) return { route: 'row' };
   const long = (fragment: string | undefined) => fragment !== undefined && [...fragment].length >= 3;
-  if (long(filter.lastName)) return { route: 'trigrams', lead: 'last', fragment: filter.lastName! };
-  if (long(filter.firstName)) return { route: 'trigrams', lead: 'first', fragment: filter.firstName! };
+  if (long(filter.lastName)) return { route: 'pieces', lead: 'last', fragment: filter.lastName! };
+  if (long(filter.firstName)) return { route: 'pieces', lead: 'first', fragment: filter.firstName! };
   return { route: 'dictionary' };
 }
 

@@ -1,7 +1,5 @@
 // Embedded PGlite: in memory, or in a data directory that survives restarts.
 import { PGlite, types } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { SESSION_SETTINGS, type Database, type DatabaseOptions } from './database.js';
 
 // Same choice as postgres.ts: a `date` stays the 'YYYY-MM-DD' string PostgreSQL sends.
@@ -10,7 +8,6 @@ const parsers = { [types.DATE]: (value: string) => value };
 export async function openPglite(options: DatabaseOptions): Promise<Database> {
   const db = await PGlite.create({
     dataDir: options.pgliteDataDir,
-    extensions: { pg_trgm, btree_gin },
     parsers,
   });
   for (const [name, value] of Object.entries(SESSION_SETTINGS)) await db.query(`SET ${name} = '${value}'`);
