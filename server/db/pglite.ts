@@ -14,7 +14,16 @@ export async function openPglite(options: DatabaseOptions): Promise<Database> {
   return {
     kind: 'pglite',
     query: async (sql, params) => (await db.query(sql, params as unknown[])).rows as any,
-    transaction: (work) => db.transaction((tx) => work({ query: async (sql, params) => (await tx.query(sql, params as unknown[])).rows as any })),
+    transaction: (work) =>
+      db.transaction((tx) =>
+        work({
+          query: async (sql, params) => (await tx.query(sql, params as unknown[])).rows as any,
+          // PGlite reads COPY input from a blob it is handed.
+          copyIn: async (table, columns, text) => {
+            await tx.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, [], { blob: new Blob([text]) });
+          },
+        }),
+      ),
     async ping() {
       await db.query('SELECT 1');
     },

@@ -21,8 +21,8 @@ export function rng(seed: number) {
   return { next, int, pick, chance, uuid };
 }
 
-const firstNames = ['Ana', 'Émile', 'émile', 'EMILE', 'Zoë', 'Åsa', 'Jean-Luc', '100%', 'snake_case', 'Back\\slash', 'Chloé', 'Ｍａｒｉａ'];
-const lastNames = ['Durand', 'Durán', 'Dupont', "O'Brien", 'Ångström', 'du Pont', 'Le_Gall', '50%Off', 'ÇELİK'.normalize('NFD').normalize('NFC')];
+const firstNames = ['Ana', 'Émile', 'émile', 'EMILE', 'Zoë', 'Åsa', 'Jean-Luc', '100%', 'snake_case', 'Back\\slash', 'Chloé', 'Ｍａｒｉａ', 'ﬁona', 'FIONA', 'ΟΔΥΣΣΕΥΣ', 'Οδυσσεύς'];
+const lastNames = ['Durand', 'Durán', 'Dupont', "O'Brien", 'Ångström', 'du Pont', 'Le_Gall', '50%Off', 'ÇELİK'.normalize('NFD').normalize('NFC'), 'Straße', 'STRASSER', 'Ｓｔｒａｓｓｅ'];
 export const phones = [
   { e164: '+14155550132', formats: ['(415) 555-0132', '415.555.0132', '+1 415 555 0132'] },
   { e164: '+13125550187', formats: ['312-555-0187', '+13125550187'] },
