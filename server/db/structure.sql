@@ -16,6 +16,7 @@ CREATE TABLE credential_companies (
 );
 CREATE INDEX credential_companies_company ON public.credential_companies USING btree (company_id);
 CREATE TRIGGER credential_companies_added AFTER INSERT ON public.credential_companies REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION follow_credential_companies();
+CREATE TRIGGER credential_companies_locked BEFORE INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.credential_companies FOR EACH STATEMENT EXECUTE FUNCTION lock_data_writers_first();
 CREATE TRIGGER credential_companies_removed AFTER DELETE ON public.credential_companies REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION follow_credential_companies();
 
 CREATE TABLE credentials (
@@ -84,6 +85,7 @@ CREATE INDEX employees_person ON public.employees USING btree (person_id, create
 CREATE INDEX employees_phone ON public.employees USING btree (phone) WHERE (person_id IS NOT NULL);
 CREATE TRIGGER employees_deleted AFTER DELETE ON public.employees REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION follow_employment_changes();
 CREATE TRIGGER employees_inserted AFTER INSERT ON public.employees REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION follow_employment_changes();
+CREATE TRIGGER employees_locked BEFORE INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.employees FOR EACH STATEMENT EXECUTE FUNCTION lock_data_writers_first();
 CREATE TRIGGER employees_truncated AFTER TRUNCATE ON public.employees FOR EACH STATEMENT EXECUTE FUNCTION forget_derived_data();
 CREATE TRIGGER employees_updated AFTER UPDATE ON public.employees REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION follow_employment_changes();
 
@@ -142,6 +144,7 @@ CREATE TABLE persons (
   CONSTRAINT persons_pkey PRIMARY KEY (id),
   CONSTRAINT persons_times UNIQUE (id, created_at, updated_at)
 );
+CREATE TRIGGER persons_locked BEFORE INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.persons FOR EACH STATEMENT EXECUTE FUNCTION lock_data_writers_first();
 CREATE TRIGGER persons_times_copied AFTER UPDATE ON public.persons REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION follow_person_times();
 
 CREATE OR REPLACE FUNCTION public.follow_credential_companies()
@@ -311,6 +314,16 @@ CREATE OR REPLACE FUNCTION public.lock_data_writers()
  RETURNS void
  LANGUAGE sql
 AS $function$ SELECT pg_advisory_xact_lock(728302) $function$;
+
+CREATE OR REPLACE FUNCTION public.lock_data_writers_first()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM lock_data_writers();
+  RETURN NULL;
+END
+$function$;
 
 CREATE OR REPLACE FUNCTION public.name_pieces(name text)
  RETURNS text[]

@@ -26,3 +26,16 @@ export async function storedRecordCounts(db: Database): Promise<Record<string, n
   for (const [kind, sql] of Object.entries(counted)) counts[kind] = Number((await db.query<{ n: string }>(sql))[0]!.n);
   return counts;
 }
+
+/** Every table's whole content, source and derived, as one digest per table: "exactly as before" checks. */
+export async function databaseFingerprint(db: Database): Promise<Record<string, string>> {
+  const tables = await db.query<{ name: string }>(
+    `SELECT relname AS name FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' AND relname <> 'schema_migrations' ORDER BY 1`,
+  );
+  const digest: Record<string, string> = {};
+  for (const { name } of tables) {
+    const [row] = await db.query<{ d: string | null }>(`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS d FROM ${name} t`);
+    digest[name] = row?.d ?? 'empty';
+  }
+  return digest;
+}

@@ -9,7 +9,7 @@ import type { ImportRecord } from '../../server/importing/records.js';
 import { employee, ids, smallDataset, tokens } from '../fixtures/small.js';
 import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
 import { startTestServer } from '../helpers/server.js';
-import { storedRecordCounts as snapshot } from '../helpers/storedCounts.js';
+import { databaseFingerprint as snapshot } from '../helpers/storedCounts.js';
 
 async function rejection(db: Database, records: ImportRecord[]): Promise<ImportRejected> {
   const error = await importRecords(db, records, 'US').then(() => undefined, (e) => e);

@@ -113,6 +113,15 @@ CREATE INDEX credential_companies_company ON credential_companies (company_id);
 -- transaction: each writer then sees what the one before it committed, so the derived
 -- data stays exact under concurrent writers. Readers never take it.
 CREATE FUNCTION lock_data_writers() RETURNS void LANGUAGE sql AS $$ SELECT pg_advisory_xact_lock(728302) $$;
+-- Taken before a statement touches a row, so that a plain-SQL writer queues behind an
+-- import instead of holding rows the import waits for (a deadlock PostgreSQL would break
+-- by aborting one of them).
+CREATE FUNCTION lock_data_writers_first() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM lock_data_writers();
+  RETURN NULL;
+END
+$$;
 
 CREATE FUNCTION utc_day(t timestamptz) RETURNS date LANGUAGE sql IMMUTABLE AS $$ SELECT (t AT TIME ZONE 'UTC')::date $$;
 CREATE FUNCTION utc_midnight(d date) RETURNS timestamptz LANGUAGE sql IMMUTABLE AS $$ SELECT d::timestamp AT TIME ZONE 'UTC' $$;
@@ -312,6 +321,12 @@ BEGIN
   RETURN NULL;
 END
 $$;
+CREATE TRIGGER employees_locked BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON employees
+  FOR EACH STATEMENT EXECUTE FUNCTION lock_data_writers_first();
+CREATE TRIGGER persons_locked BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON persons
+  FOR EACH STATEMENT EXECUTE FUNCTION lock_data_writers_first();
+CREATE TRIGGER credential_companies_locked BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON credential_companies
+  FOR EACH STATEMENT EXECUTE FUNCTION lock_data_writers_first();
 CREATE TRIGGER employees_inserted AFTER INSERT ON employees
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION follow_employment_changes();
 CREATE TRIGGER employees_updated AFTER UPDATE ON employees
