@@ -12,23 +12,16 @@
 // company's creation-ordered index, a name fragment one range of the name pieces per
 // company, person-id and phone lookups check a few rows.
 import type { Queryable } from './database.js';
+import { employmentColumns, foldedNameColumns, personTimeColumns } from './employmentColumns.js';
 import { listingRollup, pageAndTotalFromRollups } from './listingFromRollups.js';
+import { personFilters, type FilterValues } from './personFilters.js';
 
-export interface PersonFilter {
+export interface PersonFilter extends FilterValues {
   /** The credential whose companies bound what matches and shows... */
   credentialId: string;
   /** ...which are these; passed inline when there are at most `inlineCompaniesMax` (50 times that for a name fragment of 3+ characters). */
   authorizedCompanies: readonly string[];
   inlineCompaniesMax: number;
-  companyId?: string;
-  /** Name fragments, folded (domain/names.ts foldName), matched anywhere in the folded names. */
-  firstName?: string;
-  lastName?: string;
-  /** E.164. */
-  phone?: string;
-  personId?: string;
-  createdFrom?: string;
-  createdBefore?: string;
   limit: number;
   offset: number;
   /** Which external systems' ids to show; undefined shows all. */
@@ -65,17 +58,32 @@ export interface EmploymentRow {
   external_ids: { system: string; system_id: string }[];
   membership_status: 'active' | 'revoked' | null;
   invitation_status: 'pending' | 'accepted' | 'revoked' | null;
-  invited_at: string | null;
-  expires_at: string | null;
+  invitation_invited_at: string | null;
+  invitation_expires_at: string | null;
   linked_user_status: 'active' | 'deactivated' | null;
   has_participation: boolean | null;
-  decision: 'opt_in' | 'opt_out' | null;
-  decided_at: string | null;
+  participation_decision: 'opt_in' | 'opt_out' | null;
+  participation_decided_at: string | null;
   coverage_status: string | null;
-  starts_at: string | null;
-  ends_at: string | null;
-  plan_tier: string | null;
+  coverage_starts_at: string | null;
+  coverage_ends_at: string | null;
+  coverage_plan_tier: string | null;
 }
+
+/** An instant as the contract writes it, e.g. 2024-03-01T09:30:00.000Z (as Date.toISOString would). */
+const iso = (instant: string) => `to_char(${instant} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * What a page reads of each employment: every stored column the contract shows
+ * (employmentColumns.ts; the folded names are for matching only) and the person's times,
+ * instants formatted by PostgreSQL.
+ */
+const employmentSelect = [
+  ...employmentColumns.filter((c) => !foldedNameColumns.some((f) => f.column === c.column)),
+  ...personTimeColumns.map((column) => ({ column, type: 'timestamptz' as const })),
+]
+  .map(({ column, type }) => (type === 'timestamptz' ? `${iso(`e.${column}`)} AS ${column}` : `e.${column}`))
+  .join(', ');
 
 export async function findPersons(db: Queryable, filter: PersonFilter): Promise<EmploymentRow[]> {
   const companies = filter.authorizedCompanies;
@@ -104,7 +112,7 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
   const pageEmployees = inline
     ? `employees e ON e.person_id = page.id AND ${authorized}`
     : '(employees e JOIN credential_companies ecc ON ecc.credential_id = $1::uuid AND ecc.company_id = e.company_id) ON e.person_id = page.id';
-  if (filter.companyId !== undefined) where.push(`e.company_id = ${param(filter.companyId)}`);
+  if (filter.companyId !== undefined) where.push(personFilters.companyId.where!(param(filter.companyId)));
   if (names.route === 'pieces') {
     // Every name holding the fragment holds its first three characters.
     where.push(`e.piece = ${param([...names.fragment].slice(0, 3).join(''))}`);
@@ -125,14 +133,14 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
     const fragment = checked[side];
     if (fragment !== undefined) where.push(`e.${side}_name_folded LIKE ${param(containing(fragment))}`);
   }
-  if (filter.phone !== undefined) where.push(`e.phone = ${param(filter.phone)}`);
-  if (filter.personId !== undefined) where.push(`e.person_id = ${param(filter.personId)}::uuid`);
+  if (filter.phone !== undefined) where.push(personFilters.phone.where!(param(filter.phone)));
+  if (filter.personId !== undefined) where.push(personFilters.personId.where!(param(filter.personId)));
   const rollup = listingRollup(filter, single);
   // The rollup query reads both bounds, set or not; the other only those that are set.
   const createdFrom = rollup || filter.createdFrom !== undefined ? param(filter.createdFrom ?? null) : undefined;
   const createdBefore = rollup || filter.createdBefore !== undefined ? param(filter.createdBefore ?? null) : undefined;
-  if (filter.createdFrom !== undefined) where.push(`e.person_created_at >= ${createdFrom}::timestamptz`);
-  if (filter.createdBefore !== undefined) where.push(`e.person_created_at < ${createdBefore}::timestamptz`);
+  if (filter.createdFrom !== undefined) where.push(personFilters.createdFrom.where!(createdFrom!));
+  if (filter.createdBefore !== undefined) where.push(personFilters.createdBefore.where!(createdBefore!));
   const limit = param(filter.limit);
   const offset = param(filter.offset);
 
@@ -170,15 +178,7 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
     `WITH ${pageAndTotal}
      SELECT ${iso('statement_timestamp()')} AS as_of,
             (SELECT n FROM total) AS total,
-            e.person_id, ${iso('e.person_created_at')} AS person_created_at, ${iso('e.person_updated_at')} AS person_updated_at,
-            e.id, e.company_id, e.first_name, e.last_name, e.date_of_birth, e.gender, e.email, e.phone,
-            e.address_line1, e.address_line2, e.city, e.state, e.postal_code, ${iso('e.created_at')} AS created_at, ${iso('e.updated_at')} AS updated_at,
-            e.external_ids,
-            e.membership_status,
-            e.invitation_status, ${iso('e.invitation_invited_at')} AS invited_at, ${iso('e.invitation_expires_at')} AS expires_at,
-            e.linked_user_status,
-            e.has_participation, e.participation_decision AS decision, ${iso('e.participation_decided_at')} AS decided_at,
-            e.coverage_status, ${iso('e.coverage_starts_at')} AS starts_at, ${iso('e.coverage_ends_at')} AS ends_at, e.coverage_plan_tier AS plan_tier
+            ${employmentSelect}
        FROM (SELECT 1) AS always
        LEFT JOIN page ON true
        LEFT JOIN ${pageEmployees}
@@ -222,5 +222,4 @@ function nameRoute(filter: PersonFilter): NameRoute {
 /** A LIKE pattern matching `fragment` anywhere, with `%`, `_` and `\` taken literally. */
 const containing = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** An instant as the contract writes it, e.g. 2024-03-01T09:30:00.000Z (as Date.toISOString would). */
-const iso = (instant: string) => `to_char(${instant} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
