@@ -9,7 +9,7 @@ import { findProblems, unknownSnapshotCompanies, type ImportProblem } from '../d
 import { resolveImport } from '../db/import/resolve.js';
 import { analyzeStaging, createStagingTables } from '../db/import/staging.js';
 import { employmentRecordKindNames } from '../db/employmentColumns.js';
-import { ImportParseError, readSource, type ImportSource } from './read.js';
+import { ImportParseError, readBatches, type ImportSource } from './read.js';
 import { storedRecordTypes, type ImportRecord, type StoredRecordType } from './records.js';
 import { Stager } from './stage.js';
 
@@ -55,34 +55,51 @@ export async function importRecords(db: Database, records: Iterable<ImportRecord
 export async function importSource(db: Database, source: ImportSource, given: ImportOptions | string): Promise<ImportSummary> {
   const options = typeof given === 'string' ? { defaultPhoneRegion: given } : given;
   const snapshots = [...new Set(options.snapshotCompanies ?? [])];
+  // IMPORT_TIMINGS=1 writes how long each step took to stderr (for tuning).
+  const timings = process.env.IMPORT_TIMINGS === '1';
+  let last = performance.now();
+  const step = (name: string) => {
+    if (!timings) return;
+    const now = performance.now();
+    process.stderr.write(`import step ${name}: ${Math.round(now - last)} ms\n`);
+    last = now;
+  };
   return db.transaction(async (tx) => {
     // One import at a time, and no other writer's upkeep in between (server/db/derived).
     await tx.query('SELECT lock_data_writers()');
     await tx.query('SET LOCAL statement_timeout = 0');
+    // Room to sort and hash a whole file's records in memory (the upkeep's sorts, the resolve's joins).
+    await tx.query("SET LOCAL work_mem = '256MB'");
     await createStagingTables(tx);
     const stager = new Stager(tx, options.defaultPhoneRegion, PROBLEMS_LISTED);
-    for await (const sourced of readSource(source)) await stager.add(sourced);
+    for await (const batch of readBatches(source)) await stager.addBatch(batch);
     await stager.flush();
+    step('read, check and stage');
     if (stager.unparsable.count) {
       const listed = stager.unparsable.first.map((p) => `line ${p.line}: ${p.message}`);
       const more = stager.unparsable.count - listed.length;
       throw new ImportParseError([...listed, ...(more > 0 ? [`... and ${more} more`] : [])].join('\n'));
     }
     await analyzeStaging(tx);
+    step('analyze');
 
     // The database checks run even when records failed their own, so one run names them all.
     await resolveImport(tx, snapshots);
+    step('resolve');
     for (const company of await unknownSnapshotCompanies(tx, snapshots)) {
       stager.problems.add({ line: 0, record: `--snapshot ${company}`, message: `unknown company ${company}: not in this import nor in the database` });
     }
     const found = await findProblems(tx, PROBLEMS_LISTED);
+    step('problems');
     const total = stager.problems.count + found.count;
     if (total) {
       const first = [...stager.problems.first, ...found.first].sort((a, b) => a.line - b.line).slice(0, PROBLEMS_LISTED);
       throw new ImportRejected(first, total);
     }
     const counts = await countOutcomes(tx, employmentRecordKindNames);
+    step('count');
     await applyImport(tx);
+    step('apply');
     const summary = { records: stager.records } as ImportSummary;
     for (const type of storedRecordTypes) {
       const c = counts[type] ?? {};

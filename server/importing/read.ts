@@ -13,6 +13,19 @@ export type Sourced = { line: number; value: unknown } | { line: number; unparsa
 
 export class ImportParseError extends Error {}
 
+/** Records in batches of up to `size`: the checks then run without an await per record. */
+export async function* readBatches(source: ImportSource, size = 2_000): AsyncGenerator<Sourced[]> {
+  let batch: Sourced[] = [];
+  for await (const sourced of readSource(source)) {
+    batch.push(sourced);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length) yield batch;
+}
+
 export async function* readSource(source: ImportSource): AsyncGenerator<Sourced> {
   if ('records' in source) {
     let line = 0;

@@ -7,14 +7,14 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { Transaction } from '../db/database.js';
 import { copyLine, type CopyValue } from '../db/copyText.js';
-import { employeeFields, employmentRecordKindNames, employmentRecordKinds, kindColumns, valueAt, type EmploymentRecordKindName } from '../db/employmentColumns.js';
+import { employeeFields, employmentRecordKindNames, employmentRecordKinds, kindColumns, valueAt, type EmploymentRecordKind, type EmploymentRecordKindName } from '../db/employmentColumns.js';
 import type { ImportProblem } from '../db/import/problems.js';
 import { copyIntoStaging, stagingTables, type StagingTable } from '../db/import/staging.js';
 import { foldName } from '../domain/names.js';
 import { toE164 } from '../domain/phone.js';
 import { hashToken } from '../domain/tokens.js';
 import type { Sourced } from './read.js';
-import { recordSchemas, type CredentialRecord, type EmployeeRecord, type ImportRecord } from './records.js';
+import { recordSchemas, type CredentialRecord, type EmployeeRecord, type EmploymentRecord, type ImportRecord } from './records.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
@@ -67,7 +67,13 @@ export class Stager {
     ) as Record<EmploymentRecordKindName, (record: any) => CopyValue[]>;
   }
 
-  async add(sourced: Sourced): Promise<void> {
+  /** Checks and buffers a batch of records, then copies the buffers that are full. */
+  async addBatch(batch: readonly Sourced[]): Promise<void> {
+    for (const sourced of batch) this.add(sourced);
+    for (const [table, buffer] of this.buffers) if (buffer.bytes >= CHUNK_BYTES) await this.copy(table);
+  }
+
+  private add(sourced: Sourced): void {
     const { line } = sourced;
     if ('unparsable' in sourced) {
       this.unparsable.add({ line, record: 'record', message: sourced.unparsable });
@@ -110,13 +116,12 @@ export class Stager {
     for (const table of this.buffers.keys()) await this.copy(table);
   }
 
-  private async stage(table: StagingTable, values: CopyValue[]): Promise<void> {
+  private stage(table: StagingTable, values: CopyValue[]): void {
     let buffer = this.buffers.get(table);
     if (!buffer) this.buffers.set(table, (buffer = { lines: [], bytes: 0 }));
     const text = copyLine(values);
     buffer.lines.push(text);
     buffer.bytes += text.length;
-    if (buffer.bytes >= CHUNK_BYTES) await this.copy(table);
   }
 
   private async copy(table: StagingTable): Promise<void> {
@@ -138,6 +143,26 @@ export function employeeRow(line: number, record: EmployeeRecord): CopyValue[] {
   }
   values.push(foldName(record.firstName), foldName(record.lastName));
   if (values.length !== stagingTables.import_employees.length) throw new Error('employee staging row out of step with its table');
+  return values;
+}
+
+/**
+ * An employment's whole stored row, in `employmentColumns` order then its person's times:
+ * what the import writes for these records (the bench's bulk loader copies it as is).
+ */
+export function storedEmploymentRow(
+  record: EmployeeRecord,
+  records: readonly EmploymentRecord[],
+  person: { createdAt: string; updatedAt: string } | null,
+): CopyValue[] {
+  const values = employeeRow(0, record).slice(1);
+  for (const kind of employmentRecordKindNames) {
+    const definition: EmploymentRecordKind = employmentRecordKinds[kind];
+    const found = records.find((r) => r.type === kind);
+    if (definition.flag) values.push(found !== undefined);
+    for (const f of definition.fields) values.push(found ? (valueAt(found, f.path) as CopyValue) : null);
+  }
+  values.push(person?.createdAt ?? null, person?.updatedAt ?? null);
   return values;
 }
 

@@ -7,7 +7,9 @@ import { employmentColumns } from '../employmentColumns.js';
 
 const written = employmentColumns.map((c) => c.column);
 
-export async function applyImport(tx: Transaction): Promise<void> {
+export async function applyImport(given: Transaction): Promise<void> {
+  // IMPORT_TIMINGS=1 writes each statement's time to stderr (for tuning).
+  const tx = process.env.IMPORT_TIMINGS === '1' ? timed(given) : given;
   await tx.query(`
     INSERT INTO companies (id, name) SELECT id, name FROM import_company_outcomes WHERE outcome IN ('added', 'changed')
     ON CONFLICT (id) DO UPDATE SET name = excluded.name`);
@@ -60,4 +62,16 @@ export async function countOutcomes(tx: Transaction, kinds: readonly string[]): 
   const counts: Record<string, Partial<Record<Outcome, number>>> = {};
   for (const { type, outcome, n } of rows) (counts[type] ??= {})[outcome] = n;
   return counts;
+}
+
+function timed(tx: Transaction): Transaction {
+  return {
+    ...tx,
+    query: async (sql, params) => {
+      const started = performance.now();
+      const rows = await tx.query(sql, params);
+      process.stderr.write(`  ${Math.round(performance.now() - started)} ms: ${sql.trim().split('\n')[0]!.slice(0, 90)}\n`);
+      return rows as any;
+    },
+  };
 }
