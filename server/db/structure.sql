@@ -164,6 +164,8 @@ CREATE OR REPLACE FUNCTION public.follow_employment_changes()
 AS $function$
 DECLARE
   noted bigint;
+  hash_join text := current_setting('enable_hashjoin');
+  merge_join text := current_setting('enable_mergejoin');
 BEGIN
   PERFORM lock_data_writers();
   IF to_regclass('pg_temp.employment_changes') IS NULL THEN
@@ -200,9 +202,10 @@ BEGIN
 
   INSERT INTO employment_states
   WITH affected AS (SELECT DISTINCT person_id FROM employment_changes),
+
   now_borne AS (
     SELECT e.id, e.company_id, e.person_created_at, e.person_id, e.last_name_folded, e.first_name_folded
-      FROM affected a JOIN employees e ON e.person_id = a.person_id
+      FROM affected a CROSS JOIN LATERAL (SELECT * FROM employees y WHERE y.person_id = a.person_id) e
   )
   SELECT DISTINCT 'b'::"char", company_id, person_created_at, person_id, last_name_folded, first_name_folded
     FROM (SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM now_borne h
@@ -213,17 +216,30 @@ BEGIN
   SELECT DISTINCT 'a'::"char", company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM now_borne;
   IF noted > 1000 THEN ANALYZE employment_states; END IF;
 
+
+  CREATE TEMP TABLE IF NOT EXISTS name_pieces_gone (side "char", piece text, company_id text, person_created_at timestamptz, person_id uuid, last_name_folded text, first_name_folded text);
+  TRUNCATE name_pieces_gone;
+  INSERT INTO name_pieces_gone
   WITH gone AS (
     SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM employment_states WHERE side = 'b'
     EXCEPT
     SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM employment_states WHERE side = 'a'
-  ),
-  last_gone AS (DELETE FROM last_name_pieces x USING gone g CROSS JOIN unnest(name_pieces(g.last_name_folded)) AS p
-                 WHERE x.piece = p AND x.company_id = g.company_id AND x.person_created_at = g.person_created_at AND x.person_id = g.person_id
-                   AND x.last_name_folded = g.last_name_folded AND x.first_name_folded = g.first_name_folded)
-  DELETE FROM first_name_pieces x USING gone g CROSS JOIN unnest(name_pieces(g.first_name_folded)) AS p
-   WHERE x.piece = p AND x.company_id = g.company_id AND x.person_created_at = g.person_created_at AND x.person_id = g.person_id
-     AND x.first_name_folded = g.first_name_folded AND x.last_name_folded = g.last_name_folded;
+  )
+  SELECT 'l', p, g.* FROM gone g CROSS JOIN unnest(name_pieces(g.last_name_folded)) AS p
+  UNION ALL
+  SELECT 'f', p, g.* FROM gone g CROSS JOIN unnest(name_pieces(g.first_name_folded)) AS p;
+  DELETE FROM last_name_pieces WHERE ctid = ANY (ARRAY(
+    SELECT x.ctid FROM name_pieces_gone g CROSS JOIN LATERAL (
+      SELECT y.ctid FROM last_name_pieces y
+       WHERE y.piece = g.piece AND y.company_id = g.company_id AND y.person_created_at = g.person_created_at AND y.person_id = g.person_id
+         AND y.last_name_folded = g.last_name_folded AND y.first_name_folded = g.first_name_folded) x
+     WHERE g.side = 'l'));
+  DELETE FROM first_name_pieces WHERE ctid = ANY (ARRAY(
+    SELECT x.ctid FROM name_pieces_gone g CROSS JOIN LATERAL (
+      SELECT y.ctid FROM first_name_pieces y
+       WHERE y.piece = g.piece AND y.company_id = g.company_id AND y.person_created_at = g.person_created_at AND y.person_id = g.person_id
+         AND y.first_name_folded = g.first_name_folded AND y.last_name_folded = g.last_name_folded) x
+     WHERE g.side = 'f'));
   WITH came AS (
     SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM employment_states WHERE side = 'a'
     EXCEPT
@@ -237,53 +253,63 @@ BEGIN
     FROM came c CROSS JOIN unnest(name_pieces(c.first_name_folded)) AS p ORDER BY 1, 2, 3, 4, 6, 5;
 
 
-
-  WITH presence AS (SELECT DISTINCT side, company_id, utc_day(person_created_at) AS day, person_id FROM employment_states),
-  moved AS (
-    (SELECT company_id, day, person_id, 1 AS delta FROM presence WHERE side = 'a'
-     EXCEPT SELECT company_id, day, person_id, 1 FROM presence WHERE side = 'b')
-    UNION ALL
-    (SELECT company_id, day, person_id, -1 FROM presence WHERE side = 'b'
-     EXCEPT SELECT company_id, day, person_id, -1 FROM presence WHERE side = 'a')
-  )
-  , net AS (SELECT company_id, day, sum(delta)::integer AS delta FROM moved GROUP BY 1, 2 HAVING sum(delta) <> 0)
-  , counted AS (UPDATE people_by_company_day r SET people = r.people + n.delta FROM net n
-                 WHERE r.company_id = n.company_id AND r.day = n.day RETURNING r.company_id, r.day)
-  INSERT INTO people_by_company_day (company_id, day, people)
-  SELECT company_id, day, delta FROM net n WHERE NOT EXISTS (SELECT 1 FROM counted c WHERE c.company_id = n.company_id AND c.day = n.day);
-
-  WITH presence AS (
-    SELECT DISTINCT s.side, cc.credential_id, utc_day(s.person_created_at) AS day, s.person_id
+  CREATE TEMP TABLE IF NOT EXISTS rollup_deltas (credential boolean, key text, day date, delta integer);
+  TRUNCATE rollup_deltas;
+  INSERT INTO rollup_deltas
+  WITH company_presence AS (SELECT DISTINCT side, company_id AS key, utc_day(person_created_at) AS day, person_id FROM employment_states),
+  credential_presence AS (
+    SELECT DISTINCT s.side, cc.credential_id::text AS key, utc_day(s.person_created_at) AS day, s.person_id
       FROM employment_states s JOIN credential_companies cc ON cc.company_id = s.company_id
   ),
   moved AS (
-    (SELECT credential_id, day, person_id, 1 AS delta FROM presence WHERE side = 'a'
-     EXCEPT SELECT credential_id, day, person_id, 1 FROM presence WHERE side = 'b')
+    (SELECT false AS credential, key, day, person_id, 1 AS delta FROM company_presence WHERE side = 'a'
+     EXCEPT SELECT false, key, day, person_id, 1 FROM company_presence WHERE side = 'b')
     UNION ALL
-    (SELECT credential_id, day, person_id, -1 FROM presence WHERE side = 'b'
-     EXCEPT SELECT credential_id, day, person_id, -1 FROM presence WHERE side = 'a')
+    (SELECT false, key, day, person_id, -1 FROM company_presence WHERE side = 'b'
+     EXCEPT SELECT false, key, day, person_id, -1 FROM company_presence WHERE side = 'a')
+    UNION ALL
+    (SELECT true, key, day, person_id, 1 FROM credential_presence WHERE side = 'a'
+     EXCEPT SELECT true, key, day, person_id, 1 FROM credential_presence WHERE side = 'b')
+    UNION ALL
+    (SELECT true, key, day, person_id, -1 FROM credential_presence WHERE side = 'b'
+     EXCEPT SELECT true, key, day, person_id, -1 FROM credential_presence WHERE side = 'a')
   )
-  , net AS (SELECT credential_id, day, sum(delta)::integer AS delta FROM moved GROUP BY 1, 2 HAVING sum(delta) <> 0)
-  , counted AS (UPDATE people_by_credential_day r SET people = r.people + n.delta FROM net n
-                 WHERE r.credential_id = n.credential_id AND r.day = n.day RETURNING r.credential_id, r.day)
-  INSERT INTO people_by_credential_day (credential_id, day, people)
-  SELECT credential_id, day, delta FROM net n WHERE NOT EXISTS (SELECT 1 FROM counted c WHERE c.credential_id = n.credential_id AND c.day = n.day);
+  SELECT credential, key, day, sum(delta)::integer FROM moved GROUP BY 1, 2, 3 HAVING sum(delta) <> 0;
+  IF noted > 1000 THEN ANALYZE rollup_deltas; END IF;
 
-  DELETE FROM people_by_company_day r USING (SELECT DISTINCT company_id, utc_day(person_created_at) AS day FROM employment_states) t
-   WHERE r.company_id = t.company_id AND r.day = t.day AND r.people = 0;
-  DELETE FROM people_by_credential_day r
-   USING (SELECT DISTINCT cc.credential_id, utc_day(s.person_created_at) AS day FROM employment_states s JOIN credential_companies cc ON cc.company_id = s.company_id) t
-   WHERE r.credential_id = t.credential_id AND r.day = t.day AND r.people = 0;
+
+
+  PERFORM set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+  UPDATE people_by_company_day r SET people = r.people + d.delta FROM rollup_deltas d
+   WHERE NOT d.credential AND r.company_id = d.key AND r.day = d.day;
+  INSERT INTO people_by_company_day (company_id, day, people)
+  SELECT d.key, d.day, d.delta FROM rollup_deltas d
+   WHERE NOT d.credential AND NOT EXISTS (SELECT 1 FROM people_by_company_day r WHERE r.company_id = d.key AND r.day = d.day);
+  DELETE FROM people_by_company_day r USING rollup_deltas d
+   WHERE NOT d.credential AND r.company_id = d.key AND r.day = d.day AND r.people = 0;
+  UPDATE people_by_credential_day r SET people = r.people + d.delta FROM rollup_deltas d
+   WHERE d.credential AND r.credential_id = d.key::uuid AND r.day = d.day;
+  INSERT INTO people_by_credential_day (credential_id, day, people)
+  SELECT d.key::uuid, d.day, d.delta FROM rollup_deltas d
+   WHERE d.credential AND NOT EXISTS (SELECT 1 FROM people_by_credential_day r WHERE r.credential_id = d.key::uuid AND r.day = d.day);
+  DELETE FROM people_by_credential_day r USING rollup_deltas d
+   WHERE d.credential AND r.credential_id = d.key::uuid AND r.day = d.day AND r.people = 0;
+  PERFORM set_config('enable_hashjoin', hash_join, true), set_config('enable_mergejoin', merge_join, true);
 
 
   INSERT INTO last_name_dictionary
   SELECT DISTINCT last_name_folded FROM employment_changes WHERE side = 'n' ORDER BY 1 ON CONFLICT DO NOTHING;
   INSERT INTO first_name_dictionary
   SELECT DISTINCT first_name_folded FROM employment_changes WHERE side = 'n' ORDER BY 1 ON CONFLICT DO NOTHING;
-  DELETE FROM last_name_dictionary d USING (SELECT DISTINCT last_name_folded AS folded FROM employment_changes WHERE side = 'o') c
-   WHERE d.folded = c.folded AND NOT EXISTS (SELECT 1 FROM employees e WHERE e.last_name_folded = c.folded AND e.person_id IS NOT NULL);
-  DELETE FROM first_name_dictionary d USING (SELECT DISTINCT first_name_folded AS folded FROM employment_changes WHERE side = 'o') c
-   WHERE d.folded = c.folded AND NOT EXISTS (SELECT 1 FROM employees e WHERE e.first_name_folded = c.folded AND e.person_id IS NOT NULL);
+
+  DELETE FROM last_name_dictionary WHERE folded = ANY (ARRAY(
+    SELECT c.folded FROM (SELECT DISTINCT last_name_folded AS folded FROM employment_changes WHERE side = 'o') c
+      LEFT JOIN LATERAL (SELECT 1 AS held FROM employees e WHERE e.last_name_folded = c.folded AND e.person_id IS NOT NULL LIMIT 1) h ON true
+     WHERE h.held IS NULL));
+  DELETE FROM first_name_dictionary WHERE folded = ANY (ARRAY(
+    SELECT c.folded FROM (SELECT DISTINCT first_name_folded AS folded FROM employment_changes WHERE side = 'o') c
+      LEFT JOIN LATERAL (SELECT 1 AS held FROM employees e WHERE e.first_name_folded = c.folded AND e.person_id IS NOT NULL LIMIT 1) h ON true
+     WHERE h.held IS NULL));
   RETURN NULL;
 END
 $function$;
@@ -293,9 +319,13 @@ CREATE OR REPLACE FUNCTION public.follow_person_times()
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  UPDATE employees e SET person_created_at = n.created_at, person_updated_at = n.updated_at
-    FROM old_rows o JOIN new_rows n ON n.id = o.id
-   WHERE e.person_id = n.id AND (o.created_at, o.updated_at) IS DISTINCT FROM (n.created_at, n.updated_at);
+
+  UPDATE employees e SET person_created_at = c.created_at, person_updated_at = c.updated_at
+    FROM (SELECT y.ctid AS tid, n.created_at, n.updated_at
+            FROM old_rows o JOIN new_rows n ON n.id = o.id
+           CROSS JOIN LATERAL (SELECT x.ctid FROM employees x WHERE x.person_id = n.id) y
+           WHERE (o.created_at, o.updated_at) IS DISTINCT FROM (n.created_at, n.updated_at)) c
+   WHERE e.ctid = c.tid;
   RETURN NULL;
 END
 $function$;

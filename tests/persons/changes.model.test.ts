@@ -16,7 +16,7 @@ import { ModelStore } from './modelStore.js';
 import { firstNames, instants, lastNames, phones, randomDataset, randomQuery, rng, systems } from './randomDataset.js';
 
 const SEQUENCES = Number(process.env.SEQUENCES ?? 3);
-const STEPS = Number(process.env.STEPS ?? 18);
+const STEPS = Number(process.env.STEPS ?? 15);
 const QUERIES = Number(process.env.QUERIES ?? 8);
 const firstSeed = Number(process.env.SEED ?? 101);
 const e164Of = new Map(phones.flatMap((p) => p.formats.map((f) => [f, p.e164] as const)));
