@@ -248,7 +248,6 @@ BEGIN
   IF noted > 1000 THEN ANALYZE employment_states; END IF;
 
   -- Name pieces: the entries of what is no longer borne go, of what is newly borne come.
-  -- (Each entry gone is found by its key, LATERAL, so never by a scan of all entries.)
   CREATE TEMP TABLE IF NOT EXISTS name_pieces_gone (side "char", piece text, company_id text, person_created_at timestamptz, person_id uuid, last_name_folded text, first_name_folded text);
   TRUNCATE name_pieces_gone;
   INSERT INTO name_pieces_gone
@@ -260,18 +259,15 @@ BEGIN
   SELECT 'l', p, g.* FROM gone g CROSS JOIN unnest(name_pieces(g.last_name_folded)) AS p
   UNION ALL
   SELECT 'f', p, g.* FROM gone g CROSS JOIN unnest(name_pieces(g.first_name_folded)) AS p;
-  DELETE FROM last_name_pieces WHERE ctid = ANY (ARRAY(
-    SELECT x.ctid FROM name_pieces_gone g CROSS JOIN LATERAL (
-      SELECT y.ctid FROM last_name_pieces y
-       WHERE y.piece = g.piece AND y.company_id = g.company_id AND y.person_created_at = g.person_created_at AND y.person_id = g.person_id
-         AND y.last_name_folded = g.last_name_folded AND y.first_name_folded = g.first_name_folded) x
-     WHERE g.side = 'l'));
-  DELETE FROM first_name_pieces WHERE ctid = ANY (ARRAY(
-    SELECT x.ctid FROM name_pieces_gone g CROSS JOIN LATERAL (
-      SELECT y.ctid FROM first_name_pieces y
-       WHERE y.piece = g.piece AND y.company_id = g.company_id AND y.person_created_at = g.person_created_at AND y.person_id = g.person_id
-         AND y.first_name_folded = g.first_name_folded AND y.last_name_folded = g.last_name_folded) x
-     WHERE g.side = 'f'));
+  -- From here on, joins with the big tables go by their indexes (nested loops from the
+  -- few changed keys), never by a scan of every entry or bucket; restored at the end.
+  PERFORM set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+  DELETE FROM last_name_pieces y USING name_pieces_gone g
+   WHERE g.side = 'l' AND y.piece = g.piece AND y.company_id = g.company_id AND y.person_created_at = g.person_created_at AND y.person_id = g.person_id
+     AND y.last_name_folded = g.last_name_folded AND y.first_name_folded = g.first_name_folded;
+  DELETE FROM first_name_pieces y USING name_pieces_gone g
+   WHERE g.side = 'f' AND y.piece = g.piece AND y.company_id = g.company_id AND y.person_created_at = g.person_created_at AND y.person_id = g.person_id
+     AND y.first_name_folded = g.first_name_folded AND y.last_name_folded = g.last_name_folded;
   WITH came AS (
     SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM employment_states WHERE side = 'a'
     EXCEPT
@@ -309,10 +305,8 @@ BEGIN
   )
   SELECT credential, key, day, sum(delta)::integer FROM moved GROUP BY 1, 2, 3 HAVING sum(delta) <> 0;
   IF noted > 1000 THEN ANALYZE rollup_deltas; END IF;
-  -- Each bucket by its key (nested loops over the rollup's primary key, never a scan of
-  -- every bucket); updated, then inserted where missing (an upsert would check a negative
-  -- count before finding its row), then removed where nobody is counted any more.
-  PERFORM set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+  -- Each bucket by its key: updated, then inserted where missing (an upsert would check a
+  -- negative count before finding its row), then removed where nobody is counted any more.
   UPDATE people_by_company_day r SET people = r.people + d.delta FROM rollup_deltas d
    WHERE NOT d.credential AND r.company_id = d.key AND r.day = d.day;
   INSERT INTO people_by_company_day (company_id, day, people)
