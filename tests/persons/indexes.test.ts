@@ -106,7 +106,7 @@ describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', (
   it.each([
     ['last', { lastName: 'al' }, 'last_name_dictionary_short', 'employees_last_name'],
     ['first', { firstName: 'n' }, 'first_name_dictionary_short', 'employees_first_name'],
-  ] as const)('finds the %s names holding a fragment of one or two characters by their own index, which holds no trigram', async (_, filter, dictionaryIndex, index) => {
+  ] as const)('finds the %s names holding a fragment of one or two characters by their own index, which holds no name piece', async (_, filter, dictionaryIndex, index) => {
     for (const companies of [['co-7'], everyCompany]) {
       const used = indexes(await planNodes(filter, companies));
       expect(used, `${companies.length} companies`).toContain(dictionaryIndex);
