@@ -8,7 +8,7 @@
 //   churn   10% of employments changed, 1% relinked, 1% deleted, before the read
 //           measurements (so they are taken after churn); its inverse after them.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -30,6 +30,8 @@ export type Phase = 'import' | 'change' | 'churn';
 export const phases: Phase[] = ['import', 'change', 'churn'];
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+/** Node's flags in `npm run import` (package.json), so the bench runs the import exactly as an operator does. */
+const importNodeFlags = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.import as string).split(/\s+/).filter((t) => t.startsWith('--'));
 
 export interface ImportRun {
   label: string;
@@ -61,7 +63,7 @@ export interface ChangeResults {
 /** Runs `npm run import` (server/cli/import.ts) on `file`, sampling its memory. */
 export async function runImportCli(databaseUrl: string, file: string, label: string, records: number): Promise<ImportRun> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/cli/import.ts'), file], {
+  const child = spawn(process.execPath, [...importNodeFlags, '--import', 'tsx', join(root, 'server/cli/import.ts'), file], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, PGLITE_DATA_DIR: '', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,4 +1,6 @@
 // npm run import -- <file.ndjson|file.json> [--snapshot COMPANY_ID]...
+// (package.json caps the heap at 128 MB: the import streams, and a cap keeps V8 from
+// letting garbage grow the process past 256 MB on a large file.)
 // Applies source records (see server/importing/FORMAT.md) all-or-nothing: added, replaced
 // or deleted by id, in file order; a snapshot company's employments the file lacks are
 // deleted. On rejection every problem is listed with its line and nothing is written.
