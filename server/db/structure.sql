@@ -376,7 +376,8 @@ BEGIN
    WHERE e.person_id IS NOT NULL ORDER BY 1, 2, 3, 4, 6, 5;
   INSERT INTO people_by_company_day (company_id, day, people)
   SELECT company_id, utc_day(person_created_at), count(DISTINCT person_id) FROM employees WHERE person_id IS NOT NULL GROUP BY 1, 2;
-  PERFORM recount_credential_people(array_agg(id)) FROM credentials;
+
+  PERFORM recount_credential_people(array_agg(DISTINCT credential_id)) FROM credential_companies;
 END
 $function$;
 
