@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_SEED, type CredentialKey } from './dataset/generate.js';
 import { personKinds, type PersonKind } from './scenarios.js';
 import type { HelloReference } from './targets.js';
+import { phases as allPhases, type Phase } from './changes/phases.js';
 
 export const DEFAULT_BENCH_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/lookup_bench';
 const benchDir = fileURLToPath(new URL('./', import.meta.url));
@@ -40,6 +41,10 @@ export interface BenchOptions {
   explain: boolean;
   outDir: string;
   rebuild: boolean;
+  /** Change phases on PostgreSQL (changes/phases.ts): import, change, churn. */
+  phases: Phase[];
+  /** Where the change phases write their files. */
+  workDir: string;
 }
 
 export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
@@ -68,6 +73,9 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'no-explain': { type: 'boolean', default: false },
       out: { type: 'string', default: benchDir + 'results' },
       rebuild: { type: 'boolean', default: false },
+      phases: { type: 'string', default: allPhases.join(',') },
+      'no-phases': { type: 'boolean', default: false },
+      'work-dir': { type: 'string', default: benchDir + '.data/changes' },
     },
   });
   const num = (name: string, value: string | undefined, min: number) => {
@@ -107,5 +115,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     explain: !values['no-explain'],
     outDir: values.out,
     rebuild: values.rebuild,
+    phases: values['no-phases'] || values['no-postgres'] ? [] : list('phases', values.phases, allPhases),
+    workDir: values['work-dir'],
   };
 }

@@ -23,6 +23,8 @@ import { childEnv, startTarget, type Running, type TargetSpec } from './processe
 import { personKinds, personWorkload, worstCaseWorkload } from './scenarios.js';
 import { round } from './stats.js';
 import { helloReferenceTarget, serviceTarget } from './targets.js';
+import { changePhase, churnAfter, churnBefore, importPhase, recoverInterruptedRun, type ChangeResults, type PhaseContext } from './changes/phases.js';
+import { createDataset } from './dataset/generate.js';
 
 export interface DatasetSummary {
   engine: Engine;
@@ -59,6 +61,8 @@ export interface RunResult {
   loadAverage: { start: number; end: number };
   /** The commit measured, and the server files that differed from it (uncommitted work). */
   revision: { commit: string; uncommittedServerFiles: string[] };
+  /** The change phases (import, change, churn), where run. */
+  changes?: ChangeResults & { phases: string[]; loadAverage: number[] };
 }
 
 const engineName: Record<Engine, string> = { postgres: 'PostgreSQL', pglite: 'PGlite' };
@@ -85,6 +89,20 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     pgliteDirectCopy = `${dataDir}.direct`;
     rmSync(pgliteDirectCopy, { recursive: true, force: true });
     cpSync(dataDir, pgliteDirectCopy, { recursive: true });
+  }
+
+  // Change phases that come before the read measurements (outside the budget, like the
+  // dataset builds): the whole-file import into a database of its own, and the churn
+  // the read measurements are then taken after.
+  const changes: RunResult['changes'] = options.phases.length && infos.postgres ? { imports: [], notes: [], phases: options.phases, loadAverage: [] } : undefined;
+  let phaseContext: PhaseContext | undefined;
+  if (changes && infos.postgres) {
+    const { databaseUrl, people, companies, seed } = options.postgres!;
+    phaseContext = { databaseUrl, dataset: createDataset(scaleFor(people, { companies, seed })), workDir: options.workDir, searchFilters: [], log };
+    changes.loadAverage.push(round(os.loadavg()[0]!, 2));
+    await recoverInterruptedRun(phaseContext, changes);
+    if (options.phases.includes('import')) await importPhase(phaseContext, changes);
+    if (options.phases.includes('churn')) await churnBefore(phaseContext, changes);
   }
 
   const budgetStart = performance.now();
@@ -196,6 +214,12 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   }
   scenarios.unshift({ id: 'hello', group: 'hello', label: 'hello', token: helloCredential.token, http: [{ method: 'GET', path: `/v1/companies/${companyId}/hello` }], targets: helloTargets });
 
+  // The change file while searches run: searches of the PostgreSQL scenarios' filters (one large company).
+  if (changes && phaseContext && options.phases.includes('change')) {
+    phaseContext.searchFilters = scenarios.filter((s) => s.group === 'postgres' && s.credential === 'oneLarge' && s.direct).flatMap((s) => s.direct!.slice(0, 100));
+    if (phaseContext.searchFilters.length) await changePhase(phaseContext, changes);
+  }
+
   const coldStarts: Record<string, number[]> = Object.fromEntries(Object.keys(specs).map((name) => [name, []]));
   const measurements: RunResult['measurements'] = [];
   const skipped: RunResult['skipped'] = [];
@@ -272,6 +296,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     await Promise.all([...Object.values(running).map((r) => r.stop()), ...Object.values(direct).map((d) => d.stop())]);
     if (pgliteDirectCopy) rmSync(pgliteDirectCopy, { recursive: true, force: true });
   }
+  if (changes && phaseContext && options.phases.includes('churn')) await churnAfter(phaseContext, changes);
+  if (changes) changes.loadAverage.push(round(os.loadavg()[0]!, 2));
   const loadAtEnd = os.loadavg()[0]!;
   if (skipped.length) log(`${skipped.length} measurements skipped (time budget of ${options.budgetS} s reached, or the target crashed)`);
 
@@ -294,6 +320,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     budget: { seconds: options.budgetS, used: Math.round(elapsed()), exhausted: skipped.length > 0 },
     loadAverage: { start: round(loadAtStart, 2), end: round(loadAtEnd, 2) },
     revision: measuredRevision,
+    changes,
   };
 }
 

@@ -2,7 +2,7 @@
 // of people so that memory stays flat: the path for PGlite and for small scales.
 import type { Database } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
-import { importRecords } from '../../server/importing/index.js';
+import { importRecords, type ImportSummary } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import type { Dataset } from './generate.js';
 import type { LoadResult } from './loadPostgres.js';
@@ -14,8 +14,8 @@ export async function loadThroughImport(db: Database, dataset: Dataset): Promise
   const started = Date.now();
   await migrate(db);
   const rows: Record<string, number> = {};
-  const add = (counts: object) => {
-    for (const [k, v] of Object.entries(counts)) rows[k] = (rows[k] ?? 0) + (v as number);
+  const add = (summary: ImportSummary) => {
+    for (const [type, outcomes] of Object.entries(summary)) if (typeof outcomes === 'object') rows[type] = (rows[type] ?? 0) + outcomes.added;
   };
   add(await importRecords(db, dataset.companies.map((c) => ({ type: 'company', id: c.id, name: c.name })), 'US'));
   let chunk: ImportRecord[] = [];

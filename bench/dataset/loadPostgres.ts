@@ -21,7 +21,7 @@ export interface LoadResult {
 }
 
 const tables = Object.keys(copyTables) as CopyTable[];
-const pieceTables = ['last_name_trigrams', 'first_name_trigrams'];
+const pieceTables = ['last_name_pieces', 'first_name_pieces'];
 /** People generated between two writes to the COPY streams. */
 const CHUNK = 2_000;
 
@@ -42,7 +42,7 @@ export async function loadPostgres(databaseUrl: string, dataset: Dataset, log: (
   const before = await snapshotSchema(admin, tables);
   await liftKeysAndIndexes(admin, before);
 
-  // The triggers that keep derived data (name dictionaries, people rollups) would look up
+  // The triggers that keep derived data (server/db/derived) would look up
   // every copied employment in a table with no indexes yet: off for the load, and the
   // derived data rebuilt in bulk afterwards.
   await admin.query('ALTER TABLE employees DISABLE TRIGGER USER');
@@ -90,7 +90,7 @@ export async function loadPostgres(databaseUrl: string, dataset: Dataset, log: (
   await restoreKeysAndIndexes([admin, clients[0]!], before, log);
   const after = await snapshotSchema(admin, tables);
   if (!sameSchema(before, after)) throw new Error('the schema after the bulk load differs from the migrated one');
-  // The name pieces (migration 008) are filled in bulk too, and their keys built once after.
+  // The name pieces (server/db/derived) are filled in bulk too, and their keys built once after.
   const pieces = await snapshotSchema(admin, pieceTables);
   await liftKeysAndIndexes(admin, pieces);
   await admin.query('SELECT rebuild_derived_data()');

@@ -15,10 +15,16 @@ export interface QueryOptions {
   prepared?: boolean;
 }
 
+/** A transaction's connection: queries, and COPY into a table. */
+export interface Transaction extends Queryable {
+  /** COPY `text` (PostgreSQL's COPY text format, db/copyText.ts) into `table` (`columns`). */
+  copyIn(table: string, columns: readonly string[], text: string): Promise<void>;
+}
+
 export interface Database extends Queryable {
   readonly kind: 'postgres' | 'pglite';
   /** Runs `work` in one transaction: committed if it resolves, rolled back if it throws. */
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
   /** Cheap liveness probe of the database connection. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,11 +1,12 @@
 // A listing (authorization, company and created range; no name, phone or person filter)
 // takes its exact total and finds the days its page falls in from the people rollups
-// (migration 004): whole UTC days are summed from the rollup, the range's partial first
+// (server/db/derived): whole UTC days are summed from the rollup, the range's partial first
 // and last day counted exactly, and then only the page's days are read, de-duplicated
 // and sorted. Buckets are ordered by their UTC day (a partial day is the only bucket of
 // its day) and summed as integers; only the few days the page spans are turned into
 // instants. (Bounds computed for every day of a three-year range, and numeric running
 // sums, were half the time of offset 10,000.)
+import { rollupsCanCount } from './personFilters.js';
 import type { PersonFilter } from './persons.js';
 
 /** A people rollup and the key of the rows that count this listing. */
@@ -16,12 +17,12 @@ export interface Rollup {
 }
 
 /**
- * Which people rollup counts a listing (authorization, company and created range only):
- * the company's, for one company; the credential's, for several. Undefined when the
- * filter selects by name, phone or person, or names a company outside the credential.
+ * Which people rollup counts a listing: the company's, for one company; the credential's,
+ * for several. Undefined when a filter the rollups cannot count is set (personFilters.ts),
+ * or the company named is outside the credential.
  */
 export function listingRollup(filter: PersonFilter, single: boolean): Rollup | undefined {
-  if (filter.firstName !== undefined || filter.lastName !== undefined || filter.phone !== undefined || filter.personId !== undefined) return undefined;
+  if (!rollupsCanCount(filter)) return undefined;
   const company = filter.companyId ?? (single ? filter.authorizedCompanies[0] : undefined);
   if (company !== undefined) {
     return filter.authorizedCompanies.includes(company) ? { table: 'people_by_company_day', column: 'company_id', key: company } : undefined;

@@ -12,23 +12,16 @@
 // company's creation-ordered index, a name fragment one range of the name pieces per
 // company, person-id and phone lookups check a few rows.
 import type { Queryable } from './database.js';
+import { employmentColumns, foldedNameColumns, personTimeColumns } from './employmentColumns.js';
 import { listingRollup, pageAndTotalFromRollups } from './listingFromRollups.js';
+import { personFilters, type FilterValues } from './personFilters.js';
 
-export interface PersonFilter {
+export interface PersonFilter extends FilterValues {
   /** The credential whose companies bound what matches and shows... */
   credentialId: string;
   /** ...which are these; passed inline when there are at most `inlineCompaniesMax` (50 times that for a name fragment of 3+ characters). */
   authorizedCompanies: readonly string[];
   inlineCompaniesMax: number;
-  companyId?: string;
-  /** Name fragments, folded (domain/names.ts foldName), matched anywhere in the folded names. */
-  firstName?: string;
-  lastName?: string;
-  /** E.164. */
-  phone?: string;
-  personId?: string;
-  createdFrom?: string;
-  createdBefore?: string;
   limit: number;
   offset: number;
   /** Which external systems' ids to show; undefined shows all. */
@@ -65,17 +58,32 @@ export interface EmploymentRow {
   external_ids: { system: string; system_id: string }[];
   membership_status: 'active' | 'revoked' | null;
   invitation_status: 'pending' | 'accepted' | 'revoked' | null;
-  invited_at: string | null;
-  expires_at: string | null;
+  invitation_invited_at: string | null;
+  invitation_expires_at: string | null;
   linked_user_status: 'active' | 'deactivated' | null;
   has_participation: boolean | null;
-  decision: 'opt_in' | 'opt_out' | null;
-  decided_at: string | null;
+  participation_decision: 'opt_in' | 'opt_out' | null;
+  participation_decided_at: string | null;
   coverage_status: string | null;
-  starts_at: string | null;
-  ends_at: string | null;
-  plan_tier: string | null;
+  coverage_starts_at: string | null;
+  coverage_ends_at: string | null;
+  coverage_plan_tier: string | null;
 }
+
+/** An instant as the contract writes it, e.g. 2024-03-01T09:30:00.000Z (as Date.toISOString would). */
+const iso = (instant: string) => `to_char(${instant} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * What a page reads of each employment: every stored column the contract shows
+ * (employmentColumns.ts; the folded names are for matching only) and the person's times,
+ * instants formatted by PostgreSQL.
+ */
+const employmentSelect = [
+  ...employmentColumns.filter((c) => !foldedNameColumns.some((f) => f.column === c.column)),
+  ...personTimeColumns.map((column) => ({ column, type: 'timestamptz' as const })),
+]
+  .map(({ column, type }) => (type === 'timestamptz' ? `${iso(`e.${column}`)} AS ${column}` : `e.${column}`))
+  .join(', ');
 
 export async function findPersons(db: Queryable, filter: PersonFilter): Promise<EmploymentRow[]> {
   const companies = filter.authorizedCompanies;
@@ -87,7 +95,7 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
   // than the joined plan, which probes credential_companies once per entry read ("sch",
   // every one of 2,000 companies: 90 -> 44 ms per search).
   const inline =
-    names.route === 'trigrams'
+    names.route === 'pieces'
       ? companies.length <= filter.inlineCompaniesMax * 50
       : companies.length <= filter.inlineCompaniesMax && !(names.route === 'dictionary' && companies.length > 1);
   // One company as a plain equality (not `= ANY`) lets the planner use the index order.
@@ -97,27 +105,27 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
   const authorized = single ? 'e.company_id = $1::text' : 'e.company_id = ANY($1::text[])';
   const where = ['e.person_id IS NOT NULL'];
   if (inline) where.push(authorized);
-  // Where the matching employments are found: the name pieces (migration 008) stand in
+  // Where the matching employments are found: the name pieces (server/db/derived) stand in
   // for employees, carrying every column the search reads.
-  const source = names.route === 'trigrams' ? `${names.lead}_name_trigrams e` : 'employees e';
+  const source = names.route === 'pieces' ? `${names.lead}_name_pieces e` : 'employees e';
   const authorizedEmployees = inline ? source : `${source} JOIN credential_companies cc ON cc.credential_id = $1::uuid AND cc.company_id = e.company_id`;
   const pageEmployees = inline
     ? `employees e ON e.person_id = page.id AND ${authorized}`
     : '(employees e JOIN credential_companies ecc ON ecc.credential_id = $1::uuid AND ecc.company_id = e.company_id) ON e.person_id = page.id';
-  if (filter.companyId !== undefined) where.push(`e.company_id = ${param(filter.companyId)}`);
-  if (names.route === 'trigrams') {
+  if (filter.companyId !== undefined) where.push(personFilters.companyId.where!(param(filter.companyId)));
+  if (names.route === 'pieces') {
     // Every name holding the fragment holds its first three characters.
-    where.push(`e.trigram = ${param([...names.fragment].slice(0, 3).join(''))}`);
+    where.push(`e.piece = ${param([...names.fragment].slice(0, 3).join(''))}`);
   }
   // The names not found through a dictionary are checked on the entry (or, by phone or
   // person id, on the few employments found).
   const checked: Record<'last' | 'first', string | undefined> = { last: filter.lastName, first: filter.firstName };
   if (names.route === 'dictionary') {
     // Fragments of one or two characters: the distinct folded names holding them come
-    // from the dictionaries' own index (migrations 003, 007), and the employments bearing
+    // from the dictionaries' own index (server/db/derived), and the employments bearing
     // those names out of a btree by equality. The last name leads when both are given.
     const lead = filter.lastName !== undefined ? 'last' : 'first';
-    const holding = `ARRAY(SELECT n.folded FROM folded_${lead}_names n WHERE short_fragments(n.folded) @> ARRAY[${param(checked[lead])}::text])`;
+    const holding = `ARRAY(SELECT n.folded FROM ${lead}_name_dictionary n WHERE short_fragments(n.folded) @> ARRAY[${param(checked[lead])}::text])`;
     where.push(`e.${lead}_name_folded = ANY (${holding})`);
     checked[lead] = undefined;
   }
@@ -125,14 +133,14 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
     const fragment = checked[side];
     if (fragment !== undefined) where.push(`e.${side}_name_folded LIKE ${param(containing(fragment))}`);
   }
-  if (filter.phone !== undefined) where.push(`e.phone = ${param(filter.phone)}`);
-  if (filter.personId !== undefined) where.push(`e.person_id = ${param(filter.personId)}::uuid`);
+  if (filter.phone !== undefined) where.push(personFilters.phone.where!(param(filter.phone)));
+  if (filter.personId !== undefined) where.push(personFilters.personId.where!(param(filter.personId)));
   const rollup = listingRollup(filter, single);
   // The rollup query reads both bounds, set or not; the other only those that are set.
   const createdFrom = rollup || filter.createdFrom !== undefined ? param(filter.createdFrom ?? null) : undefined;
   const createdBefore = rollup || filter.createdBefore !== undefined ? param(filter.createdBefore ?? null) : undefined;
-  if (filter.createdFrom !== undefined) where.push(`e.person_created_at >= ${createdFrom}::timestamptz`);
-  if (filter.createdBefore !== undefined) where.push(`e.person_created_at < ${createdBefore}::timestamptz`);
+  if (filter.createdFrom !== undefined) where.push(personFilters.createdFrom.where!(createdFrom!));
+  if (filter.createdBefore !== undefined) where.push(personFilters.createdBefore.where!(createdBefore!));
   const limit = param(filter.limit);
   const offset = param(filter.offset);
 
@@ -170,15 +178,7 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
     `WITH ${pageAndTotal}
      SELECT ${iso('statement_timestamp()')} AS as_of,
             (SELECT n FROM total) AS total,
-            e.person_id, ${iso('e.person_created_at')} AS person_created_at, ${iso('e.person_updated_at')} AS person_updated_at,
-            e.id, e.company_id, e.first_name, e.last_name, e.date_of_birth, e.gender, e.email, e.phone,
-            e.address_line1, e.address_line2, e.city, e.state, e.postal_code, ${iso('e.created_at')} AS created_at, ${iso('e.updated_at')} AS updated_at,
-            e.external_ids,
-            e.membership_status,
-            e.invitation_status, ${iso('e.invitation_invited_at')} AS invited_at, ${iso('e.invitation_expires_at')} AS expires_at,
-            e.linked_user_status,
-            e.has_participation, e.participation_decision AS decision, ${iso('e.participation_decided_at')} AS decided_at,
-            e.coverage_status, ${iso('e.coverage_starts_at')} AS starts_at, ${iso('e.coverage_ends_at')} AS ends_at, e.coverage_plan_tier AS plan_tier
+            ${employmentSelect}
        FROM (SELECT 1) AS always
        LEFT JOIN page ON true
        LEFT JOIN ${pageEmployees}
@@ -194,7 +194,7 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
     // name and company: 100 companies, 253 -> 152 req/s), hence the join for those.
     { prepared: true },
   );
-  // Stored in order with the employment (migration 006); shown for the systems asked for.
+  // Stored in order with the employment (server/db/employmentColumns.ts); shown for the systems asked for.
   const systems = filter.externalIdSystems;
   if (systems) for (const row of rows) row.external_ids &&= row.external_ids.filter((x) => systems.includes(x.system));
   return rows;
@@ -202,11 +202,11 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
 
 type NameRoute =
   | { route: 'none' | 'row' | 'dictionary' }
-  | { route: 'trigrams'; lead: 'last' | 'first'; fragment: string };
+  | { route: 'pieces'; lead: 'last' | 'first'; fragment: string };
 
 /**
  * How the name fragments find their employments: none given; checked on the rows a phone
- * or person id picks out; through the name pieces (migration 008), led by a fragment of
+ * or person id picks out; through the name pieces (server/db/derived), led by a fragment of
  * three or more characters, the last name's first; or, when both are shorter, through the
  * dictionaries of names.
  */
@@ -214,13 +214,12 @@ function nameRoute(filter: PersonFilter): NameRoute {
   if (filter.lastName === undefined && filter.firstName === undefined) return { route: 'none' };
   if (filter.phone !== undefined || filter.personId !== undefined) return { route: 'row' };
   const long = (fragment: string | undefined) => fragment !== undefined && [...fragment].length >= 3;
-  if (long(filter.lastName)) return { route: 'trigrams', lead: 'last', fragment: filter.lastName! };
-  if (long(filter.firstName)) return { route: 'trigrams', lead: 'first', fragment: filter.firstName! };
+  if (long(filter.lastName)) return { route: 'pieces', lead: 'last', fragment: filter.lastName! };
+  if (long(filter.firstName)) return { route: 'pieces', lead: 'first', fragment: filter.firstName! };
   return { route: 'dictionary' };
 }
 
 /** A LIKE pattern matching `fragment` anywhere, with `%`, `_` and `\` taken literally. */
 const containing = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** An instant as the contract writes it, e.g. 2024-03-01T09:30:00.000Z (as Date.toISOString would). */
-const iso = (instant: string) => `to_char(${instant} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+

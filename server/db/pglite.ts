@@ -1,7 +1,5 @@
 // Embedded PGlite: in memory, or in a data directory that survives restarts.
 import { PGlite, types } from '@electric-sql/pglite';
-import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { SESSION_SETTINGS, type Database, type DatabaseOptions } from './database.js';
 
 // Same choice as postgres.ts: a `date` stays the 'YYYY-MM-DD' string PostgreSQL sends.
@@ -10,14 +8,22 @@ const parsers = { [types.DATE]: (value: string) => value };
 export async function openPglite(options: DatabaseOptions): Promise<Database> {
   const db = await PGlite.create({
     dataDir: options.pgliteDataDir,
-    extensions: { pg_trgm, btree_gin },
     parsers,
   });
   for (const [name, value] of Object.entries(SESSION_SETTINGS)) await db.query(`SET ${name} = '${value}'`);
   return {
     kind: 'pglite',
     query: async (sql, params) => (await db.query(sql, params as unknown[])).rows as any,
-    transaction: (work) => db.transaction((tx) => work({ query: async (sql, params) => (await tx.query(sql, params as unknown[])).rows as any })),
+    transaction: (work) =>
+      db.transaction((tx) =>
+        work({
+          query: async (sql, params) => (await tx.query(sql, params as unknown[])).rows as any,
+          // PGlite reads COPY input from a blob it is handed.
+          copyIn: async (table, columns, text) => {
+            await tx.query(`COPY ${table} (${columns.join(', ')}) FROM '/dev/blob'`, [], { blob: new Blob([text]) });
+          },
+        }),
+      ),
     async ping() {
       await db.query('SELECT 1');
     },

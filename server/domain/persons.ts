@@ -70,7 +70,7 @@ export function toPersonPage(rows: EmploymentRow[]): PersonPage {
 
 function toEmployee(row: EmploymentRow, personId: string, asOf: Date): Employee {
   const invitation = row.invitation_status
-    ? { status: row.invitation_status, invitedAt: row.invited_at!, expiresAt: row.expires_at! }
+    ? { status: row.invitation_status, invitedAt: row.invitation_invited_at!, expiresAt: row.invitation_expires_at! }
     : null;
   return {
     id: row.id,
@@ -87,20 +87,20 @@ function toEmployee(row: EmploymentRow, personId: string, asOf: Date): Employee 
       status: deriveMembershipStatus(
         {
           membership: row.membership_status,
-          invitation: row.invitation_status ? { status: row.invitation_status, expiresAt: new Date(row.expires_at!) } : null,
+          invitation: row.invitation_status ? { status: row.invitation_status, expiresAt: new Date(row.invitation_expires_at!) } : null,
           linkedUser: row.linked_user_status,
         },
         asOf,
       ),
       invitation,
     },
-    participation: row.has_participation ? { decision: row.decision, decidedAt: row.decided_at } : null,
+    participation: row.has_participation ? { decision: row.participation_decision, decidedAt: row.participation_decided_at } : null,
     coverage: row.coverage_status
       ? {
           status: row.coverage_status as Schemas['Coverage']['status'],
-          startsAt: row.starts_at!,
-          endsAt: row.ends_at,
-          planTier: row.plan_tier,
+          startsAt: row.coverage_starts_at!,
+          endsAt: row.coverage_ends_at,
+          planTier: row.coverage_plan_tier,
         }
       : null,
     createdAt: row.created_at,

@@ -1,23 +1,110 @@
-// Import = parse, check everything, then write everything in one transaction.
+// An import, all or nothing, in one transaction that holds the data writers' lock:
+// stream the file through the record checks into staging tables (stage.ts), resolve what
+// the file comes to (file order, later records win, snapshots), check it against the
+// database, then apply it set-based, or write nothing and name the problems. Readers see
+// the database before the file or after it (server/importing/FORMAT.md).
 import type { Database } from '../db/database.js';
-import { checkImport } from './check.js';
-import { parseImportText } from './parse.js';
-import type { ImportRecord } from './records.js';
-import { ImportRejected, writeImport, type ImportCounts } from './write.js';
+import { applyImport, countOutcomes, type Outcome } from '../db/import/apply.js';
+import { findProblems, unknownSnapshotCompanies, type ImportProblem } from '../db/import/problems.js';
+import { resolveImport } from '../db/import/resolve.js';
+import { analyzeStaging, createStagingTables } from '../db/import/staging.js';
+import { employmentRecordKindNames } from '../db/employmentColumns.js';
+import { ImportParseError, readBatches, type ImportSource } from './read.js';
+import { storedRecordTypes, type ImportRecord, type StoredRecordType } from './records.js';
+import { Stager } from './stage.js';
 
-export { ImportRejected, type ImportCounts };
-export { ImportParseError } from './parse.js';
+export { ImportParseError, type ImportSource };
+export type { ImportProblem };
 
-export async function importText(db: Database, text: string, defaultPhoneRegion: string): Promise<ImportCounts> {
-  return importSourced(db, parseImportText(text), defaultPhoneRegion);
+/** How many problems a rejection lists (all are counted). */
+export const PROBLEMS_LISTED = 100;
+
+export class ImportRejected extends Error {
+  constructor(
+    /** The first problems, by line. */
+    readonly problems: ImportProblem[],
+    /** How many problems there are in all. */
+    readonly total: number = problems.length,
+  ) {
+    super(`import rejected: ${total} problem(s); nothing was written`);
+  }
 }
 
-export async function importRecords(db: Database, records: ImportRecord[], defaultPhoneRegion: string): Promise<ImportCounts> {
-  return importSourced(db, records.map((value, index) => ({ line: index + 1, value })), defaultPhoneRegion);
+export interface ImportOptions {
+  defaultPhoneRegion: string;
+  /** Companies whose employments the file holds whole: those of theirs it lacks are deleted. */
+  snapshotCompanies?: readonly string[];
 }
 
-async function importSourced(db: Database, sourced: { line: number; value: unknown }[], defaultPhoneRegion: string): Promise<ImportCounts> {
-  const { plan, problems } = checkImport(sourced, defaultPhoneRegion);
-  // The database checks run even when the file has problems, so one run names them all.
-  return writeImport(db, plan, problems);
+export type OutcomeCounts = Record<Outcome, number>;
+/** Per record type: how many were added, changed, unchanged, deleted, already absent. */
+export type ImportSummary = Record<StoredRecordType, OutcomeCounts> & { records: number };
+
+export async function importFile(db: Database, path: string, options: ImportOptions): Promise<ImportSummary> {
+  return importSource(db, { path }, options);
+}
+
+export async function importText(db: Database, text: string, options: ImportOptions | string): Promise<ImportSummary> {
+  return importSource(db, { text }, options);
+}
+
+export async function importRecords(db: Database, records: Iterable<ImportRecord>, options: ImportOptions | string): Promise<ImportSummary> {
+  return importSource(db, { records }, options);
+}
+
+export async function importSource(db: Database, source: ImportSource, given: ImportOptions | string): Promise<ImportSummary> {
+  const options = typeof given === 'string' ? { defaultPhoneRegion: given } : given;
+  const snapshots = [...new Set(options.snapshotCompanies ?? [])];
+  // IMPORT_TIMINGS=1 writes how long each step took to stderr (for tuning).
+  const timings = process.env.IMPORT_TIMINGS === '1';
+  let last = performance.now();
+  const step = (name: string) => {
+    if (!timings) return;
+    const now = performance.now();
+    process.stderr.write(`import step ${name}: ${Math.round(now - last)} ms\n`);
+    last = now;
+  };
+  return db.transaction(async (tx) => {
+    // One import at a time, and no other writer's upkeep in between (server/db/derived).
+    await tx.query('SELECT lock_data_writers()');
+    await tx.query('SET LOCAL statement_timeout = 0');
+    // Room to sort and hash a whole file's records in memory (the upkeep's sorts, the resolve's joins).
+    await tx.query("SET LOCAL work_mem = '256MB'");
+    await createStagingTables(tx);
+    const stager = new Stager(tx, options.defaultPhoneRegion, PROBLEMS_LISTED);
+    for await (const batch of readBatches(source)) await stager.addBatch(batch);
+    await stager.flush();
+    step('read, check and stage');
+    if (stager.unparsable.count) {
+      const listed = stager.unparsable.first.map((p) => `line ${p.line}: ${p.message}`);
+      const more = stager.unparsable.count - listed.length;
+      throw new ImportParseError([...listed, ...(more > 0 ? [`... and ${more} more`] : [])].join('\n'));
+    }
+    await analyzeStaging(tx);
+    step('analyze');
+
+    // The database checks run even when records failed their own, so one run names them all.
+    await resolveImport(tx, snapshots);
+    step('resolve');
+    for (const company of await unknownSnapshotCompanies(tx, snapshots)) {
+      stager.problems.add({ line: 0, record: `--snapshot ${company}`, message: `unknown company ${company}: not in this import nor in the database` });
+    }
+    const found = await findProblems(tx, PROBLEMS_LISTED);
+    step('problems');
+    const total = stager.problems.count + found.count;
+    if (total) {
+      const first = [...stager.problems.first, ...found.first].sort((a, b) => a.line - b.line).slice(0, PROBLEMS_LISTED);
+      throw new ImportRejected(first, total);
+    }
+    const counts = await countOutcomes(tx, employmentRecordKindNames);
+    step('count');
+    await applyImport(tx);
+    step('apply');
+    const summary = { records: stager.records } as ImportSummary;
+    for (const type of storedRecordTypes) {
+      const c = counts[type] ?? {};
+      summary[type] = { added: c.added ?? 0, changed: c.changed ?? 0, unchanged: c.unchanged ?? 0, deleted: c.deleted ?? 0, already_absent: c.already_absent ?? 0 };
+    }
+    return summary;
+  });
 }

@@ -1,6 +1,15 @@
 // The import format: one JSON object per source record, as NDJSON lines or a JSON array.
-// FORMAT.md beside this file documents it for operators; the JSON Schemas below are
-// what every record is checked against before anything is written.
+// FORMAT.md beside this file documents it for operators; the JSON Schemas below are what
+// every record is checked against. An employment's fields and schemas come from their one
+// definition, server/db/employmentColumns.ts.
+import {
+  companyIdSchema,
+  employeeFields,
+  employmentRecordKindNames,
+  employmentRecordKinds,
+  type EmploymentRecordKindName,
+  type FieldColumn,
+} from '../db/employmentColumns.js';
 
 export interface CompanyRecord { type: 'company'; id: string; name: string }
 export interface PersonRecord { type: 'person'; id: string; createdAt: string; updatedAt: string }
@@ -34,20 +43,26 @@ export interface CoverageRecord {
 }
 /** A credential: `tokenHash` (hex SHA-256) for real ones, or a plaintext `token` for fixtures. */
 export interface CredentialRecord { type: 'credential'; id?: string; name: string; token?: string; tokenHash?: string; companies: string[] }
+/** Removes a stored record; one already absent is counted, not refused. */
+export type DeleteRecord =
+  | { type: 'delete'; record: 'employee' | 'person' | 'company'; id: string }
+  | { type: 'delete'; record: EmploymentRecordKindName; employeeId: string };
 
-export type ImportRecord =
-  | CompanyRecord | PersonRecord | EmployeeRecord | MembershipRecord | InvitationRecord
-  | LinkedUserRecord | ParticipationRecord | CoverageRecord | CredentialRecord;
+export type EmploymentRecord = MembershipRecord | InvitationRecord | LinkedUserRecord | ParticipationRecord | CoverageRecord;
+export type ImportRecord = CompanyRecord | PersonRecord | EmployeeRecord | EmploymentRecord | CredentialRecord | DeleteRecord;
 
-/** Source records that hang off one employment, at most one of each per employment. */
-export const perEmployeeTypes = ['membership', 'invitation', 'linkedUser', 'participation', 'coverage'] as const;
-export type PerEmployeeType = (typeof perEmployeeTypes)[number];
+// Each per-employment kind is a record type of the same name.
+type KindsAreRecordTypes = EmploymentRecordKindName extends EmploymentRecord['type'] ? (EmploymentRecord['type'] extends EmploymentRecordKindName ? true : never) : never;
+const kindsAreRecordTypes: KindsAreRecordTypes = true;
+void kindsAreRecordTypes;
+
+/** Record types that are stored (every `type` but `delete`). */
+export type StoredRecordType = Exclude<ImportRecord['type'], 'delete'>;
+export const storedRecordTypes: StoredRecordType[] = ['company', 'person', 'employee', ...employmentRecordKindNames, 'credential'];
 
 const uuid = { type: 'string', format: 'uuid' };
 const dateTime = { type: 'string', format: 'date-time' };
 const text = (max = 200) => ({ type: 'string', minLength: 1, maxLength: max });
-const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
-const companyId = { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$' };
 const record = (type: string, properties: Record<string, object>, optional: string[] = []) => ({
   type: 'object',
   additionalProperties: false,
@@ -55,45 +70,42 @@ const record = (type: string, properties: Record<string, object>, optional: stri
   properties: { type: { const: type }, ...properties },
 });
 
+/** The JSON Schema properties of fields, nested objects (address) built from their paths. */
+function properties(fields: readonly FieldColumn[]): Record<string, object> {
+  const tree: Record<string, any> = {};
+  for (const f of fields) {
+    let node = tree;
+    for (const key of f.path.slice(0, -1)) node = node[key] ??= {};
+    node[f.path.at(-1)!] = f.schema;
+  }
+  const toSchema = (node: Record<string, any>): Record<string, object> =>
+    Object.fromEntries(
+      Object.entries(node).map(([key, value]) => {
+        const nested = fields.some((f) => f.path.length > 1 && f.path[0] === key) && !('type' in value || 'anyOf' in value || 'enum' in value);
+        return [key, nested ? { type: 'object', additionalProperties: false, required: Object.keys(value), properties: toSchema(value) } : value];
+      }),
+    );
+  return toSchema(tree);
+}
+
+const employmentRecordSchemas = Object.fromEntries(
+  employmentRecordKindNames.map((kind) => [kind, record(kind, { employeeId: uuid, ...properties(employmentRecordKinds[kind].fields) })]),
+) as Record<EmploymentRecordKindName, object>;
+
 export const recordSchemas: Record<ImportRecord['type'], object> = {
-  company: record('company', { id: companyId, name: text() }),
+  company: record('company', { id: companyIdSchema, name: text() }),
   person: record('person', { id: uuid, createdAt: dateTime, updatedAt: dateTime }),
-  employee: record('employee', {
-    id: uuid,
-    companyId,
-    personId: nullable(uuid),
-    firstName: text(),
-    lastName: text(),
-    dateOfBirth: { type: 'string', format: 'date' },
-    gender: nullable({ type: 'string', maxLength: 50 }),
-    email: text(320),
-    phone: text(64),
-    address: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['line1', 'line2', 'city', 'state', 'postalCode'],
-      properties: { line1: text(), line2: nullable({ type: 'string', maxLength: 200 }), city: text(), state: text(100), postalCode: text(20) },
-    },
-    externalIds: {
-      type: 'array',
-      items: { type: 'object', additionalProperties: false, required: ['system', 'system_id'], properties: { system: text(64), system_id: text(200) } },
-    },
-    createdAt: dateTime,
-    updatedAt: dateTime,
-  }),
-  membership: record('membership', { employeeId: uuid, status: { enum: ['active', 'revoked'] } }),
-  invitation: record('invitation', { employeeId: uuid, status: { enum: ['pending', 'accepted', 'revoked'] }, invitedAt: dateTime, expiresAt: dateTime }),
-  linkedUser: record('linkedUser', { employeeId: uuid, status: { enum: ['active', 'deactivated'] } }),
-  participation: record('participation', { employeeId: uuid, decision: { enum: ['opt_in', 'opt_out', null] }, decidedAt: nullable(dateTime) }),
-  coverage: record('coverage', {
-    employeeId: uuid,
-    status: { enum: ['enrolled', 'enrolled_not_paying', 'awaiting_coverage', 'waived', 'terminated'] },
-    startsAt: dateTime,
-    endsAt: nullable(dateTime),
-    planTier: nullable({ type: 'string', maxLength: 100 }),
-  }),
+  employee: record('employee', properties(employeeFields)),
+  ...employmentRecordSchemas,
   credential: {
-    ...record('credential', { id: uuid, name: text(), token: { type: 'string', minLength: 16, maxLength: 200 }, tokenHash: { type: 'string', pattern: '^[0-9a-f]{64}$' }, companies: { type: 'array', items: companyId } }, ['id', 'token', 'tokenHash']),
+    ...record('credential', { id: uuid, name: text(), token: { type: 'string', minLength: 16, maxLength: 200 }, tokenHash: { type: 'string', pattern: '^[0-9a-f]{64}$' }, companies: { type: 'array', items: companyIdSchema } }, ['id', 'token', 'tokenHash']),
     oneOf: [{ required: ['token'] }, { required: ['tokenHash'] }],
+  },
+  delete: {
+    oneOf: [
+      record('delete', { record: { enum: ['employee', 'person'] }, id: uuid }),
+      record('delete', { record: { const: 'company' }, id: companyIdSchema }),
+      record('delete', { record: { enum: employmentRecordKindNames }, employeeId: uuid }),
+    ],
   },
 };

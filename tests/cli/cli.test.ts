@@ -34,12 +34,17 @@ describe.each(engines)('operator commands on %s', (engine) => {
       (error) => ({ code: error.code as number, stdout: error.stdout as string, stderr: error.stderr as string }),
     );
 
-  it('imports a file, and rejects a bad one naming each problem while writing nothing', async () => {
+  it('imports a file, re-applies it as unchanged, and rejects a bad one naming each problem while writing nothing', async () => {
     const good = join(dir, 'good.ndjson');
     writeFileSync(good, smallDataset().map((r) => JSON.stringify(r)).join('\n'));
     const ok = await cli('import', good);
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toMatch(/imported 3 companies, 3 persons, 6 employees/);
+    expect(ok.stdout).toMatch(/company: 3 added, 0 changed, 0 unchanged, 0 deleted, 0 already absent/);
+    expect(ok.stdout).toMatch(/person: 3 added/);
+    expect(ok.stdout).toMatch(/employee: 6 added/);
+    const again = await cli('import', good);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toMatch(/employee: 0 added, 0 changed, 6 unchanged, 0 deleted, 0 already absent/);
 
     const bad = join(dir, 'bad.ndjson');
     writeFileSync(bad, [
@@ -51,13 +56,20 @@ describe.each(engines)('operator commands on %s', (engine) => {
     expect(parseFailure.code).toBe(2);
     expect(parseFailure.stderr).toMatch(/line 3: not valid JSON/);
 
-    writeFileSync(bad, [JSON.stringify({ type: 'company', id: 'new-co', name: 'New' }), JSON.stringify({ type: 'company', id: 'acme-corp', name: 'Again' })].join('\n'));
+    writeFileSync(bad, [JSON.stringify({ type: 'company', id: 'new-co', name: 'New' }), JSON.stringify({ type: 'delete', record: 'company', id: 'acme-corp' })].join('\n'));
     const rejected = await cli('import', bad);
     expect(rejected.code).toBe(2);
-    expect(rejected.stderr).toMatch(/line 2: company acme-corp: company acme-corp already exists/);
-    // new-co was valid but must not have landed: importing it alone now succeeds.
+    expect(rejected.stderr).toMatch(/line 2: delete company acme-corp: company acme-corp still has 3 employment\(s\)/);
+    // new-co was valid but must not have landed: importing it alone now adds it.
     writeFileSync(bad, JSON.stringify({ type: 'company', id: 'new-co', name: 'New' }));
-    expect((await cli('import', bad)).code).toBe(0);
+    expect((await cli('import', bad)).stdout).toMatch(/company: 1 added/);
+
+    // A snapshot of acme-corp holding one of its employments deletes the others.
+    const acme = smallDataset().filter((r) => r.type === 'employee' && r.companyId === 'acme-corp');
+    writeFileSync(bad, JSON.stringify(acme[0]));
+    const snapshot = await cli('import', bad, '--snapshot', 'acme-corp');
+    expect(snapshot.code, snapshot.stderr).toBe(0);
+    expect(snapshot.stdout).toMatch(/employee: 0 added, 0 changed, 1 unchanged, 2 deleted/);
   }, 120_000);
 
   it('creates a credential (token shown once), lists it, and revokes it', async () => {

@@ -24,4 +24,25 @@ describe('name folding', () => {
     expect(foldName('E\u0301mile')).toBe('émile');
     expect(foldName('ZOË')).toBe(foldName('zoë'));
   });
+
+  // The misses an outside probe found, and the rule of DECISIONS.md behind them:
+  // compatibility normalization, then full case folding, not locale-specific.
+  it.each([
+    ['ΟΔΥΣ', 'ΟΔΥΣΣΕΥΣ'],
+    ['strasse', 'Straße'],
+    ['STRASSE', 'STRAẞE'],
+    ['fiona', 'ﬁona'],
+    ['maria', 'Ｍａｒｉａ'],
+    ['σ', 'ς'],
+  ])('folds %j into a part of %j', (query, name) => {
+    expect(foldName(name)).toContain(foldName(query));
+  });
+
+  it('keeps accents, and folds the same whatever the composition', () => {
+    expect(foldName('Émile')).not.toContain(foldName('Emile'));
+    expect(foldName('E\u0301MILE')).toBe(foldName('émile'));
+    // Not Turkish: dotless ı stays itself, İ folds to i with a combining dot.
+    expect(foldName('ı')).toBe('ı');
+    expect(foldName('İ')).toBe('i\u0307');
+  });
 });

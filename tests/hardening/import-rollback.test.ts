@@ -1,25 +1,30 @@
-// An import that fails in the database half-way through its writes leaves nothing behind:
-// a write the database refuses (here a trigger, as a constraint added later would), and
-// on PostgreSQL the connection dying mid-transaction. (Records the import's own checks
-// reject are covered by tests/server/import.test.ts.)
+// An import that fails in the database half-way through its writes leaves the database
+// exactly as it was, every table, source and derived, byte for byte: a write the database
+// refuses (here a trigger, as a constraint added later would), and on PostgreSQL the
+// connection dying mid-transaction. (Records the import's own checks reject are covered
+// by tests/server/import.test.ts.)
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { openDatabase } from '../../server/db/database.js';
 import { ImportRejected, importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
-import { employee, smallDataset } from '../fixtures/small.js';
+import { employee, ids, smallDataset } from '../fixtures/small.js';
 import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
 import { databaseUrl, postgresTarget, viaPort } from './support/environment.js';
 import { startTcpProxy } from './support/tcpProxy.js';
-import { storedRecordCounts as counts } from '../helpers/storedCounts.js';
+import { databaseFingerprint as counts } from '../helpers/storedCounts.js';
 
-/** A valid import touching every table, the credential (written last) included. */
+/** A valid import touching every table, changing and deleting stored rows too, the credential (written last) included. */
 function freshImport(): ImportRecord[] {
   const company = `co-${randomUUID().slice(0, 8)}`;
   const person = randomUUID();
   const employment = randomUUID();
   return [
+    employee({ id: ids.anaAcme, companyId: 'globex', personId: ids.emile, lastName: `Moved ${company}` }),
+    { type: 'delete', record: 'employee', id: ids.hiddenSecret },
+    { type: 'delete', record: 'person', id: ids.hidden },
+    { type: 'person', id: ids.emile, createdAt: '2020-01-01T00:00:00Z', updatedAt: new Date().toISOString() },
     { type: 'company', id: company, name: 'Fresh' },
     { type: 'person', id: person, createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-01T00:00:00Z' },
     employee({ id: employment, companyId: company, personId: person, externalIds: [{ system: 'payroll', system_id: 'P-9' }] }),
@@ -63,13 +68,15 @@ describe.skipIf(!process.env.DATABASE_URL)('an import whose PostgreSQL connectio
   let database: ThrowawayDatabase;
   beforeAll(async () => {
     database = await throwawayDatabase('postgres');
+    await importRecords(database.db, smallDataset(), 'US');
   });
   afterAll(() => database?.drop());
 
   it('fails, leaves nothing behind, and does not take the process down', async () => {
-    // Writing the coverage waits a moment, long enough to cut the connection under it.
+    // Adding the new employment waits a moment (after the import has already changed,
+    // moved and deleted stored rows), long enough to cut the connection under it.
     await database.db.query(`CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.5); RETURN NEW; END $$`);
-    await database.db.query('CREATE TRIGGER slow BEFORE UPDATE OF coverage_status ON employees FOR EACH ROW EXECUTE FUNCTION slow()');
+    await database.db.query('CREATE TRIGGER slow BEFORE INSERT ON employees FOR EACH ROW EXECUTE FUNCTION slow()');
     const proxy = await startTcpProxy(postgresTarget(database.url!));
     const viaProxy = await openDatabase({ databaseUrl: viaPort(database.url!, proxy.port), poolMax: 1 });
     try {
@@ -85,6 +92,9 @@ describe.skipIf(!process.env.DATABASE_URL)('an import whose PostgreSQL connectio
     } finally {
       await viaProxy.close().catch(() => {});
       await proxy.close();
+      await database.db.query('DROP TRIGGER slow ON employees');
     }
+    // And the same import goes through once nothing cuts it.
+    await importRecords(database.db, freshImport(), 'US');
   });
 });

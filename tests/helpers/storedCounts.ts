@@ -1,7 +1,7 @@
 // How many records of each kind the database holds, for "nothing was written" checks. An
 // employment's membership, invitation, linked user, participation and coverage are
-// columns of it (migration 005), counted where they are set; its external ids are a list
-// stored with it (migration 006), counted by their number.
+// columns of it (server/db/employmentColumns.ts), counted where they are set; its external ids are a list
+// stored with it, counted by their number.
 import type { Database } from '../../server/db/database.js';
 
 const counted: Record<string, string> = {
@@ -16,12 +16,26 @@ const counted: Record<string, string> = {
   coverages: 'SELECT count(coverage_status) AS n FROM employees',
   credentials: 'SELECT count(*) AS n FROM credentials',
   credential_companies: 'SELECT count(*) AS n FROM credential_companies',
-  // Kept by trigger with the employments (migration 008): written with them or not at all.
-  name_pieces: 'SELECT (SELECT count(*) FROM last_name_trigrams) + (SELECT count(*) FROM first_name_trigrams) AS n',
+  // Derived from the employments (server/db/derived): written with them or not at all.
+  name_pieces: 'SELECT (SELECT count(*) FROM last_name_pieces) + (SELECT count(*) FROM first_name_pieces) AS n',
+  rollups: 'SELECT (SELECT coalesce(sum(people), 0) FROM people_by_company_day) + (SELECT coalesce(sum(people), 0) FROM people_by_credential_day) AS n',
 };
 
 export async function storedRecordCounts(db: Database): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const [kind, sql] of Object.entries(counted)) counts[kind] = Number((await db.query<{ n: string }>(sql))[0]!.n);
   return counts;
+}
+
+/** Every table's whole content, source and derived, as one digest per table: "exactly as before" checks. */
+export async function databaseFingerprint(db: Database): Promise<Record<string, string>> {
+  const tables = await db.query<{ name: string }>(
+    `SELECT relname AS name FROM pg_class WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' AND relname <> 'schema_migrations' ORDER BY 1`,
+  );
+  const digest: Record<string, string> = {};
+  for (const { name } of tables) {
+    const [row] = await db.query<{ d: string | null }>(`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS d FROM ${name} t`);
+    digest[name] = row?.d ?? 'empty';
+  }
+  return digest;
 }

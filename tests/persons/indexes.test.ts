@@ -1,7 +1,7 @@
 // EXPLAIN evidence on PostgreSQL: every filter path of the person query is served by an
 // index, in the plan the service runs (generic, prepared). The dataset (30,000
 // employments) is large enough that without the index the planner reads a whole table
-// (employees, or the name pieces of migration 008, by a sequential scan; for a person id
+// (employees, or the name pieces, by a sequential scan; for a person id
 // a full scan of another index) at many times the cost, which the last test shows by
 // dropping each index inside a rolled-back transaction.
 import pg from 'pg';
@@ -25,9 +25,9 @@ async function personQuery(filter: Partial<PersonFilter>, companies = ['co-7']) 
 
 /** Each filter kind, the index that serves it, and the table it would otherwise read in full. */
 const kinds: [string, Partial<PersonFilter>, string, string][] = [
-  ['a name substring', { lastName: foldName('ale') }, 'last_name_trigrams_pkey', 'last_name_trigrams'],
-  ['a longer name substring', { lastName: foldName('alvarez') }, 'last_name_trigrams_pkey', 'last_name_trigrams'],
-  ['a first name substring', { firstName: foldName('ann') }, 'first_name_trigrams_pkey', 'first_name_trigrams'],
+  ['a name substring', { lastName: foldName('ale') }, 'last_name_pieces_pkey', 'last_name_pieces'],
+  ['a longer name substring', { lastName: foldName('alvarez') }, 'last_name_pieces_pkey', 'last_name_pieces'],
+  ['a first name substring', { firstName: foldName('ann') }, 'first_name_pieces_pkey', 'first_name_pieces'],
   ['a phone', { phone: '+14155550999' }, 'employees_phone', 'employees'],
   ['a person id', { personId: '00000000-0000-4000-8000-000000000042' }, 'employees_person', 'employees'],
   ['company listing with a created range', { createdFrom: '2020-01-02T00:00:00Z', createdBefore: '2020-01-03T00:00:00Z' }, 'employees_company_person_created', 'employees'],
@@ -88,7 +88,7 @@ describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', (
     walk(row['QUERY PLAN'][0].Plan);
     return nodes;
   };
-  const seqScans = (nodes: Record<string, any>[], tables = ['employees', 'persons', 'last_name_trigrams', 'first_name_trigrams']) =>
+  const seqScans = (nodes: Record<string, any>[], tables = ['employees', 'persons', 'last_name_pieces', 'first_name_pieces']) =>
     nodes.filter((n) => n['Node Type'] === 'Seq Scan' && tables.includes(n['Relation Name']));
   const indexes = (nodes: Record<string, any>[]) => nodes.map((n) => n['Index Name']).filter(Boolean);
 
@@ -104,9 +104,9 @@ describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', (
   });
 
   it.each([
-    ['last', { lastName: 'al' }, 'folded_last_names_short', 'employees_last_name'],
-    ['first', { firstName: 'n' }, 'folded_first_names_short', 'employees_first_name'],
-  ] as const)('finds the %s names holding a fragment of one or two characters by their own index, which holds no trigram', async (_, filter, dictionaryIndex, index) => {
+    ['last', { lastName: 'al' }, 'last_name_dictionary_short', 'employees_last_name'],
+    ['first', { firstName: 'n' }, 'first_name_dictionary_short', 'employees_first_name'],
+  ] as const)('finds the %s names holding a fragment of one or two characters by their own index, which holds no name piece', async (_, filter, dictionaryIndex, index) => {
     for (const companies of [['co-7'], everyCompany]) {
       const used = indexes(await planNodes(filter, companies));
       expect(used, `${companies.length} companies`).toContain(dictionaryIndex);

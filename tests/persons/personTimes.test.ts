@@ -1,7 +1,8 @@
-// A person's times are copied onto its employments (migrations 001, 006), which is what
-// the person query reads. Written by plain SQL, a person's updated_at reaches every copy,
-// and a change of its created_at is refused (migration 010).
+// A person's times are copied onto its employments (server/db/derived), which is what the
+// person query reads. Written by plain SQL, a person's new times reach every copy, and a
+// copy that disagrees with its person is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
 import { findPersons } from '../../server/db/persons.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
@@ -41,9 +42,17 @@ describe.each(engines)("a person's times written by plain SQL on %s", (engine) =
     ]);
   });
 
-  it("refuses a change of a person's created_at, and leaves it as it was", async () => {
-    await expect(database.db.query(`UPDATE persons SET created_at = '2023-01-01T00:00:00Z' WHERE id = $1`, [PERSON])).rejects.toThrow(/creation time cannot change/);
-    await database.db.query(`UPDATE persons SET created_at = created_at WHERE id = $1`, [PERSON]);
-    expect((await personTimes()).map(([, createdAt]) => createdAt)).toEqual(['2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z']);
+  it("moves every employment with a person's new created_at, in the sort and the listing's counts", async () => {
+    await database.db.query(`UPDATE persons SET created_at = '2023-01-01T00:00:00Z' WHERE id = $1`, [PERSON]);
+    expect((await personTimes()).map(([, createdAt]) => createdAt)).toEqual(['2023-01-01T00:00:00.000Z', '2023-01-01T00:00:00.000Z']);
+    const listed = await findPersons(database.db, { credentialId: CREDENTIAL, authorizedCompanies: ['co-a'], inlineCompaniesMax: 200, createdFrom: '2023-01-01T00:00:00Z', createdBefore: '2023-01-02T00:00:00Z', limit: 5, offset: 0 });
+    expect(listed.map((row) => [row.person_id, Number(row.total)])).toEqual([[PERSON, 1]]);
+    const { kept, rebuilt } = await derivedDataAndRebuild(database.db);
+    expect(kept).toEqual(rebuilt);
+  });
+
+  it("refuses an employment whose copy of its person's times is not the person's", async () => {
+    await expect(database.db.query(`UPDATE employees SET person_updated_at = '2020-01-01T00:00:00Z' WHERE company_id = 'co-a'`)).rejects.toThrow(/employees_person/);
+    expect((await personTimes()).map(([, , updatedAt]) => updatedAt)).toEqual(['2025-06-01T12:00:00.000Z', '2025-06-01T12:00:00.000Z']);
   });
 });

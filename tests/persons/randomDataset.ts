@@ -21,8 +21,8 @@ export function rng(seed: number) {
   return { next, int, pick, chance, uuid };
 }
 
-const firstNames = ['Ana', 'Émile', 'émile', 'EMILE', 'Zoë', 'Åsa', 'Jean-Luc', '100%', 'snake_case', 'Back\\slash', 'Chloé', 'Ｍａｒｉａ'];
-const lastNames = ['Durand', 'Durán', 'Dupont', "O'Brien", 'Ångström', 'du Pont', 'Le_Gall', '50%Off', 'ÇELİK'.normalize('NFD').normalize('NFC')];
+export const firstNames = ['Ana', 'Émile', 'émile', 'EMILE', 'Zoë', 'Åsa', 'Jean-Luc', '100%', 'snake_case', 'Back\\slash', 'Chloé', 'Ｍａｒｉａ', 'ﬁona', 'FIONA', 'ΟΔΥΣΣΕΥΣ', 'Οδυσσεύς'];
+export const lastNames = ['Durand', 'Durán', 'Dupont', "O'Brien", 'Ångström', 'du Pont', 'Le_Gall', '50%Off', 'ÇELİK'.normalize('NFD').normalize('NFC'), 'Straße', 'STRASSER', 'Ｓｔｒａｓｓｅ'];
 export const phones = [
   { e164: '+14155550132', formats: ['(415) 555-0132', '415.555.0132', '+1 415 555 0132'] },
   { e164: '+13125550187', formats: ['312-555-0187', '+13125550187'] },
@@ -30,12 +30,12 @@ export const phones = [
 ];
 // Midnights, instants just after and before them, and a few days in a row: a created range
 // then covers whole UTC days and partial ones, which the people rollups count differently.
-const instants = [
+export const instants = [
   '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.001Z', '2024-01-01T23:59:59.999Z', '2024-01-02T00:00:00.000Z',
   '2024-01-02T13:00:00.000+02:00', '2024-01-03T08:00:00.000Z', '2024-01-04T00:00:00.000Z', '2024-06-15T12:30:00.000Z',
   '2025-02-28T23:59:59.999Z',
 ];
-const systems = ['payroll', 'hris', 'benefits'];
+export const systems = ['payroll', 'hris', 'benefits'];
 
 export interface RandomDataset {
   records: ImportRecord[];

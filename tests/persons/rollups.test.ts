@@ -1,9 +1,10 @@
-// The people rollups (migration 004) behind listing totals and deep pages: kept by
-// triggers across imports of any order, equal at every step to a count from scratch, and
-// giving the same pages and totals as reading every matching employment.
+// The people rollups (server/db/derived) behind listing totals and deep pages: kept across
+// imports of any order and plain-SQL moves and deletes, equal at every step to a count
+// from scratch, and giving the same pages and totals as reading every matching employment.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCredential } from '../../server/db/credentials.js';
 import type { Database } from '../../server/db/database.js';
+import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
 import { findPersons } from '../../server/db/persons.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
@@ -62,10 +63,14 @@ describe.each(engines)('people rollups on %s', (engine) => {
     credentials: await db.query('SELECT credential_id::text, day::text, people FROM people_by_credential_day ORDER BY 1, 2'),
   });
   const expectRollupsEqualACountFromScratch = async () => {
-    const kept = await snapshot();
-    await db.query('SELECT recount_all_people()');
-    expect(kept).toEqual(await snapshot());
-    expect(kept.companies.length).toBeGreaterThan(0);
+    const { kept, rebuilt } = await derivedDataAndRebuild(db);
+    expect(kept).toEqual(rebuilt);
+    expect(kept.people_by_company_day.length).toBeGreaterThan(0);
+  };
+
+  const expectRollupsEqualACountFromScratchWhenEmpty = async () => {
+    const { kept, rebuilt } = await derivedDataAndRebuild(db);
+    expect(kept).toEqual(rebuilt);
   };
 
   /** Every matching person, in page order, read from the employments themselves. */
@@ -119,15 +124,24 @@ describe.each(engines)('people rollups on %s', (engine) => {
     await expectRollupsEqualACountFromScratch();
   });
 
-  it('refuses to move or delete an employment, which would leave the counts wrong', async () => {
-    const before = await snapshot();
-    await expect(db.query(`UPDATE employees SET company_id = 'co-c' WHERE company_id = 'co-a'`)).rejects.toThrow(/append-only/);
-    await expect(db.query(`DELETE FROM employees WHERE company_id = 'co-a'`)).rejects.toThrow(/append-only/);
-    expect(await snapshot()).toEqual(before);
+  it('follow employments moved to another company, person or creation day, and deleted, by plain SQL', async () => {
+    await db.query(`UPDATE employees SET company_id = 'co-c' WHERE company_id = 'co-a' AND id IN (SELECT id FROM employees WHERE company_id = 'co-a' ORDER BY id LIMIT 5)`);
+    await expectRollupsEqualACountFromScratch();
+    await expectListingsAgree();
+    const [a, b] = await db.query<{ id: string }>('SELECT id::text FROM persons ORDER BY id LIMIT 2');
+    await db.query('UPDATE employees SET person_id = $2, person_created_at = p.created_at, person_updated_at = p.updated_at FROM persons p WHERE p.id = $2 AND employees.person_id = $1', [a!.id, b!.id]);
+    await db.query(`UPDATE persons SET created_at = created_at + interval '1 day' WHERE id IN (SELECT id FROM persons ORDER BY id DESC LIMIT 4)`);
+    await expectRollupsEqualACountFromScratch();
+    await expectListingsAgree();
+    await db.query(`DELETE FROM employees WHERE id IN (SELECT id FROM employees ORDER BY id DESC LIMIT 7)`);
+    await db.query(`UPDATE employees SET person_id = NULL, person_created_at = NULL, person_updated_at = NULL WHERE id IN (SELECT id FROM employees WHERE person_id IS NOT NULL ORDER BY id LIMIT 3)`);
+    await expectRollupsEqualACountFromScratch();
+    await expectListingsAgree();
   });
 
   it('empties with the employments', async () => {
     await db.query('TRUNCATE employees');
     expect(await snapshot()).toEqual({ companies: [], credentials: [] });
+    await expectRollupsEqualACountFromScratchWhenEmpty();
   });
 });

@@ -1,5 +1,6 @@
 // Import is all-or-nothing on each engine: a file with any bad record writes nothing, and
-// every bad record is named with its line and reason.
+// every bad record is named with its line and reason. (What a good file changes:
+// importChanges.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { hashToken } from '../../server/domain/tokens.js';
@@ -8,7 +9,7 @@ import type { ImportRecord } from '../../server/importing/records.js';
 import { employee, ids, smallDataset, tokens } from '../fixtures/small.js';
 import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
 import { startTestServer } from '../helpers/server.js';
-import { storedRecordCounts as snapshot } from '../helpers/storedCounts.js';
+import { databaseFingerprint as snapshot } from '../helpers/storedCounts.js';
 
 async function rejection(db: Database, records: ImportRecord[]): Promise<ImportRejected> {
   const error = await importRecords(db, records, 'US').then(() => undefined, (e) => e);
@@ -34,16 +35,16 @@ describe.each(engines)('import on %s', (engine) => {
 
   it.each<[string, ImportRecord[], RegExp]>([
     ['an unparseable phone', [employee({ id: newEmployee, companyId: 'acme-corp', personId: null, phone: 'call me maybe' })], /line 1.*phone "call me maybe" cannot be parsed/],
-    ['a second coverage record', [
+    ['a person deleted while an employment still names them', [{ type: 'delete', record: 'person', id: ids.ana }],
+      /line 1.*person .* still has 1 employment\(s\) this file neither deletes nor relinks/],
+    ['a per-employment record for an employment the same file deletes', [
+      { type: 'delete', record: 'employee', id: ids.anaAcme },
       { type: 'coverage', employeeId: ids.anaAcme, status: 'enrolled', startsAt: '2025-01-01T00:00:00Z', endsAt: null, planTier: null },
-      { type: 'coverage', employeeId: ids.anaAcme, status: 'waived', startsAt: '2025-01-01T00:00:00Z', endsAt: null, planTier: null },
-    ], /line 2.*second coverage record for employee .* \(first on line 1\)/],
-    ['a coverage record for an employment that already has one', [
-      { type: 'coverage', employeeId: ids.emileGlobex, status: 'enrolled', startsAt: '2025-01-01T00:00:00Z', endsAt: null, planTier: null },
-    ], /line 1.*already has a coverage record/],
+    ], /line 2.*employee .* is deleted on line 1/],
     ['an unknown company', [employee({ id: newEmployee, companyId: 'nowhere-inc', personId: null })], /line 1.*unknown company nowhere-inc/],
     ['an unknown person', [employee({ id: newEmployee, companyId: 'acme-corp', personId: newPerson })], /line 1.*unknown person/],
-    ['an id already stored', [{ type: 'person', id: ids.emile, createdAt: '2024-01-01T00:00:00Z', updatedAt: '2024-01-01T00:00:00Z' }], /line 1.*already exists/],
+    ['a company deleted while a credential names it', [{ type: 'delete', record: 'company', id: 'globex' }, { type: 'delete', record: 'employee', id: ids.emileGlobex }],
+      /line 1.*company globex is one of the companies of credential "acme and globex"/],
     ['a record of the wrong shape', [{ type: 'person', id: 'not-a-uuid', createdAt: 'yesterday' } as any], /line 1.*(uuid|date-time|updatedAt)/],
     ['an unknown record type', [{ type: 'salary', amount: 1 } as any], /line 1.*unknown record type "salary"/],
   ])('rejects %s, names it, and writes nothing', async (_, bad, expected) => {

@@ -1,9 +1,10 @@
-// The name pieces (migration 008) that serve name fragments of three or more characters:
-// kept by triggers through imports, plain-SQL inserts and renames, equal at every step to
-// a fill from scratch, and giving the same people as reading every employment.
+// The name pieces (server/db/derived) that serve name fragments of three or more
+// characters: kept through imports, plain-SQL inserts and renames, equal at every step to
+// a rebuild from scratch, and giving the same people as reading every employment.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
+import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
 import { findPersons } from '../../server/db/persons.js';
 import { foldName } from '../../server/domain/names.js';
 import { importRecords } from '../../server/importing/index.js';
@@ -39,16 +40,13 @@ describe.each(engines)('name pieces on %s', (engine) => {
   afterAll(() => database?.drop());
 
   const entries = async () => ({
-    last: await db.query(`SELECT trigram, company_id, person_id::text, last_name_folded, first_name_folded FROM last_name_trigrams ORDER BY 1, 2, 3, 4, 5`),
-    first: await db.query(`SELECT trigram, company_id, person_id::text, last_name_folded, first_name_folded FROM first_name_trigrams ORDER BY 1, 2, 3, 4, 5`),
+    last: await db.query(`SELECT piece, company_id, person_id::text, last_name_folded, first_name_folded FROM last_name_pieces ORDER BY 1, 2, 3, 4, 5`),
+    first: await db.query(`SELECT piece, company_id, person_id::text, last_name_folded, first_name_folded FROM first_name_pieces ORDER BY 1, 2, 3, 4, 5`),
   });
   const expectEntriesEqualAFillFromScratch = async () => {
-    const kept = await entries();
-    await db.query('DELETE FROM last_name_trigrams');
-    await db.query('DELETE FROM first_name_trigrams');
-    await db.query('SELECT fill_name_trigrams()');
-    expect(kept).toEqual(await entries());
-    expect(kept.last.length).toBeGreaterThan(0);
+    const { kept, rebuilt } = await derivedDataAndRebuild(db);
+    expect(kept).toEqual(rebuilt);
+    expect(kept.last_name_pieces.length).toBeGreaterThan(0);
   };
   const search = async (filter: { firstName?: string; lastName?: string; companyId?: string }, authorized = companies) =>
     (await findPersons(db, {
@@ -60,9 +58,9 @@ describe.each(engines)('name pieces on %s', (engine) => {
 
   it('files each linked employment under every three-character piece of its folded names, once', async () => {
     const { last, first } = await entries();
-    expect(last.filter((e: any) => e.person_id === ada.id && e.company_id === 'co-a').map((e: any) => e.trigram)).toEqual(['ace', 'ela', 'lac', 'lov', 'ove', 'vel']);
-    expect(last.filter((e: any) => e.last_name_folded === 'ölçer').map((e: any) => e.trigram)).toEqual(['lçe', 'çer', 'ölç']);
-    expect(first.filter((e: any) => e.person_id === ada.id).map((e: any) => e.trigram)).toEqual(['ada', 'ada']);
+    expect(last.filter((e: any) => e.person_id === ada.id && e.company_id === 'co-a').map((e: any) => e.piece)).toEqual(['ace', 'ela', 'lac', 'lov', 'ove', 'vel']);
+    expect(last.filter((e: any) => e.last_name_folded === 'ölçer').map((e: any) => e.piece)).toEqual(['lçe', 'çer', 'ölç']);
+    expect(first.filter((e: any) => e.person_id === ada.id).map((e: any) => e.piece)).toEqual(['ada', 'ada']);
     // Unlinked employments never show, so they are not filed.
     expect(last.filter((e: any) => e.person_id === null)).toEqual([]);
     await expectEntriesEqualAFillFromScratch();

@@ -1,0 +1,287 @@
+// The bench's change phases (`--phases import,change,churn`), on PostgreSQL, each through
+// `npm run import` as an operator runs it (its own process, its peak RSS sampled), beside
+// a raw COPY of the same rows in the same run:
+//   import  the whole dataset written as one NDJSON file, loaded into an empty database
+//           (records/s, peak RSS), then re-applied unchanged (records/s);
+//   change  a change file touching 1% of the people applied to the bench database, with
+//           searches running (p99 against an idle period just before), then its inverse;
+//   churn   10% of employments changed, 1% relinked, 1% deleted, before the read
+//           measurements (so they are taken after churn); its inverse after them.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import copyStreams from 'pg-copy-streams';
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import { openDatabase, type Database } from '../../server/db/database.js';
+import { migrate } from '../../server/db/migrate.js';
+import { copyLine } from '../../server/db/copyText.js';
+import { findPersons, type PersonFilter } from '../../server/db/persons.js';
+import { storedEmploymentRow } from '../../server/importing/stage.js';
+import type { EmployeeRecord, EmploymentRecord, ImportRecord } from '../../server/importing/records.js';
+import type { Dataset } from '../dataset/generate.js';
+import { RssSampler } from '../rss.js';
+import { percentile, round } from '../stats.js';
+import { churn, datasetRecords, peopleChange, writeNdjson, type ChangeFiles } from './files.js';
+
+export type Phase = 'import' | 'change' | 'churn';
+export const phases: Phase[] = ['import', 'change', 'churn'];
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+/** Node's flags in `npm run import` (package.json), so the bench runs the import exactly as an operator does. */
+const importNodeFlags = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.import as string).split(/\s+/).filter((t) => t.startsWith('--'));
+
+export interface ImportRun {
+  label: string;
+  records: number;
+  /** As the import reports it (its transaction), and from spawn to exit. */
+  seconds: number;
+  wallSeconds: number;
+  recordsPerSecond: number;
+  peakRssMb?: number;
+  /** The same rows landed by a raw COPY into tables of the same columns, without indexes, constraints or derived data. */
+  copySeconds?: number;
+  copyRecordsPerSecond?: number;
+  summary: string;
+}
+
+export interface SearchesDuringImport {
+  filters: string;
+  idle: { requests: number; p50: number; p99: number };
+  during: { requests: number; p50: number; p99: number; seconds: number };
+}
+
+export interface ChangeResults {
+  imports: ImportRun[];
+  searches?: SearchesDuringImport;
+  fileMb?: number;
+  notes: string[];
+}
+
+/** Runs `npm run import` (server/cli/import.ts) on `file`, sampling its memory. */
+export async function runImportCli(databaseUrl: string, file: string, label: string, records: number): Promise<ImportRun> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...importNodeFlags, '--import', 'tsx', join(root, 'server/cli/import.ts'), file], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl, PGLITE_DATA_DIR: '', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const rss = new RssSampler(child.pid!, 200).start();
+  let out = '';
+  child.stdout!.on('data', (c) => (out += c));
+  child.stderr!.on('data', (c) => (out += c));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const wallSeconds = (performance.now() - started) / 1000;
+  const peak = rss.stop()?.peakMb;
+  if (code !== 0) throw new Error(`import of ${label} failed (${code}): ${out.slice(-3000)}`);
+  const ms = Number(/imported \d+ record\(s\) in (\d+) ms/.exec(out)?.[1]);
+  const seconds = ms / 1000;
+  return { label, records, seconds: round(seconds, 2), wallSeconds: round(wallSeconds, 2), recordsPerSecond: Math.round(records / seconds), peakRssMb: peak, summary: out.trim() };
+}
+
+/** A raw COPY of the rows these records store, into unindexed tables of the same columns: the floor of landing them. */
+async function rawCopy(databaseUrl: string, records: Iterable<ImportRecord>): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('DROP TABLE IF EXISTS bench_copy_persons, bench_copy_employees');
+    await client.query('CREATE UNLOGGED TABLE bench_copy_persons (LIKE persons INCLUDING DEFAULTS)');
+    await client.query('CREATE UNLOGGED TABLE bench_copy_employees (LIKE employees INCLUDING DEFAULTS)');
+    const persons: string[] = [];
+    const employees: string[] = [];
+    const times = new Map<string, { createdAt: string; updatedAt: string }>();
+    let pending: { employee: EmployeeRecord; records: EmploymentRecord[] } | undefined;
+    const flushEmployee = () => {
+      if (pending) employees.push(copyLine(storedEmploymentRow(pending.employee, pending.records, pending.employee.personId ? (times.get(pending.employee.personId) ?? null) : null)));
+      pending = undefined;
+    };
+    for (const r of records) {
+      if (r.type === 'person') {
+        persons.push(copyLine([r.id, r.createdAt, r.updatedAt]));
+        times.set(r.id, r);
+        if (times.size > 10_000) times.delete(times.keys().next().value!);
+      } else if (r.type === 'employee') {
+        flushEmployee();
+        pending = { employee: r, records: [] };
+      } else if (pending && 'employeeId' in r && r.type !== 'delete') pending.records.push(r);
+    }
+    flushEmployee();
+    // Rows are built first (the generator's cost is not COPY's); the copy alone is timed.
+    const started = performance.now();
+    await pipeline(Readable.from(chunks(persons)), client.query(copyStreams.from('COPY bench_copy_persons (id, created_at, updated_at) FROM STDIN')));
+    const { copyTables } = await import('../dataset/copyFormat.js');
+    await pipeline(Readable.from(chunks(employees)), client.query(copyStreams.from(`COPY bench_copy_employees (${copyTables.employees.join(', ')}) FROM STDIN`)));
+    const seconds = (performance.now() - started) / 1000;
+    await client.query('DROP TABLE bench_copy_persons, bench_copy_employees');
+    return seconds;
+  } finally {
+    await client.end();
+  }
+}
+
+function* chunks(lines: string[]): Generator<string> {
+  for (let i = 0; i < lines.length; i += 5_000) yield lines.slice(i, i + 5_000).join('');
+}
+
+/** Searches (the given filters, round-robin, `concurrency` at once) until `until` resolves or `seconds` pass; latencies in ms. */
+async function searchWhile(db: Database, filters: PersonFilter[], concurrency: number, seconds: number, until?: Promise<unknown>): Promise<number[]> {
+  const latencies: number[] = [];
+  let done = false;
+  const deadline = performance.now() + seconds * 1000;
+  until?.then(() => (done = true), () => (done = true));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (!done && (until || performance.now() < deadline)) {
+        const t = performance.now();
+        await findPersons(db, filters[next++ % filters.length]!);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  return latencies;
+}
+
+const stats = (latencies: number[]) => ({ requests: latencies.length, p50: round(percentile(latencies, 0.5), 2), p99: round(percentile(latencies, 0.99), 2) });
+
+export interface PhaseContext {
+  databaseUrl: string;
+  dataset: Dataset;
+  /** Where files go (large: the whole dataset is about 1.6 GB at 1M people). */
+  workDir: string;
+  /** Search filters for the searches-during-import measurement. */
+  searchFilters: PersonFilter[];
+  log: (line: string) => void;
+}
+
+/** The import phase: the whole dataset into an empty database of its own, then re-applied unchanged. */
+export async function importPhase(ctx: PhaseContext, results: ChangeResults): Promise<void> {
+  mkdirSync(ctx.workDir, { recursive: true });
+  const file = join(ctx.workDir, 'dataset.ndjson');
+  const url = new URL(ctx.databaseUrl);
+  const name = `${decodeURIComponent(url.pathname.slice(1))}_import`;
+  url.pathname = `/${name}`;
+  const admin = new pg.Client({ connectionString: new URL('/postgres', ctx.databaseUrl).toString() });
+  await admin.connect();
+  try {
+    ctx.log('import phase: writing the whole dataset as one NDJSON file');
+    const records = await writeNdjson(file, datasetRecords(ctx.dataset));
+    results.fileMb = Math.round(statSync(file).size / 1e6);
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+    const db = await openDatabase({ databaseUrl: url.toString(), poolMax: 1 });
+    await migrate(db);
+    await db.close();
+    ctx.log(`import phase: npm run import of ${records.toLocaleString('en-US')} records (${results.fileMb} MB) into an empty database`);
+    const initial = await runImportCli(url.toString(), file, 'initial load (whole dataset, empty database)', records);
+    ctx.log(`  ${initial.recordsPerSecond.toLocaleString('en-US')} records/s, ${initial.seconds} s, peak RSS ${initial.peakRssMb} MB`);
+    initial.copySeconds = round(await rawCopy(url.toString(), datasetRecords(ctx.dataset)), 2);
+    initial.copyRecordsPerSecond = Math.round(records / initial.copySeconds);
+    results.imports.push(initial);
+    ctx.log('import phase: the same file again (unchanged)');
+    const again = await runImportCli(url.toString(), file, 're-applied unchanged (whole dataset)', records);
+    again.copySeconds = initial.copySeconds;
+    again.copyRecordsPerSecond = initial.copyRecordsPerSecond;
+    ctx.log(`  ${again.recordsPerSecond.toLocaleString('en-US')} records/s, ${again.seconds} s, peak RSS ${again.peakRssMb} MB`);
+    results.imports.push(again);
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+    await admin.end();
+    rmSync(file, { force: true });
+  }
+}
+
+/** A change file and its inverse, each applied and timed beside a raw COPY of its rows. */
+async function applyBoth(ctx: PhaseContext, files: ChangeFiles, label: string, results: ChangeResults, during?: (applying: Promise<ImportRun>) => Promise<void>): Promise<void> {
+  mkdirSync(ctx.workDir, { recursive: true });
+  const change = join(ctx.workDir, `${label}.ndjson`);
+  const inverse = join(ctx.workDir, `${label}-inverse.ndjson`);
+  await writeNdjson(change, files.change);
+  await writeNdjson(inverse, files.inverse);
+  results.notes.push(`${label}: ${files.description}`);
+  try {
+    const applying = runImportCli(ctx.databaseUrl, change, `${label} file`, files.change.length);
+    await during?.(applying);
+    const run = await applying;
+    run.copySeconds = round(await rawCopy(ctx.databaseUrl, files.change), 3);
+    run.copyRecordsPerSecond = Math.round(files.change.length / run.copySeconds);
+    results.imports.push(run);
+    ctx.log(`  ${label}: ${run.records.toLocaleString('en-US')} records in ${run.seconds} s`);
+  } catch (error) {
+    rmSync(change, { force: true });
+    throw error;
+  }
+  rmSync(change, { force: true });
+}
+
+/** Applies an inverse file left by applyBoth (after the measurements that needed the change), then again, unchanged. */
+async function undo(ctx: PhaseContext, label: string, results: ChangeResults): Promise<void> {
+  const inverse = join(ctx.workDir, `${label}-inverse.ndjson`);
+  const { count } = await countLines(inverse);
+  const run = await runImportCli(ctx.databaseUrl, inverse, `${label} inverse (restores the data)`, count);
+  results.imports.push(run);
+  const again = await runImportCli(ctx.databaseUrl, inverse, `${label} inverse re-applied (unchanged)`, count);
+  results.imports.push(again);
+  rmSync(inverse, { force: true });
+}
+
+async function countLines(path: string): Promise<{ count: number }> {
+  const { readFile } = await import('node:fs/promises');
+  return { count: (await readFile(path, 'utf8')).split('\n').filter(Boolean).length };
+}
+
+/** The change phase: 1% of the people changed while searches run, then restored. */
+export async function changePhase(ctx: PhaseContext, results: ChangeResults): Promise<void> {
+  const db = await openDatabase({ databaseUrl: ctx.databaseUrl, poolMax: 4 });
+  try {
+    ctx.log('change phase: writing a change file touching 1% of the people');
+    const files = await peopleChange(db, 0.01);
+    const idle = await searchWhile(db, ctx.searchFilters, 4, 8);
+    let during: number[] = [];
+    let duringSeconds = 0;
+    await applyBoth(ctx, files, 'change', results, async (applying) => {
+      const started = performance.now();
+      during = await searchWhile(db, ctx.searchFilters, 4, 0, applying);
+      duringSeconds = (performance.now() - started) / 1000;
+    });
+    results.searches = { filters: 'the bench filter kinds (one large company), 4 at once', idle: stats(idle), during: { ...stats(during), seconds: round(duringSeconds, 1) } };
+    await undo(ctx, 'change', results);
+  } finally {
+    await db.close();
+  }
+}
+
+/** The churn phase, first half: applied before the read measurements. */
+export async function churnBefore(ctx: PhaseContext, results: ChangeResults): Promise<void> {
+  const db = await openDatabase({ databaseUrl: ctx.databaseUrl, poolMax: 2 });
+  try {
+    ctx.log('churn phase: 10% of employments changed, 1% relinked, 1% deleted');
+    await applyBoth(ctx, await churn(db), 'churn', results);
+    await db.query('ANALYZE');
+  } finally {
+    await db.close();
+  }
+}
+
+/** The churn phase, second half: restored after the read measurements. */
+export async function churnAfter(ctx: PhaseContext, results: ChangeResults): Promise<void> {
+  await undo(ctx, 'churn', results);
+}
+
+/** An inverse file left by a run that stopped half-way is applied first, so the data is the dataset again. */
+export async function recoverInterruptedRun(ctx: PhaseContext, results: ChangeResults): Promise<void> {
+  for (const label of ['change', 'churn']) {
+    const inverse = join(ctx.workDir, `${label}-inverse.ndjson`);
+    try {
+      statSync(inverse);
+    } catch {
+      continue;
+    }
+    ctx.log(`restoring the data an interrupted run changed (${label})`);
+    await runImportCli(ctx.databaseUrl, inverse, `${label} inverse left by an interrupted run`, 0);
+    rmSync(inverse, { force: true });
+    results.notes.push(`a previous run stopped before restoring its ${label}; restored first`);
+  }
+}

@@ -1,0 +1,77 @@
+// Writes a resolved, checked file (resolve.ts, problems.ts), set-based, in the order the
+// foreign keys need: companies and persons first, then employments (written once each,
+// whole, only where something differs), deletions of employments, persons, credentials,
+// and companies last. The derived data follows in the database (server/db/derived).
+import type { Transaction } from '../database.js';
+import { employmentColumns } from '../employmentColumns.js';
+
+const written = employmentColumns.map((c) => c.column);
+
+export async function applyImport(given: Transaction): Promise<void> {
+  // IMPORT_TIMINGS=1 writes each statement's time to stderr (for tuning).
+  const tx = process.env.IMPORT_TIMINGS === '1' ? timed(given) : given;
+  await tx.query(`
+    INSERT INTO companies (id, name) SELECT id, name FROM import_company_outcomes WHERE outcome IN ('added', 'changed')
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name`);
+  // A person's new times reach their stored employments by trigger (follow_person_times).
+  await tx.query(`
+    INSERT INTO persons (id, created_at, updated_at) SELECT id, created_at, updated_at FROM import_person_outcomes WHERE outcome IN ('added', 'changed')
+    ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, updated_at = excluded.updated_at`);
+
+  await tx.query(`
+    DELETE FROM employees e USING import_employments f WHERE f.id = e.id AND f.stored AND NOT f.present`);
+  await tx.query(`
+    UPDATE employees e
+       SET ${written.filter((c) => c !== 'id').map((c) => `${c} = f.${c}`).join(', ')},
+           person_created_at = p.created_at, person_updated_at = p.updated_at
+      FROM import_employment_outcomes o JOIN import_employments f ON f.id = o.id LEFT JOIN persons p ON p.id = f.person_id
+     WHERE o.write AND f.stored AND e.id = f.id`);
+  await tx.query(`
+    INSERT INTO employees (${written.join(', ')}, person_created_at, person_updated_at)
+    SELECT ${written.map((c) => `f.${c}`).join(', ')}, p.created_at, p.updated_at
+      FROM import_employment_outcomes o JOIN import_employments f ON f.id = o.id LEFT JOIN persons p ON p.id = f.person_id
+     WHERE o.write AND NOT f.stored
+     ORDER BY f.id`);
+
+  await tx.query(`DELETE FROM persons p USING import_person_outcomes o WHERE o.id = p.id AND o.outcome = 'deleted'`);
+
+  await tx.query(`
+    INSERT INTO credentials (id, name, token_hash) SELECT id, name, token_hash FROM import_credential_outcomes WHERE outcome IN ('added', 'changed')
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash`);
+  await tx.query(`
+    DELETE FROM credential_companies cc USING import_credential_outcomes o
+     WHERE o.outcome = 'changed' AND cc.credential_id = o.id AND NOT cc.company_id = ANY (o.companies)`);
+  await tx.query(`
+    INSERT INTO credential_companies (credential_id, company_id)
+    SELECT o.id, c FROM import_credential_outcomes o CROSS JOIN unnest(o.companies) AS c WHERE o.outcome IN ('added', 'changed')
+    ON CONFLICT DO NOTHING`);
+
+  await tx.query(`DELETE FROM companies c USING import_company_outcomes o WHERE o.id = c.id AND o.outcome = 'deleted'`);
+}
+
+export type Outcome = 'added' | 'changed' | 'unchanged' | 'deleted' | 'already_absent';
+
+/** How many records of each type came to each outcome (`type` → outcome → count). */
+export async function countOutcomes(tx: Transaction, kinds: readonly string[]): Promise<Record<string, Partial<Record<Outcome, number>>>> {
+  const rows = await tx.query<{ type: string; outcome: Outcome; n: number }>(`
+    SELECT 'company' AS type, outcome, count(*)::int AS n FROM import_company_outcomes GROUP BY 2
+    UNION ALL SELECT 'person', outcome, count(*)::int FROM import_person_outcomes GROUP BY 2
+    UNION ALL SELECT 'employee', employee, count(*)::int FROM import_employment_outcomes WHERE employee IS NOT NULL GROUP BY 2
+    ${kinds.map((k) => `UNION ALL SELECT '${k}', ${k}, count(*)::int FROM import_employment_outcomes WHERE ${k} IS NOT NULL GROUP BY 2`).join('\n    ')}
+    UNION ALL SELECT 'credential', outcome, count(*)::int FROM import_credential_outcomes GROUP BY 2`);
+  const counts: Record<string, Partial<Record<Outcome, number>>> = {};
+  for (const { type, outcome, n } of rows) (counts[type] ??= {})[outcome] = n;
+  return counts;
+}
+
+function timed(tx: Transaction): Transaction {
+  return {
+    ...tx,
+    query: async (sql, params) => {
+      const started = performance.now();
+      const rows = await tx.query(sql, params);
+      process.stderr.write(`  ${Math.round(performance.now() - started)} ms: ${sql.trim().split('\n')[0]!.slice(0, 90)}\n`);
+      return rows as any;
+    },
+  };
+}

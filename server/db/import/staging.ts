@@ -1,0 +1,50 @@
+// The staging tables an import copies its records into, inside its own transaction
+// (temporary, dropped at commit): one per kind of record, each row with the line it came
+// from. Everything after the copy (resolving the file's order, checking, applying) is
+// set-based SQL over these tables (resolve.ts, problems.ts, apply.ts).
+import { employeeFields, employmentRecordKindNames, foldedNameColumns, kindColumns, type SqlType } from '../employmentColumns.js';
+import type { Transaction } from '../database.js';
+
+type Columns = readonly { column: string; type: SqlType | 'integer' | 'bytea' | 'text[]' }[];
+
+const line = { column: 'line', type: 'integer' } as const;
+
+/** Staging table → its columns, in COPY order. */
+export const stagingTables = {
+  import_companies: [line, { column: 'id', type: 'text' }, { column: 'name', type: 'text' }],
+  import_persons: [line, { column: 'id', type: 'uuid' }, { column: 'created_at', type: 'timestamptz' }, { column: 'updated_at', type: 'timestamptz' }],
+  import_employees: [line, ...employeeFields, ...foldedNameColumns.map(({ column }) => ({ column, type: 'text' as const }))],
+  import_employment_records: [
+    line,
+    { column: 'kind', type: 'text' },
+    { column: 'employee_id', type: 'uuid' },
+    ...employmentRecordKindNames.flatMap(kindColumns),
+  ],
+  // `id` is the record's id, or its employeeId for a per-employment record.
+  import_deletes: [line, { column: 'record', type: 'text' }, { column: 'id', type: 'text' }],
+  import_credentials: [
+    line,
+    { column: 'id', type: 'uuid' },
+    { column: 'name', type: 'text' },
+    { column: 'token_hash', type: 'bytea' },
+    { column: 'companies', type: 'text[]' },
+  ],
+} as const satisfies Record<string, Columns>;
+
+export type StagingTable = keyof typeof stagingTables;
+
+export async function createStagingTables(tx: Transaction): Promise<void> {
+  for (const [table, columns] of Object.entries(stagingTables) as [StagingTable, Columns][]) {
+    await tx.query(`CREATE TEMP TABLE ${table} (${columns.map((c) => `${c.column} ${c.type}`).join(', ')}) ON COMMIT DROP`);
+  }
+}
+
+/** COPY rows (COPY text format) into a staging table. */
+export async function copyIntoStaging(tx: Transaction, table: StagingTable, text: string): Promise<void> {
+  await tx.copyIn(table, stagingTables[table].map((c) => c.column), text);
+}
+
+/** After the copy: statistics, so the set-based statements that follow are planned for the sizes staged. */
+export async function analyzeStaging(tx: Transaction): Promise<void> {
+  for (const table of Object.keys(stagingTables)) await tx.query(`ANALYZE ${table}`);
+}

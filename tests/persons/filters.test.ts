@@ -1,0 +1,27 @@
+// Each search filter declares whether the people rollups can count it (server/db/personFilters.ts):
+// a listing counts from the rollups only when every filter set says they can.
+import { describe, expect, it } from 'vitest';
+import { listingRollup } from '../../server/db/listingFromRollups.js';
+import { personFilters, rollupsCanCount } from '../../server/db/personFilters.js';
+
+const base = { credentialId: 'c', authorizedCompanies: ['a', 'b'], inlineCompaniesMax: 200, limit: 10, offset: 0 };
+
+describe('search filters and the people rollups', () => {
+  it('count a listing by company and creation time, and nothing that selects by name, phone or person', () => {
+    expect(Object.entries(personFilters).map(([name, rule]) => [name, rule.rollups])).toEqual([
+      ['companyId', 'company'], ['firstName', 'cannot'], ['lastName', 'cannot'], ['phone', 'cannot'],
+      ['personId', 'cannot'], ['createdFrom', 'creation day'], ['createdBefore', 'creation day'],
+    ]);
+    expect(rollupsCanCount({ companyId: 'a', createdFrom: '2024-01-01T00:00:00Z', createdBefore: '2024-02-01T00:00:00Z' })).toBe(true);
+    for (const cannot of [{ firstName: 'x' }, { lastName: 'x' }, { phone: '+14155550100' }, { personId: '00000000-0000-4000-8000-000000000001' }]) {
+      expect(rollupsCanCount(cannot), JSON.stringify(cannot)).toBe(false);
+      expect(listingRollup({ ...base, ...cannot }, false), JSON.stringify(cannot)).toBeUndefined();
+    }
+  });
+
+  it('pick the company rollup for one company, the credential rollup for several', () => {
+    expect(listingRollup({ ...base, companyId: 'a' }, false)).toEqual({ table: 'people_by_company_day', column: 'company_id', key: 'a' });
+    expect(listingRollup(base, false)).toEqual({ table: 'people_by_credential_day', column: 'credential_id', key: 'c' });
+    expect(listingRollup({ ...base, companyId: 'elsewhere' }, false)).toBeUndefined();
+  });
+});
