@@ -38,6 +38,10 @@ export interface Config {
   logLevel: string;
   /** Load the demo dataset into an empty database at start. */
   loadDemoData: boolean;
+  /** Record every person operation in the access audit (server/access/auditWriter.ts); cannot be off in production. */
+  auditEnabled: boolean;
+  /** Access-audit entries older than this are deleted by the service's housekeeping. */
+  auditRetentionDays: number;
 }
 
 const environments: Environment[] = ['development', 'sandbox', 'production'];
@@ -49,6 +53,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // node:http refuses to start otherwise; say so in the operator's terms.
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new ConfigError(`HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`);
+  }
+  // People have a right to know who looked at their data: production always records it.
+  if (!config.auditEnabled && config.environment === 'production') {
+    throw new ConfigError('AUDIT_ENABLED cannot be false in production: every person operation is recorded in the access audit');
   }
   return config;
 }
@@ -84,6 +92,8 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     defaultPhoneRegion: (env.DEFAULT_PHONE_REGION ?? 'US').toUpperCase(),
     logLevel: env.LOG_LEVEL ?? 'info',
     loadDemoData: bool(env, 'DEMO_DATA', environment === 'development'),
+    auditEnabled: bool(env, 'AUDIT_ENABLED', true),
+    auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 365, 1, 3650),
   };
 }
 
