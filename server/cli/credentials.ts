@@ -19,7 +19,16 @@ const usage = `usage: npm run credentials -- <command>
 <when>: an RFC 3339 instant with an offset (2027-01-31T00:00:00Z) or a duration from now; <duration>: 30m, 24h, 7d, 1d12h.
 Running servers follow every change within CREDENTIAL_CACHE_MS.`;
 
-const commands = ['create', 'list', 'grant', 'revoke-company', 'rotate', 'set-expiry', 'revoke'];
+/** Each command's positional arguments after its name: at least, and at most. */
+const arity: Record<string, [number, number]> = {
+  create: [2, Infinity],
+  list: [0, 0],
+  grant: [2, Infinity],
+  'revoke-company': [2, Infinity],
+  rotate: [1, 1],
+  'set-expiry': [2, 2],
+  revoke: [1, 1],
+};
 
 async function main(argv: string[]): Promise<void> {
   let parsed;
@@ -30,21 +39,22 @@ async function main(argv: string[]): Promise<void> {
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
-  if (!command || !commands.includes(command)) fail(usage);
+  const [least, most] = (command && Object.hasOwn(arity, command) && arity[command]) || [];
+  if (least === undefined || rest.length < least || rest.length > most!) fail(usage);
   if (values.expires !== undefined && command !== 'create') fail(`--expires belongs to create (use set-expiry to change it)\n${usage}`);
   if (values.overlap !== undefined && command !== 'rotate') fail(`--overlap belongs to rotate\n${usage}`);
   // Inputs are checked before the database is opened: a typo costs nothing.
   const expiresAt = values.expires === undefined ? null : instantOrFail('--expires', values.expires);
   const overlapMs = values.overlap === undefined ? 0 : durationOrFail('--overlap', values.overlap);
   if (overlapMs > MAX_OVERLAP_MS) fail(`--overlap may be at most 30d; got "${values.overlap}"`);
+  const newExpiry = command === 'set-expiry' ? (rest[1] === 'never' ? null : instantOrFail('<when>', rest[1]!)) : undefined;
 
   const db = await openCliDatabase(loadConfig());
   const say = (line: string) => process.stdout.write(`${line}\n`);
   try {
     switch (command) {
       case 'create': {
-        const [name, ...companies] = rest;
-        if (!name || companies.length === 0) fail(usage);
+        const [name, ...companies] = rest as [string, ...string[]];
         if (expiresAt && expiresAt.getTime() <= Date.now()) fail('--expires must be in the future');
         const unknown = await unknownCompanies(db, companies);
         if (unknown.length) fail(`unknown companies: ${unknown.join(', ')} (import them first)`);
@@ -59,16 +69,14 @@ async function main(argv: string[]): Promise<void> {
         break;
       case 'grant':
       case 'revoke-company': {
-        const [id, ...companies] = rest;
-        if (!id || companies.length === 0) fail(usage);
+        const [id, ...companies] = rest as [string, ...string[]];
         const change = await (command === 'grant' ? grantCompanies : revokeCompanies)(db, id, companies);
         if (change.unchanged.length) say(`${command === 'grant' ? 'already granted' : 'not granted'}, unchanged: ${change.unchanged.join(', ')}`);
         say(change.before.join() === change.after.join() ? `credential ${id} unchanged: [${change.after.join(', ')}]` : `credential ${id} now covers [${change.after.join(', ')}] (was [${change.before.join(', ')}])`);
         break;
       }
       case 'rotate': {
-        const [id] = rest;
-        if (!id || rest.length > 1) fail(usage);
+        const [id] = rest as [string];
         const rotation = await rotate(db, id, overlapMs);
         if (rotation.endedOverlap) say(`the token an earlier rotation replaced (overlap until ${rotation.endedOverlap.toISOString()}) stops working now`);
         say(rotation.previousValidUntil ? `the previous token keeps working until ${rotation.previousValidUntil.toISOString()}` : 'the previous token stops working now');
@@ -76,16 +84,13 @@ async function main(argv: string[]): Promise<void> {
         break;
       }
       case 'set-expiry': {
-        const [id, when] = rest;
-        if (!id || !when || rest.length > 2) fail(usage);
-        const at = when === 'never' ? null : instantOrFail('<when>', when);
-        await changeExpiry(db, id, at);
-        say(at ? `credential ${id} expires ${at.toISOString()}` : `credential ${id} never expires`);
+        const [id] = rest as [string];
+        await changeExpiry(db, id, newExpiry!);
+        say(newExpiry ? `credential ${id} expires ${newExpiry.toISOString()}` : `credential ${id} never expires`);
         break;
       }
       case 'revoke': {
-        const [id] = rest;
-        if (!id || rest.length > 1) fail(usage);
+        const [id] = rest as [string];
         if (!(await revokeCredential(db, id))) fail(`no active credential ${id}`);
         say(`revoked credential ${id}`);
         break;
