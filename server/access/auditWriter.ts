@@ -9,6 +9,11 @@
 import { insertAuditEntries, type AuditEntry } from '../db/accessAudit.js';
 import type { Queryable } from '../db/database.js';
 
+export interface AuditWriterOptions {
+  /** False: a batch's commit returns before PostgreSQL flushed it to disk (AUDIT_SYNCHRONOUS_COMMIT). */
+  synchronousCommit: boolean;
+}
+
 export interface AccessAudit {
   /** Resolves once the entry is committed; rejects when it could not be. */
   record(entry: AuditEntry): Promise<void>;
@@ -29,7 +34,10 @@ export class GroupCommitAuditWriter implements AccessAudit {
   private queue: Waiting[] = [];
   private writing: Promise<void> | undefined;
 
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly options: AuditWriterOptions = { synchronousCommit: true },
+  ) {}
 
   record(entry: AuditEntry): Promise<void> {
     return new Promise((resolve, reject) => {
@@ -48,7 +56,7 @@ export class GroupCommitAuditWriter implements AccessAudit {
     while (this.queue.length) {
       const batch = this.queue.splice(0, MAX_BATCH);
       try {
-        await insertAuditEntries(this.db, batch.map((w) => w.entry));
+        await insertAuditEntries(this.db, batch.map((w) => w.entry), this.options);
         for (const w of batch) w.resolve();
       } catch (error) {
         for (const w of batch) w.reject(error);

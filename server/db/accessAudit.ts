@@ -15,13 +15,18 @@ export interface AuditEntry {
   notFoundPersonId?: string;
 }
 
-/** Writes a batch of entries in one statement (one transaction, one commit). */
-export async function insertAuditEntries(db: Queryable, entries: readonly AuditEntry[]): Promise<void> {
+/**
+ * Writes a batch of entries in one statement (one transaction, one commit). With
+ * `synchronousCommit` false the commit returns before PostgreSQL has flushed it to disk
+ * (synchronous_commit off for this transaction alone; see the README's access audit).
+ */
+export async function insertAuditEntries(db: Queryable, entries: readonly AuditEntry[], { synchronousCommit = true } = {}): Promise<void> {
   await db.query(
     `INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id)
      SELECT e.at, e.credential_id, e.operation, e.person_ids::uuid[], e.not_found_person_id
        FROM unnest($1::timestamptz[], $2::uuid[], $3::text[], $4::text[], $5::uuid[])
-         AS e(at, credential_id, operation, person_ids, not_found_person_id)`,
+         AS e(at, credential_id, operation, person_ids, not_found_person_id)
+       ${synchronousCommit ? '' : `CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS this_transaction`}`,
     [
       entries.map((e) => e.at.toISOString()),
       entries.map((e) => e.credentialId),
