@@ -42,6 +42,8 @@ export interface Config {
   auditEnabled: boolean;
   /** Access-audit entries older than this are deleted by the service's housekeeping. */
   auditRetentionDays: number;
+  /** A response waits until its audit entry is flushed to disk (true) or only committed (false). */
+  auditSynchronousCommit: boolean;
 }
 
 const environments: Environment[] = ['development', 'sandbox', 'production'];
@@ -94,6 +96,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     loadDemoData: bool(env, 'DEMO_DATA', environment === 'development'),
     auditEnabled: bool(env, 'AUDIT_ENABLED', true),
     auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 365, 1, 3650),
+    auditSynchronousCommit: bool(env, 'AUDIT_SYNCHRONOUS_COMMIT', true),
   };
 }
 

@@ -5,7 +5,8 @@
 // responses' entries, and with none in flight an entry is written at once. If a write
 // fails, every operation in its batch fails (with the contract's 500 or 503) instead of
 // sending data the audit does not hold. A response is never sent before its entry is
-// durable, so a crash can lose only entries of responses that were never sent.
+// committed (and, unless AUDIT_SYNCHRONOUS_COMMIT=false, flushed to disk), so a crash of
+// the service can lose only entries of responses that were never sent.
 import { insertAuditEntries, type AuditEntry } from '../db/accessAudit.js';
 import type { Queryable } from '../db/database.js';
 

@@ -176,12 +176,23 @@ describe.each(engines)('access audit on %s', (engine) => {
   });
 });
 
-describe('switching the audit off', () => {
+describe('audit settings', () => {
   it('records nothing with AUDIT_ENABLED=false', async () => {
     const server = await startTestServer({ records: smallDataset(), env: { AUDIT_ENABLED: 'false' } });
     try {
       expect((await server.call('POST', '/v1/persons/search', { token: tokens.both, body: {} })).status).toBe(200);
       expect(await server.database.db.query('SELECT 1 FROM access_audit')).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('still records every response, committed before it is sent, with AUDIT_SYNCHRONOUS_COMMIT=false', async () => {
+    const server = await startTestServer({ records: smallDataset(), env: { AUDIT_SYNCHRONOUS_COMMIT: 'false' } });
+    try {
+      const res = await server.call('POST', '/v1/persons/search', { token: tokens.both, body: {} });
+      const audited = await server.database.db.query<{ person_ids: string[] }>('SELECT person_ids::text[] AS person_ids FROM access_audit');
+      expect(audited.map((e) => e.person_ids)).toEqual([res.body.persons.map((p: { id: string }) => p.id)]);
     } finally {
       await server.close();
     }
