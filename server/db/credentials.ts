@@ -67,8 +67,12 @@ export async function listCredentials(db: Queryable): Promise<CredentialSummary[
 /** One credential, locked against concurrent changes until the transaction ends. */
 export async function lockCredential(tx: Queryable, id: string): Promise<(CredentialSummary & { companySetId: string }) | undefined> {
   if (!isUuid(id)) return undefined;
+  // Locked first, read after: a statement that waited for the lock would still read the
+  // companies as of before the change it waited for.
+  const [locked] = await tx.query('SELECT 1 FROM credentials WHERE id = $1 FOR UPDATE', [id]);
+  if (!locked) return undefined;
   const [row] = await tx.query<CredentialSummary & { companySetId: string }>(
-    `SELECT ${summaryColumns}, c.company_set_id AS "companySetId" FROM credentials c WHERE c.id = $1 FOR UPDATE`,
+    `SELECT ${summaryColumns}, c.company_set_id AS "companySetId" FROM credentials c WHERE c.id = $1`,
     [id],
   );
   return row;
