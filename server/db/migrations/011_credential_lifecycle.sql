@@ -52,7 +52,8 @@ $$;
 -- could hold them has expired.
 CREATE TABLE replaced_company_sets (
   id            uuid PRIMARY KEY,
-  credential_id uuid NOT NULL REFERENCES credentials (id),
+  -- Whose set it was (no foreign key: bookkeeping must not stand in the way of emptying credentials).
+  credential_id uuid NOT NULL,
   replaced_at   timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX replaced_company_sets_replaced_at ON replaced_company_sets (replaced_at);
