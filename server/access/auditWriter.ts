@@ -1,12 +1,14 @@
 // The access audit's writer: group commit. An operation hands its entry to record() and
 // sends its response only once that resolves, which is once the entry's batch is
-// committed. Entries that arrive while a batch is being written wait for the next one,
-// written as soon as the first commits: under load one INSERT and one commit carry many
-// responses' entries, and with none in flight an entry is written at once. If a write
-// fails, every operation in its batch fails (with the contract's 500 or 503) instead of
-// sending data the audit does not hold. A response is never sent before its entry is
-// committed (and, unless AUDIT_SYNCHRONOUS_COMMIT=false, flushed to disk), so a crash of
-// the service can lose only entries of responses that were never sent.
+// committed. Entries recorded in the same turn of the event loop form one batch; up to
+// MAX_WRITES batches are written at once (PostgreSQL then shares one disk flush among
+// their commits), and entries recorded while all of them are busy wait and go together in
+// the next. So under load one INSERT and one commit carry many responses' entries, and an
+// idle service writes an entry at once. If a write fails, every operation in its batch
+// fails (with the contract's 500 or 503) instead of sending data the audit does not hold.
+// A response is never sent before its entry is committed (and, unless
+// AUDIT_SYNCHRONOUS_COMMIT=false, flushed to disk), so a crash of the service can lose
+// only entries of responses that were never sent.
 import { insertAuditEntries, type AuditEntry } from '../db/accessAudit.js';
 import type { Queryable } from '../db/database.js';
 
@@ -24,6 +26,8 @@ export interface AccessAudit {
 
 /** Entries per INSERT: bounds a statement's size (a page holds up to 100 ids). */
 const MAX_BATCH = 500;
+/** Batches written at once: a few connections of the pool at most. */
+const MAX_WRITES = 3;
 
 interface Waiting {
   entry: AuditEntry;
@@ -33,7 +37,9 @@ interface Waiting {
 
 export class GroupCommitAuditWriter implements AccessAudit {
   private queue: Waiting[] = [];
-  private writing: Promise<void> | undefined;
+  private writes = 0;
+  private scheduled = false;
+  private drained: (() => void)[] = [];
 
   constructor(
     private readonly db: Queryable,
@@ -43,27 +49,35 @@ export class GroupCommitAuditWriter implements AccessAudit {
   record(entry: AuditEntry): Promise<void> {
     return new Promise((resolve, reject) => {
       this.queue.push({ entry, resolve, reject });
-      // Start after the current turn of the event loop, so that entries recorded in the
-      // same turn share the first write too.
-      this.writing ??= new Promise<void>((started) => setImmediate(started)).then(() => this.drain());
+      if (this.scheduled) return;
+      // After this turn of the event loop, so that the entries recorded in it share a write.
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.startWrites();
+      });
     });
   }
 
   async close(): Promise<void> {
-    await this.writing;
+    if (this.writes || this.queue.length) await new Promise<void>((resolve) => this.drained.push(resolve));
   }
 
-  private async drain(): Promise<void> {
-    while (this.queue.length) {
+  private startWrites(): void {
+    while (this.queue.length && this.writes < MAX_WRITES) {
       const batch = this.queue.splice(0, MAX_BATCH);
-      try {
-        await insertAuditEntries(this.db, batch.map((w) => w.entry), this.options);
-        for (const w of batch) w.resolve();
-      } catch (error) {
-        for (const w of batch) w.reject(error);
-      }
+      this.writes++;
+      insertAuditEntries(this.db, batch.map((w) => w.entry), this.options)
+        .then(
+          () => batch.forEach((w) => w.resolve()),
+          (error) => batch.forEach((w) => w.reject(error)),
+        )
+        .finally(() => {
+          this.writes--;
+          this.startWrites();
+          if (!this.writes && !this.queue.length) for (const done of this.drained.splice(0)) done();
+        });
     }
-    this.writing = undefined;
   }
 }
 
