@@ -35,8 +35,9 @@ export interface BenchOptions {
   credentials: Exclude<CredentialKey, 'every'>[];
   worstCase: boolean;
   /**
-   * Also run the service with the access audit off (PostgreSQL), measured side by side with
-   * it on for Get person and the searches in AUDITED_KINDS: the audit's cost.
+   * Also run the service with the access audit off and with AUDIT_DURABILITY=flush
+   * (PostgreSQL), measured side by side with it as shipped for Get person and the searches
+   * in AUDITED_KINDS: the audit's cost.
    */
   auditComparison: boolean;
   /** Filter values drawn per scenario. */

@@ -22,7 +22,7 @@ import { alternatingSteps, type Engine, type Scenario, type Step } from './plan.
 import { childEnv, startTarget, type Running, type TargetSpec } from './processes.js';
 import { AUDITED_KINDS, personKinds, personWorkload, worstCaseWorkload, type PersonKind } from './scenarios.js';
 import { round } from './stats.js';
-import { auditOffName, helloReferenceTarget, serviceTarget } from './targets.js';
+import { auditFlushName, auditOffName, helloReferenceTarget, serviceTarget } from './targets.js';
 
 export interface DatasetSummary {
   engine: Engine;
@@ -109,9 +109,10 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     const service = `service (${engineName[engine]})`;
     const oneLarge = credential('oneLarge');
     specs[service] = serviceTarget(service, location, { companyId: oneLarge.companies[0]!, token: oneLarge.token });
-    // The same service with its access audit off, for the kinds the audit's cost is measured on.
-    const auditOff = engine === 'postgres' && options.auditComparison ? auditOffName(service) : undefined;
-    if (auditOff) specs[auditOff] = serviceTarget(auditOff, location, { companyId: oneLarge.companies[0]!, token: oneLarge.token }, { AUDIT_ENABLED: 'false' });
+    // The same service with its access audit off, and waiting for each entry's disk flush,
+    // for the kinds the audit's cost is measured on.
+    const auditVariants: Record<string, Record<string, string>> = engine === 'postgres' && options.auditComparison ? { [auditOffName(service)]: { AUDIT_ENABLED: 'false' }, [auditFlushName(service)]: { AUDIT_DURABILITY: 'flush' } } : {};
+    for (const [name, env] of Object.entries(auditVariants)) specs[name] = serviceTarget(name, location, { companyId: oneLarge.companies[0]!, token: oneLarge.token }, env);
     // The configuration the service will load from that environment: the direct-SQL
     // reference opens its database with it, and the filters are derived with it.
     const serviceConfig = loadConfig(childEnv(specs[service].env));
@@ -149,7 +150,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       credentials: await Promise.all(info.credentials.map(async (c) => ({ key: c.key, name: c.name, companies: c.companies.length, people: await visiblePeople(c.companies) }))),
     });
     const targets = { [service]: { kind: 'http' as const, process: service }, 'direct SQL': { kind: 'direct' as const, engine } };
-    const targetsOf = (kind: PersonKind) => (auditOff && AUDITED_KINDS.includes(kind) ? { ...targets, [auditOff]: { kind: 'http' as const, process: auditOff } } : targets);
+    const targetsOf = (kind: PersonKind) =>
+      AUDITED_KINDS.includes(kind) ? { ...targets, ...Object.fromEntries(Object.keys(auditVariants).map((name) => [name, { kind: 'http' as const, process: name }])) } : targets;
     // The credential as the service holds it, so that direct SQL gets the service's exact filters.
     const stored = async (c: BenchCredential) => {
       const found = await findActiveCredential(db, hashToken(c.token));

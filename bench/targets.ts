@@ -42,8 +42,9 @@ export function serviceTarget(name: string, database: { databaseUrl: string } | 
   };
 }
 
-/** The name of the same service measured with its access audit off. */
+/** The same service with its access audit off, and with it waiting for each entry's flush to disk (AUDIT_DURABILITY=flush). */
 export const auditOffName = (service: string) => service.replace(/\)$/, ', audit off)');
+export const auditFlushName = (service: string) => service.replace(/\)$/, ', audit flushed to disk)');
 
 export function helloReferenceTarget(reference: HelloReference, credentials: { token: string; companies: string[] }[], ready: ReadyCheck): TargetSpec {
   const env = { BENCH_CREDENTIALS: JSON.stringify(credentials) };

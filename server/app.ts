@@ -71,7 +71,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   // give it a moment at start; a Redis that is down delays the start by that much only.
   if (redis && !(await redisReady(redis, REDIS_START_WAIT_MS))) logger.warn('redis not ready at start; rate limits use this instance until it is');
 
-  const audit = config.auditEnabled ? new GroupCommitAuditWriter(db, { synchronousCommit: config.auditSynchronousCommit }) : auditOff;
+  const audit = config.auditEnabled ? new GroupCommitAuditWriter(db, { durability: config.auditDurability }) : auditOff;
   const lastUse = new LastUseRecorder(db, logger);
   const housekeeping = new Housekeeping(db, logger, config.auditRetentionDays);
   housekeeping.start();

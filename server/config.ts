@@ -2,6 +2,7 @@
 // `npm start` a working development service.
 
 export type Environment = 'development' | 'sandbox' | 'production';
+export type AuditDurability = 'commit' | 'flush';
 
 export interface Config {
   environment: Environment;
@@ -42,8 +43,8 @@ export interface Config {
   auditEnabled: boolean;
   /** Access-audit entries older than this are deleted by the service's housekeeping. */
   auditRetentionDays: number;
-  /** A response waits until its audit entry is flushed to disk (true) or only committed (false). */
-  auditSynchronousCommit: boolean;
+  /** What a person response waits for: its audit entry committed, or also flushed to disk. */
+  auditDurability: AuditDurability;
 }
 
 const environments: Environment[] = ['development', 'sandbox', 'production'];
@@ -96,7 +97,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     loadDemoData: bool(env, 'DEMO_DATA', environment === 'development'),
     auditEnabled: bool(env, 'AUDIT_ENABLED', true),
     auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 365, 1, 3650),
-    auditSynchronousCommit: bool(env, 'AUDIT_SYNCHRONOUS_COMMIT', true),
+    auditDurability: oneOf(env, 'AUDIT_DURABILITY', ['commit', 'flush'], 'commit'),
   };
 }
 
@@ -112,6 +113,13 @@ function memory(env: NodeJS.ProcessEnv, name: string, fallback: string): string 
   const raw = env[name] || fallback;
   if (!/^[1-9][0-9]*(kB|MB|GB)$/.test(raw)) throw new ConfigError(`${name} must be a PostgreSQL memory size such as 32MB; got "${raw}"`);
   return raw;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!allowed.includes(raw as T)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got "${raw}"`);
+  return raw as T;
 }
 
 function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {

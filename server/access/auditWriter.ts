@@ -6,15 +6,16 @@
 // the next. So under load one INSERT and one commit carry many responses' entries, and an
 // idle service writes an entry at once. If a write fails, every operation in its batch
 // fails (with the contract's 500 or 503) instead of sending data the audit does not hold.
-// A response is never sent before its entry is committed (and, unless
-// AUDIT_SYNCHRONOUS_COMMIT=false, flushed to disk), so a crash of the service can lose
-// only entries of responses that were never sent.
+// A response is never sent before its entry is committed (with AUDIT_DURABILITY=flush,
+// also flushed to disk), so a crash of the service can lose only entries of responses
+// that were never sent.
+import type { AuditDurability } from '../config.js';
 import { insertAuditEntries, type AuditEntry } from '../db/accessAudit.js';
 import type { Queryable } from '../db/database.js';
 
 export interface AuditWriterOptions {
-  /** False: a batch's commit returns before PostgreSQL flushed it to disk (AUDIT_SYNCHRONOUS_COMMIT). */
-  synchronousCommit: boolean;
+  /** `commit`: a batch's commit returns before PostgreSQL flushed it to disk; `flush`: after. */
+  durability: AuditDurability;
 }
 
 export interface AccessAudit {
@@ -43,7 +44,7 @@ export class GroupCommitAuditWriter implements AccessAudit {
 
   constructor(
     private readonly db: Queryable,
-    private readonly options: AuditWriterOptions = { synchronousCommit: true },
+    private readonly options: AuditWriterOptions,
   ) {}
 
   record(entry: AuditEntry): Promise<void> {
@@ -67,7 +68,7 @@ export class GroupCommitAuditWriter implements AccessAudit {
     while (this.queue.length && this.writes < MAX_WRITES) {
       const batch = this.queue.splice(0, MAX_BATCH);
       this.writes++;
-      insertAuditEntries(this.db, batch.map((w) => w.entry), this.options)
+      insertAuditEntries(this.db, batch.map((w) => w.entry), { synchronousCommit: this.options.durability === 'flush' })
         .then(
           () => batch.forEach((w) => w.resolve()),
           (error) => batch.forEach((w) => w.reject(error)),

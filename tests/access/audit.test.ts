@@ -129,7 +129,7 @@ describe.each(engines)('access audit on %s', (engine) => {
     await db().query(`CREATE FUNCTION count_audit_statements_for_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO audit_statements_for_test VALUES (1); RETURN NULL; END $$`);
     await db().query('CREATE TRIGGER count_audit_statements_for_test AFTER INSERT ON access_audit FOR EACH STATEMENT EXECUTE FUNCTION count_audit_statements_for_test()');
     try {
-      const writer = new GroupCommitAuditWriter(db());
+      const writer = new GroupCommitAuditWriter(db(), { durability: 'flush' });
       const from = new Date();
       await Promise.all(Array.from({ length: 20 }, (_, i) => writer.record({ at: from, credentialId: acme, operation: 'getPerson', personIds: [i % 2 ? ids.ana : ids.emile] })));
       const [{ n }] = (await db().query<{ n: number }>('SELECT count(*)::int AS n FROM audit_statements_for_test')) as [{ n: number }];
@@ -187,8 +187,8 @@ describe('audit settings', () => {
     }
   });
 
-  it('still records every response, committed before it is sent, with AUDIT_SYNCHRONOUS_COMMIT=false', async () => {
-    const server = await startTestServer({ records: smallDataset(), env: { AUDIT_SYNCHRONOUS_COMMIT: 'false' } });
+  it('records every response just the same with AUDIT_DURABILITY=flush', async () => {
+    const server = await startTestServer({ records: smallDataset(), env: { AUDIT_DURABILITY: 'flush' } });
     try {
       const res = await server.call('POST', '/v1/persons/search', { token: tokens.both, body: {} });
       const audited = await server.database.db.query<{ person_ids: string[] }>('SELECT person_ids::text[] AS person_ids FROM access_audit');
@@ -201,5 +201,6 @@ describe('audit settings', () => {
   it('is refused in production', () => {
     expect(() => loadConfig({ APP_ENV: 'production', AUDIT_ENABLED: 'false' })).toThrow(/AUDIT_ENABLED cannot be false in production/);
     expect(() => loadConfig({ AUDIT_RETENTION_DAYS: '0' })).toThrow(/AUDIT_RETENTION_DAYS must be an integer in 1\.\.3650/);
+    expect(() => loadConfig({ AUDIT_DURABILITY: 'disk' })).toThrow(/AUDIT_DURABILITY must be one of commit, flush; got "disk"/);
   });
 });

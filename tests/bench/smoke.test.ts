@@ -115,16 +115,18 @@ describe.runIf(databaseUrl)('npm run bench on PostgreSQL: access audit on and of
     await admin.end();
   });
 
-  it('measures Get person and a search with the audit on and off, and reports the ratio as a target', () => {
+  it('measures Get person and a search with the audit on, flushed to disk and off, and reports the ratio as a target', () => {
     expect(code, log).toBe(0);
     const audited = report.summary.filter((r) => r.group === 'postgres').map((r) => `${r.scenario} · ${r.target}`).sort();
     expect(audited).toEqual(
       [
         'postgres:getPerson:oneLarge · service (PostgreSQL)',
         'postgres:getPerson:oneLarge · service (PostgreSQL, audit off)',
+        'postgres:getPerson:oneLarge · service (PostgreSQL, audit flushed to disk)',
         'postgres:getPerson:oneLarge · direct SQL',
         'postgres:createdRange:oneLarge · service (PostgreSQL)',
         'postgres:createdRange:oneLarge · service (PostgreSQL, audit off)',
+        'postgres:createdRange:oneLarge · service (PostgreSQL, audit flushed to disk)',
         'postgres:createdRange:oneLarge · direct SQL',
       ].sort(),
     );
