@@ -4,6 +4,7 @@
 //   --people 1000000 --database-url postgres://… --no-postgres
 //   --pglite-people 10000 --no-pglite --references bare,openapiBackend,fastify,prism
 //   --kinds getPerson,nameSubstring,… --credentials oneLarge,hundred --no-worst-case --out dir
+//   --no-audit-comparison (skip measuring the service with its access audit off)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseBenchArgs } from './options.js';

@@ -35,6 +35,12 @@ export interface BenchOptions {
   kinds: PersonKind[];
   credentials: Exclude<CredentialKey, 'every'>[];
   worstCase: boolean;
+  /**
+   * Also run the service with the access audit off and with AUDIT_DURABILITY=flush
+   * (PostgreSQL), measured side by side with it as shipped for Get person and the searches
+   * in AUDITED_KINDS: the audit's cost.
+   */
+  auditComparison: boolean;
   /** Filter values drawn per scenario. */
   samples: number;
   /** EXPLAIN (ANALYZE, BUFFERS) of the filter kinds that miss their latency target (PostgreSQL). */
@@ -69,6 +75,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       kinds: { type: 'string', default: Object.keys(personKinds).join(',') },
       credentials: { type: 'string', default: 'oneLarge,hundred' },
       'no-worst-case': { type: 'boolean', default: false },
+      'no-audit-comparison': { type: 'boolean', default: false },
       samples: { type: 'string', default: '1000' },
       'no-explain': { type: 'boolean', default: false },
       out: { type: 'string', default: benchDir + 'results' },
@@ -111,6 +118,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     kinds: list('kinds', values.kinds, Object.keys(personKinds)),
     credentials: list('credentials', values.credentials, ['oneLarge', 'hundred']),
     worstCase: !values['no-worst-case'],
+    auditComparison: !values['no-audit-comparison'],
     samples: num('samples', values.samples, 1),
     explain: !values['no-explain'],
     outDir: values.out,

@@ -40,7 +40,7 @@ export interface Running {
 }
 
 /** Variables a spawned target must not inherit from the bench's own environment. */
-const SCRUBBED = ['DATABASE_URL', 'REDIS_URL', 'PGLITE_DATA_DIR', 'LOG_LEVEL', 'APP_ENV', 'DEMO_DATA', 'PORT', 'HOST', 'NODE_OPTIONS', 'DRAFTS_ENABLED'];
+const SCRUBBED = ['DATABASE_URL', 'REDIS_URL', 'PGLITE_DATA_DIR', 'LOG_LEVEL', 'APP_ENV', 'DEMO_DATA', 'PORT', 'HOST', 'NODE_OPTIONS', 'DRAFTS_ENABLED', 'AUDIT_ENABLED', 'AUDIT_RETENTION_DAYS', 'AUDIT_DURABILITY'];
 
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };

@@ -20,9 +20,9 @@ import { describeMachine, pinSelf, type Machine } from './machine.js';
 import type { BenchOptions } from './options.js';
 import { alternatingSteps, type Engine, type Scenario, type Step } from './plan.js';
 import { childEnv, startTarget, type Running, type TargetSpec } from './processes.js';
-import { personKinds, personWorkload, worstCaseWorkload } from './scenarios.js';
+import { AUDITED_KINDS, personKinds, personWorkload, worstCaseWorkload, type PersonKind } from './scenarios.js';
 import { round } from './stats.js';
-import { helloReferenceTarget, serviceTarget } from './targets.js';
+import { auditFlushName, auditOffName, helloReferenceTarget, serviceTarget } from './targets.js';
 import { changePhase, churnAfter, churnBefore, importPhase, recoverInterruptedRun, type ChangeResults, type PhaseContext } from './changes/phases.js';
 import { createDataset } from './dataset/generate.js';
 
@@ -127,6 +127,10 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     const service = `service (${engineName[engine]})`;
     const oneLarge = credential('oneLarge');
     specs[service] = serviceTarget(service, location, { companyId: oneLarge.companies[0]!, token: oneLarge.token });
+    // The same service with its access audit off, and waiting for each entry's disk flush,
+    // for the kinds the audit's cost is measured on.
+    const auditVariants: Record<string, Record<string, string>> = engine === 'postgres' && options.auditComparison ? { [auditOffName(service)]: { AUDIT_ENABLED: 'false' }, [auditFlushName(service)]: { AUDIT_DURABILITY: 'flush' } } : {};
+    for (const [name, env] of Object.entries(auditVariants)) specs[name] = serviceTarget(name, location, { companyId: oneLarge.companies[0]!, token: oneLarge.token }, env);
     // The configuration the service will load from that environment: the direct-SQL
     // reference opens its database with it, and the filters are derived with it.
     const serviceConfig = loadConfig(childEnv(specs[service].env));
@@ -134,6 +138,12 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     helloService ??= { name: service, credential: oneLarge };
 
     const db = await openDatabase({ ...location, poolMax: 2 });
+    // Each run starts with an empty access audit, so that runs measure alike and the bench
+    // database does not grow by every run's entries (the bench's own: its database only).
+    await db.transaction(async (tx) => {
+      await tx.query(`SELECT set_config('lookup.access_audit_retention', 'on', true)`);
+      await tx.query('TRUNCATE access_audit');
+    });
     if (engine === 'postgres') {
       postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
       postgresSharedBuffers = (await db.query<{ shared_buffers: string }>('SHOW shared_buffers'))[0]?.shared_buffers;
@@ -158,6 +168,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       credentials: await Promise.all(info.credentials.map(async (c) => ({ key: c.key, name: c.name, companies: c.companies.length, people: await visiblePeople(c.companies) }))),
     });
     const targets = { [service]: { kind: 'http' as const, process: service }, 'direct SQL': { kind: 'direct' as const, engine } };
+    const targetsOf = (kind: PersonKind) =>
+      AUDITED_KINDS.includes(kind) ? { ...targets, ...Object.fromEntries(Object.keys(auditVariants).map((name) => [name, { kind: 'http' as const, process: name }])) } : targets;
     // The credential as the service holds it, so that direct SQL gets the service's exact filters.
     const stored = async (c: BenchCredential) => {
       const found = await findActiveCredential(db, hashToken(c.token));
@@ -179,7 +191,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
           token: c.token,
           http: workload.http,
           direct: workload.direct,
-          targets,
+          targets: targetsOf(kind),
         });
       }
     }

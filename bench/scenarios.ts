@@ -21,6 +21,13 @@ export const personKinds = {
 
 export type PersonKind = keyof typeof personKinds;
 
+/**
+ * The kinds measured with the access audit on and off (--no-audit-comparison skips it):
+ * Get person (one id per entry), a name search and a week's listing (full pages, the
+ * largest entries).
+ */
+export const AUDITED_KINDS: readonly PersonKind[] = ['getPerson', 'nameSubstring', 'createdRange'];
+
 export interface HttpRequestSpec {
   method: 'GET' | 'POST';
   path: string;

@@ -23,9 +23,9 @@ export interface ReadyCheck {
 /**
  * The service: request logging at warn (no per-request log line), the rate limit set far
  * above what the load can reach (the bench measures throughput, not the limiter), no
- * demo data, drafts on (development).
+ * demo data, drafts on (development), the access audit on unless `extraEnv` says otherwise.
  */
-export function serviceTarget(name: string, database: { databaseUrl: string } | { pgliteDataDir: string }, ready: ReadyCheck): TargetSpec {
+export function serviceTarget(name: string, database: { databaseUrl: string } | { pgliteDataDir: string }, ready: ReadyCheck, extraEnv: Record<string, string> = {}): TargetSpec {
   return {
     name,
     argv: tsx('server/main.ts'),
@@ -36,10 +36,15 @@ export function serviceTarget(name: string, database: { databaseUrl: string } | 
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
       ...('databaseUrl' in database ? { DATABASE_URL: database.databaseUrl } : { PGLITE_DATA_DIR: database.pgliteDataDir }),
+      ...extraEnv,
     },
     ready: { path: `/v1/companies/${ready.companyId}/hello`, token: ready.token },
   };
 }
+
+/** The same service with its access audit off, and with it waiting for each entry's flush to disk (AUDIT_DURABILITY=flush). */
+export const auditOffName = (service: string) => service.replace(/\)$/, ', audit off)');
+export const auditFlushName = (service: string) => service.replace(/\)$/, ', audit flushed to disk)');
 
 export function helloReferenceTarget(reference: HelloReference, credentials: { token: string; companies: string[] }[], ready: ReadyCheck): TargetSpec {
   const env = { BENCH_CREDENTIALS: JSON.stringify(credentials) };

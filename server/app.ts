@@ -3,6 +3,9 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
+import { auditOff, GroupCommitAuditWriter } from './access/auditWriter.js';
+import { Housekeeping } from './access/housekeeping.js';
+import { LastUseRecorder } from './access/lastUse.js';
 import type { Config } from './config.js';
 import { loadContract, warmUp } from './contract.js';
 import { openDatabase, type Database } from './db/database.js';
@@ -68,14 +71,19 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   // give it a moment at start; a Redis that is down delays the start by that much only.
   if (redis && !(await redisReady(redis, REDIS_START_WAIT_MS))) logger.warn('redis not ready at start; rate limits use this instance until it is');
 
+  const audit = config.auditEnabled ? new GroupCommitAuditWriter(db, { durability: config.auditDurability }) : auditOff;
+  const lastUse = new LastUseRecorder(db, logger);
+  const housekeeping = new Housekeeping(db, logger, config.auditRetentionDays);
+  housekeeping.start();
+
   const metrics = new Metrics(db.poolStats?.bind(db));
   const limits = new RateLimits({ ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute, keyPrefix: config.rateLimitKeyPrefix }, redis);
   const router = buildRouter(api, operationalRoutes({ db, metrics, draftsEnabled: config.draftsEnabled }));
   const handler = createRequestHandler({
     api,
     router,
-    operations: createOperations(db, { defaultPhoneRegion: config.defaultPhoneRegion, inlineCompaniesMax: config.inlineCompaniesMax }),
-    authenticator: new Authenticator(db, config.credentialCacheMs, databaseDeadlineMs(config)),
+    operations: createOperations(db, audit, { defaultPhoneRegion: config.defaultPhoneRegion, inlineCompaniesMax: config.inlineCompaniesMax }),
+    authenticator: new Authenticator(db, config.credentialCacheMs, databaseDeadlineMs(config), lastUse),
     limits,
     config,
     logger,
@@ -125,6 +133,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
         server.closeIdleConnections();
       });
       redis?.disconnect();
+      // Requests are done, so are their audit entries; what remains goes before the pool does.
+      await Promise.all([audit.close(), lastUse.close(), housekeeping.close()]);
       if (!overrides.db) await db.close();
     },
   };

@@ -2,6 +2,7 @@
 // `npm start` a working development service.
 
 export type Environment = 'development' | 'sandbox' | 'production';
+export type AuditDurability = 'commit' | 'flush';
 
 export interface Config {
   environment: Environment;
@@ -38,6 +39,12 @@ export interface Config {
   logLevel: string;
   /** Load the demo dataset into an empty database at start. */
   loadDemoData: boolean;
+  /** Record every person operation in the access audit (server/access/auditWriter.ts); cannot be off in production. */
+  auditEnabled: boolean;
+  /** Access-audit entries older than this are deleted by the service's housekeeping. */
+  auditRetentionDays: number;
+  /** What a person response waits for: its audit entry committed, or also flushed to disk. */
+  auditDurability: AuditDurability;
 }
 
 const environments: Environment[] = ['development', 'sandbox', 'production'];
@@ -49,6 +56,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // node:http refuses to start otherwise; say so in the operator's terms.
   if (config.headersTimeoutMs > config.requestTimeoutMs) {
     throw new ConfigError(`HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`);
+  }
+  // People have a right to know who looked at their data: production always records it.
+  if (!config.auditEnabled && config.environment === 'production') {
+    throw new ConfigError('AUDIT_ENABLED cannot be false in production: every person operation is recorded in the access audit');
   }
   return config;
 }
@@ -84,6 +95,9 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     defaultPhoneRegion: (env.DEFAULT_PHONE_REGION ?? 'US').toUpperCase(),
     logLevel: env.LOG_LEVEL ?? 'info',
     loadDemoData: bool(env, 'DEMO_DATA', environment === 'development'),
+    auditEnabled: bool(env, 'AUDIT_ENABLED', true),
+    auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 365, 1, 3650),
+    auditDurability: oneOf(env, 'AUDIT_DURABILITY', ['commit', 'flush'], 'commit'),
   };
 }
 
@@ -99,6 +113,13 @@ function memory(env: NodeJS.ProcessEnv, name: string, fallback: string): string 
   const raw = env[name] || fallback;
   if (!/^[1-9][0-9]*(kB|MB|GB)$/.test(raw)) throw new ConfigError(`${name} must be a PostgreSQL memory size such as 32MB; got "${raw}"`);
   return raw;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!allowed.includes(raw as T)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got "${raw}"`);
+  return raw as T;
 }
 
 function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {

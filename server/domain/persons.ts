@@ -28,7 +28,7 @@ export function searchFilter(request: SearchRequest, credential: Credential, { d
     if (!phone) throw new ApiError('invalid_request', [{ path: '/body/phone', message: 'is not a phone number' }]);
   }
   return {
-    credentialId: credential.id,
+    credentialId: credential.companySetId,
     authorizedCompanies: credential.companyList,
     inlineCompaniesMax,
     companyId: request.companyId,

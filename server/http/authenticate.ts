@@ -1,6 +1,8 @@
 // Bearer authentication: the token's SHA-256 is looked up in a short-lived cache, then
 // in the database. Only hashes are kept, in memory as in the database; a revoked
-// credential stops working once its cache entry expires (CREDENTIAL_CACHE_MS).
+// credential stops working once its cache entry expires (CREDENTIAL_CACHE_MS), and an
+// expiry or the end of a rotation's overlap bites on time, cached or not.
+import type { LastUseRecorder } from '../access/lastUse.js';
 import type { Database } from '../db/database.js';
 import { findActiveCredential, type Credential } from '../db/credentials.js';
 import { hashToken } from '../domain/tokens.js';
@@ -19,6 +21,7 @@ export class Authenticator {
     private readonly cacheMs: number,
     /** See deadline.ts; 0 for none. */
     private readonly deadlineMs = 0,
+    private readonly lastUse?: LastUseRecorder,
   ) {}
 
   /** The credential behind an Authorization header, or ApiError invalid_api_key. */
@@ -33,8 +36,10 @@ export class Authenticator {
       entry = { credential: await withDeadline(findActiveCredential(this.db, hash), this.deadlineMs), expires: now + this.cacheMs };
       if (this.cacheMs > 0) this.remember(key, entry);
     }
-    if (!entry.credential) throw unauthorized();
-    return entry.credential;
+    const { credential } = entry;
+    if (!credential || (credential.validUntil !== undefined && credential.validUntil <= now)) throw unauthorized();
+    this.lastUse?.record(credential);
+    return credential;
   }
 
   private remember(key: string, entry: { credential: Credential | undefined; expires: number }) {

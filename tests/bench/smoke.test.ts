@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../bench/report.js';
 
@@ -77,5 +78,62 @@ describe('npm run bench (tiny scale)', () => {
     expect(goals.some((g) => g.startsWith('Get person (one large company, PGlite'))).toBe(true);
     expect(goals.some((g) => g.includes('RSS under 150 MB'))).toBe(true);
     for (const t of report.targets) expect(typeof t.met, t.goal).toBe('boolean');
+  });
+});
+
+// The access audit's cost, measured side by side with it on and off: PostgreSQL only (a
+// second PGlite process could not open the same data directory), at a tiny scale.
+const databaseUrl = process.env.DATABASE_URL || undefined;
+describe.runIf(databaseUrl)('npm run bench on PostgreSQL: access audit on and off (tiny scale)', () => {
+  const name = `lookup_test_bench_${Date.now().toString(36)}`;
+  let report: Report;
+  let code: number | null = null;
+  let log = '';
+  beforeAll(async () => {
+    const url = new URL(databaseUrl!);
+    url.pathname = `/${name}`;
+    const child = spawn(
+      process.execPath,
+      [
+        '--import', 'tsx', join(root, 'bench/main.ts'),
+        '--no-pglite', '--people', '300', '--database-url', url.toString(),
+        '--references', '', '--kinds', 'getPerson,createdRange', '--credentials', 'oneLarge', '--no-worst-case', '--no-explain',
+        '--duration', '1', '--rounds', '1', '--warmup', '0', '--cold-starts', '1', '--samples', '50',
+        '--budget', '120', '--out', join(work, 'results-postgres'),
+      ],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout.on('data', (chunk) => (log += chunk));
+    child.stderr.on('data', (chunk) => (log += chunk));
+    code = await new Promise((resolve) => child.once('exit', resolve));
+    if (code === 0) report = JSON.parse(readFileSync(join(work, 'results-postgres/latest.json'), 'utf8')) as Report;
+  }, 240_000);
+  afterAll(async () => {
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it('measures Get person and a search with the audit on, flushed to disk and off, and reports the ratio as a target', () => {
+    expect(code, log).toBe(0);
+    const audited = report.summary.filter((r) => r.group === 'postgres').map((r) => `${r.scenario} · ${r.target}`).sort();
+    expect(audited).toEqual(
+      [
+        'postgres:getPerson:oneLarge · service (PostgreSQL)',
+        'postgres:getPerson:oneLarge · service (PostgreSQL, audit off)',
+        'postgres:getPerson:oneLarge · service (PostgreSQL, audit flushed to disk)',
+        'postgres:getPerson:oneLarge · direct SQL',
+        'postgres:createdRange:oneLarge · service (PostgreSQL)',
+        'postgres:createdRange:oneLarge · service (PostgreSQL, audit off)',
+        'postgres:createdRange:oneLarge · service (PostgreSQL, audit flushed to disk)',
+        'postgres:createdRange:oneLarge · direct SQL',
+      ].sort(),
+    );
+    for (const row of report.summary) expect(row.non2xx + row.errors, `${row.scenario} · ${row.target}`).toBe(0);
+    const target = report.targets.find((t) => t.goal.startsWith('Access audit (PostgreSQL'));
+    expect(target?.measured).toMatch(/^Get person \(one large company\) \d+%; created range \(1 week\) \(one large company\) \d+%; lowest \d+%$/);
+    expect(typeof target?.met).toBe('boolean');
+    expect(readFileSync(join(work, 'results-postgres/latest.md'), 'utf8')).toContain('### Access audit cost on PostgreSQL');
   });
 });

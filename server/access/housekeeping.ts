@@ -1,0 +1,73 @@
+// The service's own periodic job (no cron): deletes access-audit entries older than
+// AUDIT_RETENTION_DAYS, and the company sets credentials were moved off once no cache
+// can still hold them. It runs at start and then every hour in each instance; an
+// advisory lock lets one instance at a time work, and deletions go in bounded batches,
+// each its own short transaction, so neither requests nor imports wait on a long one.
+import { deleteExpiredAuditEntries } from '../db/accessAudit.js';
+import { removeReplacedCompanySets } from '../db/credentials.js';
+import type { Database } from '../db/database.js';
+import { withHousekeepingLock } from '../db/housekeeping.js';
+import type { Logger } from '../observability/logger.js';
+
+export const HOUSEKEEPING_INTERVAL_MS = 3_600_000;
+export const AUDIT_DELETE_BATCH = 5_000;
+/**
+ * A replaced company set is kept this long: longer than the longest CREDENTIAL_CACHE_MS
+ * (one hour) of any instance, so an instance still holding the old set reads it whole.
+ */
+export const REPLACED_SET_KEEP_MS = 2 * 3_600_000;
+
+export interface HousekeepingResult {
+  auditEntriesDeleted: number;
+  companySetsRemoved: number;
+  /** Another instance held the lock for a step. */
+  skipped: boolean;
+}
+
+export class Housekeeping {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly logger: Logger,
+    private readonly auditRetentionDays: number,
+  ) {}
+
+  /** Runs now (in the background) and then every interval. */
+  start(intervalMs = HOUSEKEEPING_INTERVAL_MS): void {
+    const tick = () => {
+      if (this.closed) return;
+      this.running = this.runOnce().catch((error) => this.logger.warn({ err: error }, 'housekeeping failed; it runs again within the hour'));
+    };
+    tick();
+    this.timer = setInterval(tick, intervalMs).unref();
+  }
+
+  async runOnce(): Promise<HousekeepingResult> {
+    const result: HousekeepingResult = { auditEntriesDeleted: 0, companySetsRemoved: 0, skipped: false };
+    for (;;) {
+      if (this.closed) break;
+      const deleted = await withHousekeepingLock(this.db, (tx) => deleteExpiredAuditEntries(tx, this.auditRetentionDays, AUDIT_DELETE_BATCH));
+      if (deleted === undefined) result.skipped = true;
+      else result.auditEntriesDeleted += deleted;
+      if (deleted === undefined || deleted < AUDIT_DELETE_BATCH) break;
+      // A backlog (retention shortened, or the first run in a while) goes batch by batch,
+      // with other work let in between.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const removed = await withHousekeepingLock(this.db, (tx) => removeReplacedCompanySets(tx, REPLACED_SET_KEEP_MS));
+    if (removed === undefined) result.skipped = true;
+    else result.companySetsRemoved = removed;
+    if (result.auditEntriesDeleted || result.companySetsRemoved) this.logger.info(result, 'housekeeping');
+    return result;
+  }
+
+  /** Stops the timer and waits for a run in progress (which stops after its current batch). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+}

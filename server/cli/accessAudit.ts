@@ -1,0 +1,67 @@
+// npm run access-audit -- person <personId> | credential <credentialId> [--since <when>] [--until <when>] [--json]
+// Who retrieved a person, or what a credential retrieved, from the access audit.
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.js';
+import { auditOfCredential, auditOfPerson, type AuditPeriod, type AuditRecord } from '../db/accessAudit.js';
+import { parseInstant } from '../domain/durations.js';
+import { fail, openCliDatabase } from './database.js';
+
+const usage = `usage: npm run access-audit -- person <personId> | credential <credentialId> [--since <when>] [--until <when>] [--json]
+  person <personId>          every retrieval of the person, and every request for them by id that returned nothing
+  credential <credentialId>  every person operation of the credential and the people it returned
+  --since, --until           an RFC 3339 instant with an offset (--since is inclusive, --until exclusive)
+  --json                     one JSON object per entry (NDJSON) instead of text
+Entries are kept AUDIT_RETENTION_DAYS.`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+async function main(argv: string[]): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { since: { type: 'string' }, until: { type: 'string' }, json: { type: 'boolean', default: false } } });
+  } catch (error) {
+    fail(`${(error as Error).message}\n${usage}`);
+  }
+  const { values, positionals } = parsed;
+  const [subject, id, ...extra] = positionals;
+  if ((subject !== 'person' && subject !== 'credential') || !id || extra.length) fail(usage);
+  if (!UUID.test(id)) fail(`${subject} id must be a UUID; got "${id}"`);
+  const period: AuditPeriod = { since: instantOrFail('--since', values.since), until: instantOrFail('--until', values.until) };
+
+  const db = await openCliDatabase(loadConfig());
+  try {
+    const records = subject === 'person' ? await auditOfPerson(db, id, period) : await auditOfCredential(db, id, period);
+    const out = (line: string) => process.stdout.write(`${line}\n`);
+    if (values.json) {
+      for (const r of records) out(JSON.stringify({ ...r, at: r.at.toISOString(), ...(subject === 'person' ? { returned: r.notFoundPersonId !== id } : {}) }));
+      return;
+    }
+    if (subject === 'person') {
+      out(`person ${id}: ${records.length} ${records.length === 1 ? 'entry' : 'entries'}`);
+      for (const r of records) {
+        const outcome = r.notFoundPersonId === id ? 'asked for, not returned' : 'returned';
+        out(`${r.at.toISOString()}  ${r.operation.padEnd(13)}  ${outcome.padEnd(23)}  credential ${credential(r)}`);
+      }
+    } else {
+      const people = new Set(records.flatMap((r) => r.personIds));
+      out(`credential ${id}${records[0]?.credentialName ? ` "${records[0].credentialName}"` : ''}: ${records.length} ${records.length === 1 ? 'entry' : 'entries'}, ${people.size} distinct people returned`);
+      for (const r of records) {
+        const returned = r.personIds.length ? `${r.personIds.length} returned: ${r.personIds.join(' ')}` : 'none returned';
+        out(`${r.at.toISOString()}  ${r.operation.padEnd(13)}  ${returned}${r.notFoundPersonId ? `  (asked for ${r.notFoundPersonId}, not returned)` : ''}`);
+      }
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+const credential = (r: AuditRecord) => `${r.credentialId}${r.credentialName ? ` "${r.credentialName}"` : ''}`;
+
+function instantOrFail(flag: string, text: string | undefined): Date | undefined {
+  if (text === undefined) return undefined;
+  const at = /^\d{4}-/.test(text) ? parseInstant(text) : undefined;
+  if (!at) fail(`${flag}: "${text}" is not an RFC 3339 instant with an offset (2026-01-31T00:00:00Z)`);
+  return at;
+}
+
+main(process.argv.slice(2)).catch((error) => fail(error instanceof ConfigError ? `configuration error: ${error.message}` : String(error?.message ?? error)));

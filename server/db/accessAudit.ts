@@ -1,0 +1,100 @@
+// The access audit's table (migration 003): entries written in batches, read back per
+// person or per credential, and deleted past their retention by the housekeeping job.
+import type { Queryable } from './database.js';
+
+export type AuditedOperation = 'searchPersons' | 'getPerson';
+
+export interface AuditEntry {
+  /** The instant of the read the response was built from (its asOf). */
+  at: Date;
+  credentialId: string;
+  operation: AuditedOperation;
+  /** The people the response held, in its order. */
+  personIds: readonly string[];
+  /** A person asked for by id whom the response did not hold. */
+  notFoundPersonId?: string;
+}
+
+/**
+ * Writes a batch of entries in one statement (one transaction, one commit). With
+ * `synchronousCommit` false the commit returns before PostgreSQL has flushed it to disk
+ * (synchronous_commit off for this transaction alone; see the README's access audit).
+ */
+export async function insertAuditEntries(db: Queryable, entries: readonly AuditEntry[], { synchronousCommit = true } = {}): Promise<void> {
+  await db.query(
+    `INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id)
+     SELECT e.at, e.credential_id, e.operation, e.person_ids::uuid[], e.not_found_person_id
+       FROM unnest($1::timestamptz[], $2::uuid[], $3::text[], $4::text[], $5::uuid[])
+         AS e(at, credential_id, operation, person_ids, not_found_person_id)
+       ${synchronousCommit ? '' : `CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS this_transaction`}`,
+    [
+      entries.map((e) => e.at.toISOString()),
+      entries.map((e) => e.credentialId),
+      entries.map((e) => e.operation),
+      // Each entry's ids as one array literal: a batch's arrays differ in length, which
+      // a two-dimensional parameter cannot hold.
+      entries.map((e) => `{${e.personIds.join(',')}}`),
+      entries.map((e) => e.notFoundPersonId ?? null),
+    ],
+    { prepared: true },
+  );
+}
+
+export interface AuditRecord {
+  at: Date;
+  credentialId: string;
+  credentialName: string | null;
+  operation: AuditedOperation;
+  personIds: string[];
+  notFoundPersonId: string | null;
+}
+
+export interface AuditPeriod {
+  since?: Date;
+  until?: Date;
+}
+
+const recordColumns = `a.at, a.credential_id AS "credentialId", c.name AS "credentialName", a.operation,
+       a.person_ids::text[] AS "personIds", a.not_found_person_id AS "notFoundPersonId"`;
+const inPeriod = `($2::timestamptz IS NULL OR a.at >= $2) AND ($3::timestamptz IS NULL OR a.at < $3)`;
+
+/** Every entry that returned the person or asked for them in vain, oldest first. */
+export async function auditOfPerson(db: Queryable, personId: string, period: AuditPeriod = {}): Promise<AuditRecord[]> {
+  return db.query<AuditRecord>(
+    `SELECT ${recordColumns}
+       FROM access_audit a LEFT JOIN credentials c ON c.id = a.credential_id
+      WHERE (a.person_ids @> ARRAY[$1::uuid] OR a.not_found_person_id = $1::uuid) AND ${inPeriod}
+      ORDER BY a.at, a.operation`,
+    [personId, period.since ?? null, period.until ?? null],
+  );
+}
+
+/** Every entry of the credential, oldest first. */
+export async function auditOfCredential(db: Queryable, credentialId: string, period: AuditPeriod = {}): Promise<AuditRecord[]> {
+  return db.query<AuditRecord>(
+    `SELECT ${recordColumns}
+       FROM access_audit a LEFT JOIN credentials c ON c.id = a.credential_id
+      WHERE a.credential_id = $1::uuid AND ${inPeriod}
+      ORDER BY a.at, a.operation`,
+    [credentialId, period.since ?? null, period.until ?? null],
+  );
+}
+
+/**
+ * Deletes up to `batch` entries older than `retentionDays`; returns how many went. Run it
+ * inside the housekeeping lock (housekeeping.ts), in a transaction of its own.
+ */
+export async function deleteExpiredAuditEntries(tx: Queryable, retentionDays: number, batch: number): Promise<number> {
+  // The append-only trigger lets this transaction, and only such, delete (migration 003).
+  await tx.query(`SELECT set_config('lookup.access_audit_retention', 'on', true)`);
+  const [deleted] = await tx.query<{ n: number }>(
+    `WITH gone AS (
+       DELETE FROM access_audit
+        WHERE ctid = ANY (ARRAY(SELECT ctid FROM access_audit WHERE at < now() - $1 * interval '1 day' LIMIT $2))
+       RETURNING 1
+     )
+     SELECT count(*)::int AS n FROM gone`,
+    [retentionDays, batch],
+  );
+  return deleted!.n;
+}

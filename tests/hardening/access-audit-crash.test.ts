@@ -1,0 +1,99 @@
+// No response leaves the service unaudited, even when the process dies: the service runs
+// in its own process under concurrent person operations and is killed (SIGKILL) the
+// moment a client has received enough answers, with requests still in flight and audit
+// batches being written. Every answer a client received, every person id in it, must then
+// be in the audit, as written by the entry of that very response.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditOfCredential } from '../../server/db/accessAudit.js';
+import { findActiveCredential } from '../../server/db/credentials.js';
+import { demoCredentials, demoDataset } from '../../server/demo/dataset.js';
+import { hashToken } from '../../server/domain/tokens.js';
+import { importRecords } from '../../server/importing/index.js';
+import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { startChildServer, type ChildServer } from './support/childServer.js';
+import { databaseUrl } from './support/environment.js';
+
+const CLIENTS = 12;
+/** Answers received before the kill. */
+const RECEIVED = 300;
+
+interface Answer {
+  operation: 'searchPersons' | 'getPerson';
+  asOf: string;
+  personIds: string[];
+}
+
+if (!databaseUrl) {
+  describe.skip('access audit across a crash (set DATABASE_URL to run)', () => it('skipped', () => {}));
+}
+
+describe.runIf(databaseUrl)('access audit across a crash of the service process', () => {
+  let database: ThrowawayDatabase;
+  let server: ChildServer;
+  const token = demoCredentials[0]!.token;
+  let personIds: string[];
+  beforeAll(async () => {
+    database = await throwawayDatabase('postgres');
+    await importRecords(database.db, demoDataset(), 'US');
+    personIds = (await database.db.query<{ id: string }>('SELECT id::text FROM persons ORDER BY id LIMIT 60')).map((r) => r.id);
+    server = await startChildServer({ DATABASE_URL: database.url!, DEMO_DATA: 'false', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  it('holds the entry of every answer a client received before the kill', async () => {
+    const answers: Answer[] = [];
+    let killed = false;
+    const ask = async (i: number): Promise<Answer | undefined> => {
+      const search = i % 2 === 0;
+      const res = search
+        ? await fetch(`${server.url}/v1/persons/search`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ limit: 1 + (i % 7), offset: i % 40 }),
+          })
+        : await fetch(`${server.url}/v1/persons/${personIds[i % personIds.length]}`, { headers: { authorization: `Bearer ${token}` } });
+      const body = (await res.json()) as any;
+      if (res.status === 404) return undefined; // nobody returned; its entry is checked below by count
+      expect(res.status).toBe(200);
+      return search
+        ? { operation: 'searchPersons', asOf: body.asOf, personIds: body.persons.map((p: { id: string }) => p.id) }
+        : { operation: 'getPerson', asOf: body.asOf, personIds: [body.person.id] };
+    };
+    const client = async (offset: number) => {
+      for (let i = offset; !killed; i += CLIENTS) {
+        // Requests cut off by the kill fail; an answer that arrives whole was sent, kill or not.
+        const answer = await ask(i).catch(() => undefined);
+        if (!answer) continue;
+        answers.push(answer);
+        if (!killed && answers.length >= RECEIVED) {
+          killed = true;
+          server.process.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
+    expect((await server.exited).signal).toBe('SIGKILL');
+    expect(answers.length).toBeGreaterThanOrEqual(RECEIVED);
+
+    const credentialId = (await findActiveCredential(database.db, hashToken(token)))!.id;
+    const audited = await auditOfCredential(database.db, credentialId);
+    const key = (a: Answer) => `${a.operation} ${a.asOf} ${a.personIds.join(',')}`;
+    const entries = new Map<string, number>();
+    for (const e of audited) {
+      const k = key({ operation: e.operation, asOf: e.at.toISOString(), personIds: e.personIds });
+      entries.set(k, (entries.get(k) ?? 0) + 1);
+    }
+    const missing = answers.filter((a) => {
+      const left = entries.get(key(a)) ?? 0;
+      entries.set(key(a), left - 1);
+      return left <= 0;
+    });
+    expect(missing, 'answers sent without an audit entry').toEqual([]);
+    const received = new Set(answers.flatMap((a) => a.personIds));
+    const recorded = new Set(audited.flatMap((e) => e.personIds));
+    expect([...received].filter((id) => !recorded.has(id))).toEqual([]);
+  }, 60_000);
+});
