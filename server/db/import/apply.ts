@@ -3,6 +3,7 @@
 // whole, only where something differs), deletions of employments, persons, credentials,
 // and companies last. The derived data follows in the database (server/db/derived).
 import type { Transaction } from '../database.js';
+import { replaceCompanySet } from '../credentials.js';
 import { employmentColumns } from '../employmentColumns.js';
 
 const written = employmentColumns.map((c) => c.column);
@@ -38,14 +39,20 @@ export async function applyImport(given: Transaction): Promise<void> {
   await tx.query(`
     INSERT INTO credentials (id, name, token_hash) SELECT id, name, token_hash FROM import_credential_outcomes WHERE outcome IN ('added', 'changed')
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash`);
-  await tx.query(`
-    DELETE FROM credential_companies cc USING import_credential_outcomes o
-     WHERE o.outcome = 'changed' AND cc.credential_id = o.id AND NOT cc.company_id = ANY (o.companies)`);
+  // A new credential's first company set has its own id; a stored credential whose
+  // companies change gets a new set, as every change of companies does (db/credentials.ts).
   await tx.query(`
     INSERT INTO credential_companies (credential_id, company_id)
-    SELECT o.id, c FROM import_credential_outcomes o CROSS JOIN unnest(o.companies) AS c WHERE o.outcome IN ('added', 'changed')
-    ON CONFLICT DO NOTHING`);
+    SELECT o.id, c FROM import_credential_outcomes o CROSS JOIN unnest(o.companies) AS c WHERE o.outcome = 'added'`);
+  const regrouped = await tx.query<{ id: string; stored_set: string; companies: string[] }>(`
+    SELECT id, stored_set, companies FROM import_credential_outcomes WHERE outcome = 'changed' AND stored_companies IS DISTINCT FROM companies`);
+  for (const c of regrouped) await replaceCompanySet(tx, c.id, c.stored_set, c.companies);
 
+  // Replaced company sets that a cached credential may still read lose a deleted company
+  // with its employments (problems.ts refuses deleting one a credential's current set holds).
+  await tx.query(`
+    DELETE FROM credential_companies cc USING import_company_outcomes o
+     WHERE o.outcome = 'deleted' AND cc.company_id = o.id AND NOT EXISTS (SELECT 1 FROM credentials c WHERE c.company_set_id = cc.credential_id)`);
   await tx.query(`DELETE FROM companies c USING import_company_outcomes o WHERE o.id = c.id AND o.outcome = 'deleted'`);
 }
 

@@ -53,7 +53,7 @@ const checks: string[] = [
     WHERE NOT ${companyAfter('c.company')}`,
   `SELECT d.line, 'delete company ' || d.id,
           format('company %s is one of the companies of credential "%s" (%s); a credential record in this file without it, or revoking it, comes first', d.id, c.name, c.id)
-     FROM import_company_outcomes d JOIN credential_companies cc ON cc.company_id = d.id JOIN credentials c ON c.id = cc.credential_id
+     FROM import_company_outcomes d JOIN credential_companies cc ON cc.company_id = d.id JOIN credentials c ON c.company_set_id = cc.credential_id
     WHERE d.deleting AND NOT EXISTS (SELECT 1 FROM import_credential_outcomes o WHERE o.id = c.id)`,
   `SELECT o.line, format('credential "%s"', o.name), 'a credential with this token already exists under another id'
      FROM import_credential_outcomes o
