@@ -69,10 +69,10 @@ export function createRequestHandler(deps: PipelineDeps) {
 
       const body = found.route.hasBody ? await readJsonBody(req, bodyLimits) : undefined;
       const query = queryStart === -1 || found.route.ignoresQuery ? {} : parseQuery(url.slice(queryStart + 1), found.route.arrayQueryParams);
-      validateRequest(deps.api, operation, { path: found.params, query, headers: req.headers, body });
+      const input = validateRequest(deps.api, operation, { path: found.params, query, headers: req.headers, body });
 
       // Operations that wait on the database (a promise; hello answers at once) get a deadline.
-      const pending = deps.operations[route as OperationId]({ params: found.params, query, body, credential });
+      const pending = deps.operations[route as OperationId]({ params: input.path, query: input.query, body: input.body, credential });
       const result = pending instanceof Promise ? await withDeadline(pending, databaseDeadline) : pending;
       sendJson(res, result.status, result.body, { ...budgetHeaders, ...result.headers });
     } catch (error) {
