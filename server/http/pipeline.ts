@@ -62,7 +62,8 @@ export function createRequestHandler(deps: PipelineDeps) {
       const address = req.socket.remoteAddress ?? 'unknown';
       await deps.limits.checkAuthFailures(address);
       const credential = await deps.authenticator.authenticate(req.headers.authorization).catch(async (error) => {
-        if (error instanceof ApiError) await deps.limits.recordAuthFailure(address);
+        // Past the address's budget this throws rate_limited instead of the 401.
+        if (error instanceof ApiError && error.code === 'invalid_api_key') await deps.limits.recordAuthFailure(address);
         throw error;
       });
       budgetHeaders = { ...(await deps.limits.consume(credential.id)).headers, 'X-Request-Id': requestId };

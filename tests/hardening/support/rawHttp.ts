@@ -52,3 +52,14 @@ export function parseResponse(text: string): { status: number; headers: Record<s
   const headers = Object.fromEntries(headerLines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
   return { status: Number(statusLine!.split(' ')[1]), headers, body: text.slice(end + 4) };
 }
+
+/**
+ * Sends each request on its own connection, all connections opened first and every
+ * request written in the same tick, so the server sees them as nearly at once as TCP
+ * allows (fetch spreads them out over its connection setup). Answers in request order.
+ */
+export async function sendAtOnce(baseUrl: string, requests: string[], waitMs = 20_000): Promise<RawExchange[]> {
+  const connections = await Promise.all(requests.map(() => openRaw(baseUrl, waitMs)));
+  connections.forEach((connection, i) => connection.socket.write(requests[i]!));
+  return Promise.all(connections.map((connection) => connection.done));
+}
