@@ -68,7 +68,8 @@ export function createRequestHandler(deps: PipelineDeps) {
       const queryStart = url.indexOf('?');
       const pathname = queryStart === -1 ? url : url.slice(0, queryStart);
       if (req.method === 'OPTIONS') {
-        const methods = deps.router.methodsFor(pathname);
+        // `OPTIONS *` asks about the server as a whole (RFC 9110 §9.3.7).
+        const methods = pathname === '*' ? ['GET', 'HEAD', 'POST'] : deps.router.methodsFor(pathname);
         if (!methods.length) throw new ApiError('not_found');
         route = 'options';
         beforeAnswer();

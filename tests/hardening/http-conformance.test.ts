@@ -151,6 +151,12 @@ describe('HTTP conformance', () => {
       expect((await server.call('OPTIONS', '/v1/persons/search')).headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
     });
 
+    it('on the server as a whole (OPTIONS *): 204 with every method', async () => {
+      const res = parseResponse((await rawExchange(server.url, 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).text);
+      expect(res.status).toBe(204);
+      expect(res.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
+    });
+
     it('elsewhere: 404', async () => {
       const res = await server.call('OPTIONS', '/v1/nowhere');
       expect(res.status).toBe(404);
