@@ -9,7 +9,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { Authenticator } from './http/authenticate.js';
 import { clientAddressResolver } from './http/clientAddress.js';
-import { clientErrorHandler, rememberResponse } from './http/clientError.js';
+import { clientErrorHandler, connectHandler, rememberResponse } from './http/clientError.js';
 import { createCors } from './http/cors.js';
 import { databaseDeadlineMs } from './http/deadline.js';
 import { isLingering } from './http/lingeringClose.js';
@@ -120,6 +120,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     onRequest,
   );
   server.on('clientError', clientErrorHandler(logger, metrics));
+  server.on('connect', connectHandler(logger, metrics));
   // Node answers 100 Continue, or 417 with an empty body, before the request is seen. The
   // pipeline decides instead: 100 Continue only once it is about to read the body (so a
   // caller without a valid token never sends it), 417 in the contract's shape.

@@ -9,6 +9,8 @@
 // or LINGER_MS.
 // A client too slow to send its request (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS) is simply
 // disconnected: there is nobody listening worth answering.
+// CONNECT, which asks a proxy for a tunnel, is answered 404 not_found (this is no proxy)
+// where node would close the connection without a word.
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -52,16 +54,7 @@ export function clientErrorHandler(logger: Logger, metrics: Metrics) {
     const status = new ApiError('invalid_request').status;
     logger.info({ requestId, code: error.code, status }, 'malformed request');
     metrics.observe('malformed', 'unknown', status, 0);
-    const answer = () => {
-      if (!socket.writable) return void socket.destroy();
-      const body = JSON.stringify(new ApiError('invalid_request').body);
-      socket.end(
-        `HTTP/1.1 ${status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-          `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-      );
-      setTimeout(() => socket.destroy(), LINGER_MS).unref();
-      socket.once('end', () => socket.destroy());
-    };
+    const answer = () => answerRaw(socket, new ApiError('invalid_request'), 'Bad Request', requestId);
     // Responses on a connection go out in order: once the latest is out, all earlier ones are.
     const pending = latestResponse.get(socket);
     if (pending && !pending.writableFinished && !pending.destroyed) {
@@ -69,4 +62,25 @@ export function clientErrorHandler(logger: Logger, metrics: Metrics) {
       pending.once('close', () => pending.writableFinished || socket.destroy());
     } else answer();
   };
+}
+
+export function connectHandler(logger: Logger, metrics: Metrics) {
+  return (_req: unknown, socket: Socket): void => {
+    const requestId = randomUUID();
+    logger.info({ requestId, method: 'CONNECT', status: 404 }, 'request');
+    metrics.observe('unmatched', 'CONNECT', 404, 0);
+    answerRaw(socket, new ApiError('not_found'), 'Not Found', requestId);
+  };
+}
+
+/** Writes an error answer straight to the socket and closes it the lingering way. */
+function answerRaw(socket: Socket, error: ApiError, reason: string, requestId: string): void {
+  if (!socket.writable) return void socket.destroy();
+  const body = JSON.stringify(error.body);
+  socket.end(
+    `HTTP/1.1 ${error.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once('end', () => socket.destroy());
 }

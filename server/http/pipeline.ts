@@ -64,7 +64,7 @@ export function createRequestHandler(deps: PipelineDeps) {
         sendError(res, violation.error, headers, violation.status);
         return;
       }
-      const url = req.url ?? '/';
+      const url = originForm(req.url ?? '/');
       const queryStart = url.indexOf('?');
       const pathname = queryStart === -1 ? url : url.slice(0, queryStart);
       if (req.method === 'OPTIONS') {
@@ -124,6 +124,20 @@ export function createRequestHandler(deps: PipelineDeps) {
       deps.logger.info({ requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 }, 'request');
     }
   };
+}
+
+/**
+ * The path and query of a request target. Proxies send the absolute form
+ * (`GET http://host/v1/... HTTP/1.1`), which a server must accept (RFC 9112 §3.2.2).
+ */
+function originForm(target: string): string {
+  if (target.charCodeAt(0) === 47 /* / */ || target === '*') return target;
+  try {
+    const url = new URL(target);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.pathname + url.search : target;
+  } catch {
+    return target;
+  }
 }
 
 /** Query string → object; repeated keys become arrays, and array parameters always are. */

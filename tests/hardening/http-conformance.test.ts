@@ -141,6 +141,22 @@ describe('HTTP conformance', () => {
     });
   });
 
+  describe('request targets', () => {
+    it('the absolute form a proxy sends is the same request', async () => {
+      const res = parseResponse((await rawExchange(server.url, `GET http://api.example.com/v1/companies/acme-corp/hello?x=1 HTTP/1.1\r\nHost: api.example.com\r\nAuthorization: Bearer ${tokens.both}\r\nConnection: close\r\n\r\n`)).text);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toEqual({ message: 'Hello, acme-corp!' });
+    });
+
+    it('CONNECT (this is no proxy): 404 in the contract shape, not a silent close', async () => {
+      const exchange = await rawExchange(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+      const res = parseResponse(exchange.text);
+      expect(res.status).toBe(404);
+      expect(JSON.parse(res.body)).toEqual({ error: 'not_found' });
+      expect(exchange.closedByServer).toBe(true);
+    });
+  });
+
   describe('OPTIONS', () => {
     it('on a route: 204 with the methods it allows, no token needed', async () => {
       const hello = await server.call('OPTIONS', '/v1/companies/acme-corp/hello');
