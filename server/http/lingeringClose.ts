@@ -46,13 +46,20 @@ export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): voi
 
   let answered = false;
   let bodyDone = false; // all of it discarded, or as much as we are willing to
-  const close = () => socket.destroy();
+  const destroy = () => socket.destroy();
+  // Once the answer and the FIN have left node's buffer for the kernel, which sends them
+  // whatever happens to the socket after.
+  const close = () => (socket.writableFinished ? destroy() : socket.once('finish', destroy));
   const closeIfDone = () => {
     if (answered && bodyDone) close();
   };
-  const timer = setTimeout(close, LINGER_MS).unref();
+  const timer = setTimeout(destroy, LINGER_MS).unref();
   socket.once('close', () => clearTimeout(timer));
   socket.once('end', close); // the client closed its side: nothing more will come
+  res.once('finish', () => {
+    answered = true;
+    closeIfDone();
+  });
 
   let discarded = 0;
   req.on('data', (chunk: Buffer) => {
@@ -70,10 +77,8 @@ export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): voi
 
   // With `Connection: close`, node ends the connection by calling destroySoon() once the
   // answer is written: end, then destroy as soon as the end is flushed, unread body or
-  // not. Here it half-closes and lets the discarding above decide when to destroy.
+  // not. Here it only half-closes, and the discarding above decides when to destroy.
   socket.destroySoon = () => {
     socket.end();
-    answered = true;
-    closeIfDone();
   };
 }
