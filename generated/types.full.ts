@@ -398,13 +398,22 @@ export interface components {
             companyId?: components["schemas"]["CompanyId"];
             /**
              * Format: date-time
-             * @description Exclusive upper bound on Person `createdAt` (RFC 3339 with an offset).
+             * @description Exclusive upper bound on Person `createdAt`, written and read exactly as
+             *     `createdFrom` is (`2026-06-30T20:00:00-04:00` is `2026-07-01T00:00:00Z`).
              * @example 2026-07-01T00:00:00Z
              */
             createdBefore?: string;
             /**
              * Format: date-time
-             * @description Inclusive lower bound on Person `createdAt` (RFC 3339 with an offset).
+             * @description Inclusive lower bound on Person `createdAt`: an RFC 3339 date-time with `Z` or an
+             *     offset, read as the exact instant it names.
+             *     - Any offset from `-23:59` to `+23:59`; `T` and `Z` in either case. A space for `T`,
+             *       an offset without its colon (`+0530`) or none at all is `invalid_request`.
+             *     - Stored times have microsecond precision: a longer fraction is rounded up to the
+             *       next microsecond, which selects exactly the people the exact instant would.
+             *     - A leap second (`23:59:60` UTC, any fraction) is the first instant of the next
+             *       minute: stored times have no leap seconds, so nothing lies between the two.
+             *     - Year `0000` is 1 BC (proleptic Gregorian).
              * @example 2026-01-01T00:00:00Z
              */
             createdFrom?: string;
@@ -440,15 +449,21 @@ export interface components {
             offset?: number;
             /**
              * Format: uuid
-             * @description Exact Person match.
+             * @description Exact Person match: a UUID written 8-4-4-4-12 in hexadecimal digits, either case.
+             *     Any other form (`urn:uuid:`, braces, no hyphens) is `invalid_request`.
              */
             personId?: string;
             /**
              * @description Matches an authorized employment whose phone equals this one after both are
              *     normalized to E.164. National numbers are read in the server's default region
              *     (`US` unless configured otherwise); `+` international numbers in any region.
-             *     A value that cannot be parsed as a phone number is `invalid_request`.
+             *     Written as people paste it: spaces (non-breaking ones too) around or inside it,
+             *     brackets, dots, hyphens of any kind, full-width digits, an extension (`ext. 12`,
+             *     `x12`: ignored, as stored phones have none), or an RFC 3966 `tel:` URI
+             *     (`tel:+1-617-750-3975`, `tel:617-750-3975;phone-context=+1`). A value that cannot be
+             *     parsed as a phone number is `invalid_request`.
              * @example (415) 555-0132
+             * @example tel:+14155550132
              */
             phone?: string;
         };
@@ -608,7 +623,13 @@ export interface components {
                 };
             };
         };
-        /** @description The credential's request budget is spent. Retry after `Retry-After` seconds. */
+        /**
+         * @description A budget is spent: the credential's requests, or the failed authentications allowed
+         *     from the caller's address (30 a minute by default; a good token is refused too until
+         *     the minute is over). Retry after `Retry-After` seconds. The `RateLimit-*` headers
+         *     describe the budget that refused: requests per second for a credential, failed
+         *     authentications per minute for an address.
+         */
         RateLimited: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -677,7 +698,12 @@ export interface components {
          *     It never changes which person is returned.
          */
         ExternalIdSystems: string[];
-        /** @description The Person identifier, a UUID. Anything else is `invalid_person_id` (400). */
+        /**
+         * @description The Person identifier: a UUID as the service writes it, 32 hexadecimal digits in groups
+         *     of 8-4-4-4-12 separated by hyphens, in either case (`3F0C2A7E-…` is the same person as
+         *     `3f0c2a7e-…`). Any other form, a `urn:uuid:` prefix, braces or missing hyphens included,
+         *     is `invalid_person_id` (400).
+         */
         PersonId: string;
     };
     requestBodies: never;
@@ -759,7 +785,12 @@ export interface operations {
             };
             header?: never;
             path: {
-                /** @description The Person identifier, a UUID. Anything else is `invalid_person_id` (400). */
+                /**
+                 * @description The Person identifier: a UUID as the service writes it, 32 hexadecimal digits in groups
+                 *     of 8-4-4-4-12 separated by hyphens, in either case (`3F0C2A7E-…` is the same person as
+                 *     `3f0c2a7e-…`). Any other form, a `urn:uuid:` prefix, braces or missing hyphens included,
+                 *     is `invalid_person_id` (400).
+                 */
                 personId: components["parameters"]["PersonId"];
             };
             cookie?: never;

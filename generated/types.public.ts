@@ -135,7 +135,13 @@ export interface components {
                 };
             };
         };
-        /** @description The credential's request budget is spent. Retry after `Retry-After` seconds. */
+        /**
+         * @description A budget is spent: the credential's requests, or the failed authentications allowed
+         *     from the caller's address (30 a minute by default; a good token is refused too until
+         *     the minute is over). Retry after `Retry-After` seconds. The `RateLimit-*` headers
+         *     describe the budget that refused: requests per second for a credential, failed
+         *     authentications per minute for an address.
+         */
         RateLimited: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

@@ -1,22 +1,26 @@
 // The composition root: builds every part from the configuration and wires them into
 // one HTTP server. Nothing here decides behaviour; it only connects the parts.
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { auditOff, GroupCommitAuditWriter } from './access/auditWriter.js';
 import { Housekeeping } from './access/housekeeping.js';
 import { LastUseRecorder } from './access/lastUse.js';
-import type { Config } from './config.js';
+import { requirePersistentStorage, type Config } from './config.js';
 import { loadContract, warmUp } from './contract.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { Authenticator } from './http/authenticate.js';
-import { clientErrorHandler } from './http/clientError.js';
+import { clientAddressResolver } from './http/clientAddress.js';
+import { clientErrorHandler, connectHandler, rememberResponse } from './http/clientError.js';
+import { createCors } from './http/cors.js';
 import { databaseDeadlineMs } from './http/deadline.js';
+import { isLingering } from './http/lingeringClose.js';
 import { createRequestHandler } from './http/pipeline.js';
 import { buildRouter } from './http/router.js';
 import { operationalRoutes } from './http/operational.js';
 import { RateLimits } from './limits/rateLimiter.js';
+import { FaultLog } from './observability/faultLog.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { createOperations } from './operations/index.js';
@@ -56,6 +60,7 @@ export interface AppOverrides {
 
 export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
+  if (!overrides.db) requirePersistentStorage(config);
   const db = overrides.db ?? (await openDatabase(config));
   await migrate(db);
   const api = loadContract();
@@ -76,41 +81,59 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const housekeeping = new Housekeeping(db, logger, config.auditRetentionDays);
   housekeeping.start();
 
+  // While closing, every response says Connection: close, so a keep-alive client lets go
+  // as soon as its answer is out instead of holding the shutdown for keepAliveTimeout, and
+  // /readyz answers 503 so a balancer still probing takes the instance out.
+  let closing = false;
   const metrics = new Metrics(db.poolStats?.bind(db));
+  const faults = new FaultLog(logger);
   const limits = new RateLimits({ ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute, keyPrefix: config.rateLimitKeyPrefix }, redis);
-  const router = buildRouter(api, operationalRoutes({ db, metrics, draftsEnabled: config.draftsEnabled }));
+  const router = buildRouter(api, operationalRoutes({ db, metrics, draftsEnabled: config.draftsEnabled, draining: () => closing }));
   const handler = createRequestHandler({
     api,
     router,
     operations: createOperations(db, audit, { defaultPhoneRegion: config.defaultPhoneRegion, inlineCompaniesMax: config.inlineCompaniesMax }),
     authenticator: new Authenticator(db, config.credentialCacheMs, databaseDeadlineMs(config), lastUse),
     limits,
+    cors: createCors(config.corsOrigins),
+    clientAddress: clientAddressResolver(config.trustedProxies),
     config,
     logger,
+    faults,
     metrics,
   });
 
-  // While closing, every response says Connection: close, so a keep-alive client lets go
-  // as soon as its answer is out instead of holding the shutdown for keepAliveTimeout.
-  let closing = false;
   const inFlight = new Set<ServerResponse>();
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    // A request pipelined behind one whose connection is closing: it is not answered.
+    if (isLingering(req.socket)) return;
+    rememberResponse(req.socket, res);
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+    if (closing) res.setHeader('Connection', 'close');
+    void handler(req, res);
+  };
   const server = createServer(
     {
       requestTimeout: config.requestTimeoutMs,
       headersTimeout: config.headersTimeoutMs,
-      keepAliveTimeout: 5_000,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
       // Node checks the two timeouts above only this often (30 s by default), which would
       // let a slow client hold a connection far past HEADERS_TIMEOUT_MS.
       connectionsCheckingInterval: Math.min(1_000, config.headersTimeoutMs),
+      // Node would answer a missing Host with an empty 400; the pipeline answers it in the
+      // contract's shape (http/protocolChecks.ts).
+      requireHostHeader: false,
     },
-    (req, res) => {
-      inFlight.add(res);
-      res.once('close', () => inFlight.delete(res));
-      if (closing) res.setHeader('Connection', 'close');
-      void handler(req, res);
-    },
+    onRequest,
   );
   server.on('clientError', clientErrorHandler(logger, metrics));
+  server.on('connect', connectHandler(logger, metrics));
+  // Node answers 100 Continue, or 417 with an empty body, before the request is seen. The
+  // pipeline decides instead: 100 Continue only once it is about to read the body (so a
+  // caller without a valid token never sends it), 417 in the contract's shape.
+  server.on('checkContinue', onRequest);
+  server.on('checkExpectation', onRequest);
 
   return {
     server,
@@ -128,10 +151,18 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     async close() {
       closing = true;
       for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      // Stop accepting (new connections are refused), but leave idle keep-alive connections
+      // open until the keep-alive timeout they announced: a client may be sending on one
+      // right now, and closing it would lose that request (http.Server#close closes them at
+      // once, hence net.Server's own close). Each request still arriving is answered with
+      // Connection: close; the idle ones left at the timeout are closed then.
+      let idleTimer: NodeJS.Timeout | undefined;
       await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
+        NetServer.prototype.close.call(server, () => resolve());
+        idleTimer = setTimeout(() => server.closeIdleConnections(), config.keepAliveTimeoutMs);
       });
+      clearTimeout(idleTimer);
+      faults.close();
       redis?.disconnect();
       // Requests are done, so are their audit entries; what remains goes before the pool does.
       await Promise.all([audit.close(), lastUse.close(), housekeeping.close()]);

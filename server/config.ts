@@ -1,5 +1,7 @@
 // Configuration, from environment variables only, with defaults that make a bare
 // `npm start` a working development service.
+import { normalizeOrigin } from './http/cors.js';
+import { trustedProxyList } from './http/clientAddress.js';
 
 export type Environment = 'development' | 'sandbox' | 'production';
 export type AuditDurability = 'commit' | 'flush';
@@ -31,6 +33,8 @@ export interface Config {
   maxJsonDepth: number;
   requestTimeoutMs: number;
   headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open (set it above the load balancer's idle timeout). */
+  keepAliveTimeoutMs: number;
   /** How long a SIGTERM/SIGINT waits for in-flight requests before the process exits anyway. */
   shutdownTimeoutMs: number;
   /** How long a looked-up credential is trusted before the database is asked again. */
@@ -45,6 +49,10 @@ export interface Config {
   auditRetentionDays: number;
   /** What a person response waits for: its audit entry committed, or also flushed to disk. */
   auditDurability: AuditDurability;
+  /** Origins whose pages may call the service from a browser (CORS); none by default. */
+  corsOrigins: string[];
+  /** Addresses and CIDR ranges of the proxies whose X-Forwarded-For is believed. */
+  trustedProxies: string[];
 }
 
 const environments: Environment[] = ['development', 'sandbox', 'production'];
@@ -60,6 +68,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // People have a right to know who looked at their data: production always records it.
   if (!config.auditEnabled && config.environment === 'production') {
     throw new ConfigError('AUDIT_ENABLED cannot be false in production: every person operation is recorded in the access audit');
+  }
+  // Shutdown waits for idle keep-alive connections to reach their timeout (see app.ts).
+  if (config.keepAliveTimeoutMs >= config.shutdownTimeoutMs) {
+    throw new ConfigError(`KEEP_ALIVE_TIMEOUT_MS (${config.keepAliveTimeoutMs}) must be less than SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs}): a shutdown lets idle connections reach their keep-alive timeout`);
   }
   return config;
 }
@@ -90,6 +102,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     maxJsonDepth: int(env, 'MAX_JSON_DEPTH', 16, 2, 1000),
     requestTimeoutMs: int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000),
     headersTimeoutMs: int(env, 'HEADERS_TIMEOUT_MS', 10_000, 1, 3_600_000),
+    keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 3_600_000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1, 3_600_000),
     credentialCacheMs: int(env, 'CREDENTIAL_CACHE_MS', 10_000, 0, 3_600_000),
     defaultPhoneRegion: (env.DEFAULT_PHONE_REGION ?? 'US').toUpperCase(),
@@ -98,7 +111,40 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     auditEnabled: bool(env, 'AUDIT_ENABLED', true),
     auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 365, 1, 3650),
     auditDurability: oneOf(env, 'AUDIT_DURABILITY', ['commit', 'flush'], 'commit'),
+    corsOrigins: list(env, 'CORS_ORIGINS').map((origin) => {
+      const normalized = normalizeOrigin(origin);
+      if (!normalized) throw new ConfigError(`CORS_ORIGINS must list origins such as https://app.example.com (scheme, host and port only; "*" is not allowed); got "${origin}"`);
+      return normalized;
+    }),
+    trustedProxies: trustedProxies(env),
   };
+}
+
+/**
+ * An in-memory database loses every record at restart: fine for development and tests,
+ * never for sandbox or production. Checked where the service opens its own database.
+ */
+export function requirePersistentStorage(config: Pick<Config, 'environment' | 'databaseUrl' | 'pgliteDataDir'>): void {
+  if (config.environment === 'development' || config.databaseUrl || config.pgliteDataDir) return;
+  throw new ConfigError(
+    `APP_ENV=${config.environment} needs a database that survives a restart: set DATABASE_URL (PostgreSQL) or PGLITE_DATA_DIR (a directory for the embedded database). ` +
+      'Without either the service would run on an in-memory database and lose every record when it stops.',
+  );
+}
+
+function trustedProxies(env: NodeJS.ProcessEnv): string[] {
+  const entries = list(env, 'TRUSTED_PROXIES');
+  try {
+    trustedProxyList(entries);
+  } catch (error) {
+    throw new ConfigError(`TRUSTED_PROXIES must list IP addresses or CIDR ranges, such as 10.0.0.0/8,127.0.0.1: ${(error as Error).message}`);
+  }
+  return entries;
+}
+
+/** A comma-separated list; blanks around entries ignored, empty entries dropped. */
+function list(env: NodeJS.ProcessEnv, name: string): string[] {
+  return (env[name] ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

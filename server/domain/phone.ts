@@ -1,9 +1,28 @@
 // Phone numbers are compared in E.164 form. Stored phones are normalized on import and
 // search queries are normalized the same way, so "(415) 555-0132" finds "+14155550132".
+// Input is taken as people paste it: surrounding or repeated white space of any kind
+// (non-breaking spaces, tabs, a trailing newline), the invisible marks web pages carry
+// (zero-width spaces, direction marks) and RFC 3966 `tel:` URIs
+// (`tel:+1-617-750-3975;ext=12`, `tel:617-750-3975;phone-context=+1`). An extension is
+// accepted and ignored: E.164 has none.
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 
 /** The E.164 form of `input`, or undefined when it is not a possible phone number. */
 export function toE164(input: string, defaultRegion: string): string | undefined {
-  const parsed = parsePhoneNumberFromString(input, { defaultCountry: defaultRegion as CountryCode, extract: false });
+  const parsed = parsePhoneNumberFromString(asPasted(input), { defaultCountry: defaultRegion as CountryCode, extract: false });
   return parsed && parsed.isPossible() ? parsed.number : undefined;
+}
+
+/** `input` without the wrapping people paste around a number. */
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+function asPasted(input: string): string {
+  const text = input.replace(INVISIBLE, '').replace(/\s+/g, ' ').trim();
+  const tel = /^tel:([^;]*)((?:;[^;]*)*)$/i.exec(text);
+  if (!tel) return text;
+  // RFC 3966: a local number's `phone-context` that starts with + is its country prefix.
+  const params = tel[2]!.split(';').slice(1);
+  const context = params.find((p) => /^phone-context=\+/i.test(p))?.slice('phone-context='.length);
+  const ext = params.find((p) => /^ext=/i.test(p))?.slice('ext='.length);
+  return `${context ?? ''}${tel[1]}${ext ? ` ext. ${ext}` : ''}`;
 }

@@ -1,6 +1,8 @@
-// Reads a JSON request body within the size limit. Checks, in order: media type (415),
-// size (413), JSON syntax and nesting depth (400).
-import type { IncomingMessage } from 'node:http';
+// Reads a JSON request body within the size limit. Checks, in order: media type and
+// content coding (415), declared size (413, before anything is read), size as it arrives
+// (413, reading stops at the limit), JSON syntax and nesting depth (400). Whatever is left
+// of a refused body is the lingering close's (lingeringClose.ts), never read here.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../errors.js';
 
 export interface BodyLimits {
@@ -8,7 +10,7 @@ export interface BodyLimits {
   maxDepth: number;
 }
 
-export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, res: ServerResponse, limits: BodyLimits): Promise<unknown> {
   const declared = req.headers['content-length'];
   const chunked = req.headers['transfer-encoding'] !== undefined;
   const hasBody = chunked || (declared !== undefined && declared !== '0');
@@ -16,23 +18,14 @@ export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Pr
 
   const mediaType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (mediaType !== 'application/json' && !mediaType.endsWith('+json')) throw new ApiError('unsupported_media_type');
-  if (declared !== undefined && Number(declared) > limits.maxBytes) throw new ApiError('payload_too_large', undefined, { Connection: 'close' });
+  // A compressed body is refused rather than read as if it were JSON (RFC 9110 §12.5.3).
+  const coding = req.headers['content-encoding']?.trim().toLowerCase();
+  if (coding && coding !== 'identity') throw new ApiError('unsupported_media_type', undefined, { 'Accept-Encoding': 'identity' });
+  if (declared !== undefined && Number(declared) > limits.maxBytes) throw new ApiError('payload_too_large');
 
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > limits.maxBytes) throw new ApiError('payload_too_large', undefined, { Connection: 'close' });
-      chunks.push(chunk as Buffer);
-    }
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    // The client went away mid-body (ECONNRESET, "aborted"): its fault, not the
-    // database's, so not a 503 and not an error-level log line. Nobody reads the answer.
-    throw new ApiError('invalid_request', [{ path: '/body', message: 'was not received completely' }]);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  // The client waits for this before it sends the body; anything refused above never got it.
+  if (req.headers.expect !== undefined && !res.headersSent) res.writeContinue();
+  const text = (await readUpTo(req, limits.maxBytes)).toString('utf8');
   if (text.trim() === '') return undefined;
   if (jsonDepth(text) > limits.maxDepth) {
     throw new ApiError('invalid_request', [{ path: '/body', message: `nests deeper than ${limits.maxDepth} levels` }]);
@@ -42,6 +35,30 @@ export async function readJsonBody(req: IncomingMessage, limits: BodyLimits): Pr
   } catch {
     throw new ApiError('invalid_request', [{ path: '/body', message: 'is not valid JSON' }]);
   }
+}
+
+/** The whole body, or payload_too_large as soon as it passes `maxBytes` (the stream is paused there). */
+function readUpTo(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (error?: ApiError) => {
+      req.off('data', onData).off('end', onEnd).off('error', onBroken).off('close', onBroken);
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks, size));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      req.pause();
+      stop(new ApiError('payload_too_large'));
+    };
+    const onEnd = () => stop();
+    // The client went away mid-body (ECONNRESET, "aborted"): its fault, not the database's,
+    // so not a 503 and not an error-level log line. Nobody reads the answer.
+    const onBroken = () => stop(new ApiError('invalid_request', [{ path: '/body', message: 'was not received completely' }]));
+    req.on('data', onData).once('end', onEnd).once('error', onBroken).once('close', onBroken);
+  });
 }
 
 /** Deepest nesting of objects and arrays, counted before parsing (strings skipped). */

@@ -1,18 +1,44 @@
-// Requests node:http cannot parse (bad Content-Length, headers over the size limit, garbage)
-// never reach the pipeline. Node's own answer is a bare 400 or 431 without a body; this one
-// is the contract's {"error": "invalid_request"} so every client sees one error format.
+// Requests node's HTTP parser rejects (bad Content-Length, oversized headers, smuggling
+// attempts, garbage): node would answer an empty 400; this answers the contract's shape,
+// {"error":"invalid_request"}, so every client sees one error format.
+//
+// On a keep-alive connection the malformed request may follow valid ones still being
+// answered (pipelining): each of those gets its own answer first, then the 400, then the
+// connection closes the lingering way (lingeringClose.ts): half-closed, and what the client
+// still sends is discarded (the parser rejects it again, chunk by chunk) up to LINGER_BYTES
+// or LINGER_MS.
 // A client too slow to send its request (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS) is simply
 // disconnected: there is nobody listening worth answering.
+// CONNECT, which asks a proxy for a tunnel, is answered 404 not_found (this is no proxy)
+// where node would close the connection without a word.
 import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import { LINGER_BYTES, LINGER_MS } from './lingeringClose.js';
+
+type Socket = Duplex & { bytesRead?: number };
+
+/** The last response created on each connection, to answer a malformed request after it. */
+const latestResponse = new WeakMap<object, ServerResponse>();
+/** Connections already answered 400, with the bytes read when they were. */
+const refused = new WeakMap<object, number>();
+
+export function rememberResponse(socket: object, res: ServerResponse): void {
+  latestResponse.set(socket, res);
+}
 
 export function clientErrorHandler(logger: Logger, metrics: Metrics) {
-  return (error: Error & { code?: string }, socket: Duplex): void => {
-    const responseStarted = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
-    if (error.code === 'ECONNRESET' || !socket.writable || responseStarted) {
+  return (error: Error & { code?: string }, socket: Socket): void => {
+    const refusedAt = refused.get(socket);
+    if (refusedAt !== undefined) {
+      // More of what followed the malformed request: discarded, within bounds.
+      if ((socket.bytesRead ?? 0) - refusedAt > LINGER_BYTES) socket.destroy();
+      return;
+    }
+    if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
       return;
     }
@@ -23,14 +49,38 @@ export function clientErrorHandler(logger: Logger, metrics: Metrics) {
       socket.destroy();
       return;
     }
+    refused.set(socket, socket.bytesRead ?? 0);
     const requestId = randomUUID();
     const status = new ApiError('invalid_request').status;
-    const body = JSON.stringify(new ApiError('invalid_request').body);
     logger.info({ requestId, code: error.code, status }, 'malformed request');
     metrics.observe('malformed', 'unknown', status, 0);
-    socket.end(
-      `HTTP/1.1 ${status} Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    const answer = () => answerRaw(socket, new ApiError('invalid_request'), 'Bad Request', requestId);
+    // Responses on a connection go out in order: once the latest is out, all earlier ones are.
+    const pending = latestResponse.get(socket);
+    if (pending && !pending.writableFinished && !pending.destroyed) {
+      pending.once('finish', answer);
+      pending.once('close', () => pending.writableFinished || socket.destroy());
+    } else answer();
   };
+}
+
+export function connectHandler(logger: Logger, metrics: Metrics) {
+  return (_req: unknown, socket: Socket): void => {
+    const requestId = randomUUID();
+    logger.info({ requestId, method: 'CONNECT', status: 404 }, 'request');
+    metrics.observe('unmatched', 'CONNECT', 404, 0);
+    answerRaw(socket, new ApiError('not_found'), 'Not Found', requestId);
+  };
+}
+
+/** Writes an error answer straight to the socket and closes it the lingering way. */
+function answerRaw(socket: Socket, error: ApiError, reason: string, requestId: string): void {
+  if (!socket.writable) return void socket.destroy();
+  const body = JSON.stringify(error.body);
+  socket.end(
+    `HTTP/1.1 ${error.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once('end', () => socket.destroy());
 }

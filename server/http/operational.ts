@@ -13,7 +13,7 @@ import type { PlainHandler } from './router.js';
 
 const READINESS_TIMEOUT_MS = 2_000;
 
-export function operationalRoutes(deps: { db: Database; metrics: Metrics; draftsEnabled: boolean }): Record<string, PlainHandler> {
+export function operationalRoutes(deps: { db: Database; metrics: Metrics; draftsEnabled: boolean; /** Shutting down: not ready. */ draining: () => boolean }): Record<string, PlainHandler> {
   const docs = createDocsResponder({ draftsEnabled: deps.draftsEnabled });
   const serveDocs: PlainHandler = (req, res) => {
     const found = docs(new URL(req.url ?? '/', 'http://localhost').pathname);
@@ -25,6 +25,7 @@ export function operationalRoutes(deps: { db: Database; metrics: Metrics; drafts
     '/healthz': (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' }),
     '/readyz': async (_req, res) => {
       try {
+        if (deps.draining()) throw new Error('shutting down');
         await withTimeout(deps.db.ping(), READINESS_TIMEOUT_MS);
         sendJson(res, 200, { status: 'ready' }, { 'Cache-Control': 'no-store' });
       } catch {

@@ -12,6 +12,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(payload);
 }
 
-export function sendError(res: ServerResponse, error: ApiError, headers: Record<string, string> = {}): void {
-  sendJson(res, error.status, error.body, { ...headers, ...error.headers });
+/** `status` only where HTTP needs another than the code's own (417 for an expectation). */
+export function sendError(res: ServerResponse, error: ApiError, headers: Record<string, string> = {}, status = error.status): void {
+  sendJson(res, status, error.body, { ...headers, ...error.headers });
 }

@@ -1,6 +1,8 @@
 // Routing: every contract operation is registered once, at start, in find-my-way (a
 // radix-tree router), so a request costs one tree lookup. openapi-backend's own
 // matcher would rebuild its operation list and regexes on every request.
+// HEAD is served wherever GET is (RFC 9110 §9.3.2; load balancers probe with it): the same
+// route and headers, and node leaves the body out.
 import FindMyWay from 'find-my-way';
 import type { Contract, Operation } from '../contract.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -26,7 +28,11 @@ export type Route =
 
 export interface Router {
   find(method: string, path: string): { route: Route; params: Record<string, string | undefined> } | undefined;
+  /** The methods a path answers (for OPTIONS), empty for an unknown path. */
+  methodsFor(path: string): string[];
 }
+
+const METHODS = ['GET', 'HEAD', 'POST'] as const;
 
 /** `/v1/persons/{personId}` → `/v1/persons/:personId` */
 const toRadixPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
@@ -56,12 +62,12 @@ export function buildRouter(api: Contract, plain: Record<string, PlainHandler>):
   for (const [path, handle] of Object.entries(plain)) {
     tree.on('GET', path, () => {}, { kind: 'plain', handle, path } satisfies Route);
   }
-  return {
-    find(method, path) {
-      const found = tree.find(method as any, path) ?? (path.includes('%') ? tree.find(method as any, escapeUndecodable(path)) : null);
-      return found ? { route: found.store as Route, params: found.params } : undefined;
-    },
+  const find: Router['find'] = (method, path) => {
+    const as = method === 'HEAD' ? 'GET' : method;
+    const found = tree.find(as as any, path) ?? (path.includes('%') ? tree.find(as as any, escapeUndecodable(path)) : null);
+    return found ? { route: found.store as Route, params: found.params } : undefined;
   };
+  return { find, methodsFor: (path) => METHODS.filter((method) => find(method, path)) };
 }
 
 /**

@@ -1,11 +1,13 @@
 // Request validation with the validators openapi-backend compiled from the contract,
-// called directly with the already-routed operation. Failures map to the contract's
-// codes: a bad companyId or personId path parameter has its own code; anything else is
-// invalid_request with details.
+// called directly with the already-routed operation, then the values the database takes
+// (storable.ts). Failures map to the contract's codes: a bad companyId or personId path
+// parameter has its own code; anything else is invalid_request with details. Operations
+// get the input back in its storable form (a UUID in lower case, a date-time as its UTC
+// instant).
 import type { ErrorObject } from 'ajv';
 import type { Contract, Operation } from '../contract.js';
 import { ApiError, type ErrorDetail } from '../errors.js';
-import { unrepresentable } from './representable.js';
+import { toStorable } from './storable.js';
 
 export interface RequestParts {
   path: Record<string, string | undefined>;
@@ -16,7 +18,9 @@ export interface RequestParts {
 
 const pathParamCodes = { companyId: 'invalid_company_id', personId: 'invalid_person_id' } as const;
 
-export function validateRequest(api: Contract, operation: Operation, parts: RequestParts): void {
+export type ValidInput = Pick<RequestParts, 'path' | 'query' | 'body'>;
+
+export function validateRequest(api: Contract, operation: Operation, parts: RequestParts): ValidInput {
   const validators = api.validator.getRequestValidatorsForOperation(operation.operationId!) ?? [];
   const input: Record<string, unknown> = { path: parts.path, query: parts.query, header: parts.headers };
   if (operation.requestBody) input.requestBody = parts.body;
@@ -24,28 +28,31 @@ export function validateRequest(api: Contract, operation: Operation, parts: Requ
   for (const validate of validators) {
     if (!validate(input)) errors.push(...(validate.errors ?? []));
   }
-  // Schema errors first; only a request the schemas accept is checked for values the
-  // database cannot take.
-  const details = errors.length ? errors.map(toDetail) : storableProblems(operation, parts);
-  if (!details.length) return;
+  // Schema errors first; only a request the schemas accept is turned into values the
+  // database takes.
+  const details: ErrorDetail[] = errors.map(toDetail);
+  const valid = details.length ? parts : storable(operation, parts, details);
+  if (!details.length) return valid;
   for (const [param, code] of Object.entries(pathParamCodes)) {
     if (details.some((d) => d.path === `/path/${param}` || d.path.startsWith(`/path/${param}/`))) throw new ApiError(code);
   }
   throw new ApiError('invalid_request', details);
 }
 
-/** Valid by the contract, yet not something the database can be asked about (see representable.ts). */
-function storableProblems(operation: Operation, parts: RequestParts): ErrorDetail[] {
-  const problems: ErrorDetail[] = [];
+/** The input in the form the database takes; what it cannot take goes to `problems` (see storable.ts). */
+function storable(operation: Operation, parts: RequestParts, problems: ErrorDetail[]): ValidInput {
+  const path = { ...parts.path };
+  const query = { ...parts.query };
   for (const parameter of (operation.parameters ?? []) as { in: string; name: string; schema?: object }[]) {
-    const source = parameter.in === 'path' ? parts.path : parameter.in === 'query' ? parts.query : undefined;
-    if (source?.[parameter.name] !== undefined) problems.push(...unrepresentable(source[parameter.name], parameter.schema, `/${parameter.in}/${parameter.name}`));
+    const source: Record<string, unknown> | undefined = parameter.in === 'path' ? path : parameter.in === 'query' ? query : undefined;
+    if (source?.[parameter.name] !== undefined) source[parameter.name] = toStorable(source[parameter.name], parameter.schema, `/${parameter.in}/${parameter.name}`, problems);
   }
+  let body = parts.body;
   if (operation.requestBody) {
     const schema = (operation.requestBody as { content?: Record<string, { schema?: object }> }).content?.['application/json']?.schema;
-    problems.push(...unrepresentable(parts.body, schema, '/body'));
+    body = toStorable(parts.body, schema, '/body', problems);
   }
-  return problems;
+  return { path: path as ValidInput['path'], query: query as ValidInput['query'], body };
 }
 
 function toDetail(error: ErrorObject): ErrorDetail {

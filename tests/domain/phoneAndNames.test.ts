@@ -13,7 +13,24 @@ describe('phone normalization to E.164', () => {
     expect(toE164(input, region)).toBe(expected);
   });
 
-  it.each(['abc', '', '12', '+', '555-01'])('%j is not a phone number', (input) => {
+  it.each([
+    ['  +1 617 750 3975  ', '+16177503975'],
+    ['\t+1 (617) 750-3975\r\n', '+16177503975'],
+    ['+1\u00a0617\u00a0750\u00a03975', '+16177503975'],
+    ['\u200e+1 617 750 3975\u200f', '+16177503975'],
+    ['+1\u2011617\u2011750\u20113975', '+16177503975'],
+    ['\uff0b\uff11 \uff16\uff11\uff17 \uff17\uff15\uff10 \uff13\uff19\uff17\uff15', '+16177503975'],
+    ['(617) 750-3975 ext. 12', '+16177503975'],
+    ['tel:+16177503975', '+16177503975'],
+    ['TEL:+1-617-750-3975', '+16177503975'],
+    ['tel:+1-617-750-3975;ext=12', '+16177503975'],
+    ['tel:617-750-3975;phone-context=+1', '+16177503975'],
+    ['tel:+44-20-7946-0958', '+442079460958'],
+  ])('%j, as pasted, is %s', (input, expected) => {
+    expect(toE164(input, 'US')).toBe(expected);
+  });
+
+  it.each(['abc', '', '12', '+', '555-01', '   ', 'tel:', 'tel:abc'])('%j is not a phone number', (input) => {
     expect(toE164(input, 'US')).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { engines } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { contractSchema, deeplyNested, mutated, oddValue, valid } from './support/arbitraries.js';
+import { contractSchema, dateTimeLike, deeplyNested, mutated, oddValue, uuidLike, valid } from './support/arbitraries.js';
 
 const RUNS = Number(process.env.HARDENING_PROPERTY_RUNS ?? 250);
 const searchRequest = contractSchema('SearchPersonsRequest');
@@ -102,6 +102,36 @@ describe.each(engines)('hostile input on %s', (engine) => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it(`answers every RFC 3339 and UUID edge form the contract accepts, and refuses the rest with a 400 (${RUNS} requests)`, async () => {
+    const field = fc.constantFrom('createdFrom', 'createdBefore');
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.tuple(field, dateTimeLike), fc.tuple(fc.constant('personId'), uuidLike)), uuidLike, async ([name, value], pathId) => {
+        const search = await server.call('POST', '/v1/persons/search', { token: tokens.both, body: { [name]: value.text } });
+        if (value.valid) expect(search.status, `${name} ${value.text}`).toBe(200);
+        else expect({ status: search.status, error: search.body.error }, `${name} ${value.text}`).toEqual({ status: 400, error: 'invalid_request' });
+        const get = await server.call('GET', `/v1/persons/${encodeURIComponent(pathId.text)}`, { token: tokens.both });
+        if (pathId.valid) expect([200, 404], pathId.text).toContain(get.status);
+        else expect({ status: get.status, body: get.body }, pathId.text).toEqual({ status: 400, body: { error: 'invalid_person_id' } });
+      }),
+      { numRuns: RUNS, seed: process.env.HARDENING_SEED ? Number(process.env.HARDENING_SEED) : undefined },
+    );
+  }, 120_000);
+
+  it('reads each edge form as the exact instant it names when it selects people', async () => {
+    const createdAt = (search: { body: { persons: { createdAt: string }[] } }) => search.body.persons.map((p) => p.createdAt);
+    const between = async (createdFrom: string, createdBefore: string) => createdAt(await server.call('POST', '/v1/persons/search', { token: tokens.both, body: { createdFrom, createdBefore } }));
+    // Émile was created at 2024-03-02T09:15:00Z, Ana at 2023-11-14T08:00:00Z.
+    expect(await between('2024-03-02T09:15:00Z', '2024-03-02T09:15:00.0000001Z')).toEqual(['2024-03-02T09:15:00.000Z']);
+    expect(await between('2024-03-02T09:15:00.0000001Z', '2025-01-01T00:00:00Z')).toEqual([]);
+    expect(await between('2024-03-03T09:14:00+23:59', '2024-03-01T09:17:00-23:59')).toEqual(['2024-03-02T09:15:00.000Z']);
+    expect(await between('2024-03-03T09:14:00.000000000001+23:59', '2024-03-01T09:17:00-23:59')).toEqual([]);
+    expect(await between('2024-03-03T09:13:00+23:59', '2024-03-01T09:16:00-23:59')).toEqual([]);
+    expect(await between('0000-01-01T00:00:00+23:59', '2023-11-14T08:00:00.0000000001Z')).toEqual(['2023-11-14T08:00:00.000Z']);
+    const leap = await server.call('POST', '/v1/persons/search', { token: tokens.both, body: { createdFrom: '2016-12-31T23:59:60.5Z', createdBefore: '9999-12-31T23:59:60.999999999Z' } });
+    expect(leap.status).toBe(200);
+    expect(leap.body.pagination.total).toBe(2);
   });
 
   it('is still healthy and serving afterwards', async () => {

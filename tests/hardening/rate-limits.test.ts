@@ -1,9 +1,13 @@
 // Per-credential budgets and the per-address limit on failed authentications, in memory
 // and (with REDIS_URL) in Redis, and what happens to them when Redis goes away or hangs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importRecords } from '../../server/importing/index.js';
 import { smallDataset, tokens } from '../fixtures/small.js';
+import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { dropRedisKeys, redisTarget, redisUrl, uniqueKeyPrefix } from './support/environment.js';
+import { expectContractResponse } from '../helpers/contract.js';
+import { databaseUrl, dropRedisKeys, redisTarget, redisUrl, uniqueKeyPrefix } from './support/environment.js';
+import { parseResponse, sendAtOnce } from './support/rawHttp.js';
 import { startTcpProxy, type TcpProxy } from './support/tcpProxy.js';
 
 const BURST = 5;
@@ -82,10 +86,58 @@ describe.each(stores)('rate limits in %s', (store) => {
     const retryAfter = Number(guess.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
+    // The headers describe the address's budget (failures per minute), not a credential's.
+    expect(guess.headers.get('ratelimit-limit')).toBe(String(AUTH_FAILURES));
+    expect(guess.headers.get('ratelimit-remaining')).toBe('0');
+    expect(Number(guess.headers.get('ratelimit-reset'))).toBe(retryAfter);
     const good = await server.call('GET', hello, { token: tokens.both });
     expect(good.status).toBe(429);
     // Operators' routes are not behind the limit.
     expect((await server.call('GET', '/healthz')).status).toBe(200);
+  });
+});
+
+// On PostgreSQL where there is one: its credential lookups overlap for real, so a budget
+// checked before and recorded after them leaks (PGlite, one in-process engine, happens to
+// finish each lookup before the next request is read).
+const concurrencyEngine = databaseUrl ? 'postgres' : 'pglite';
+describe.each(stores)(`the failed-authentication budget under concurrency, in %s (${concurrencyEngine})`, (store) => {
+  const FAILURES = 30; // the default
+  const prefixes: string[] = [];
+  let database: ThrowawayDatabase;
+  beforeAll(async () => {
+    database = await throwawayDatabase(concurrencyEngine);
+    await importRecords(database.db, smallDataset(), 'US');
+  });
+  afterAll(async () => {
+    await database?.drop();
+    for (const prefix of prefixes) await dropRedisKeys(prefix);
+  });
+
+  it.each([50, 200])('answers exactly the budget of %i concurrent bad tokens from one address 401, and the rest 429', async (concurrent) => {
+    const prefix = uniqueKeyPrefix(`auth-concurrency-${concurrent}`);
+    prefixes.push(prefix);
+    const server = await startTestServer({
+      database,
+      env: { AUTH_FAILURES_PER_MINUTE: String(FAILURES), RATE_LIMIT_KEY_PREFIX: prefix, ...(store === 'redis' ? { REDIS_URL: redisUrl! } : {}) },
+    });
+    try {
+      const exchanges = await sendAtOnce(
+        server.url,
+        Array.from({ length: concurrent }, (_, i) => `GET ${hello} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer plk_guess_${concurrent}_${i}_000000000000\r\nConnection: close\r\n\r\n`),
+      );
+      const answers = exchanges.map(({ text }) => {
+        const res = parseResponse(text);
+        expectContractResponse('GET', hello, res.status, new Headers(res.headers), JSON.parse(res.body));
+        return res;
+      });
+      const statuses = answers.map((res) => res.status);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(FAILURES);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(concurrent - FAILURES);
+      for (const res of answers.filter((r) => r.status === 429)) expect(res.headers['ratelimit-limit']).toBe(String(FAILURES));
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -21,6 +21,19 @@ export function expectContractResponse(method: string, url: string, status: numb
   // Not `new URL`: a path such as `//x` would be read as a host.
   const path = url.split('?')[0]!.split('#')[0]!;
   if (operational.has(path) || path === '/docs' || path.startsWith('/docs/')) return;
+  // OPTIONS is HTTP's own (RFC 9110 §9.3.7, CORS preflights): 204 with Allow, no body.
+  if (method === 'OPTIONS' && status === 204) {
+    expect(headers.get('allow'), `OPTIONS ${path}: Allow missing`).toMatch(/OPTIONS/);
+    expect(body, `OPTIONS ${path}: a 204 has no body`).toBe('');
+    return;
+  }
+  // HEAD answers as GET would, without the body.
+  if (method === 'HEAD') {
+    expect(body, `HEAD ${path}: no body`).toBe('');
+    const get = api.router.matchOperation({ method: 'GET', path, headers: {} } as any);
+    if (get && !(path.length > 1 && path.endsWith('/'))) expect(Object.keys(get.responses ?? {}), `HEAD ${path} → ${status}: status not declared for GET`).toContain(String(status));
+    return;
+  }
   // openapi-backend's matcher forgives a trailing slash; the server (and the contract) do not.
   const operation = path.length > 1 && path.endsWith('/') ? undefined : api.router.matchOperation({ method, path, headers: {} } as any);
   const where = `${method} ${path} → ${status} ${JSON.stringify(body)?.slice(0, 300)}`;

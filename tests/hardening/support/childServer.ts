@@ -1,6 +1,7 @@
 // The service as operators run it: `server/main.ts` in its own process (node with tsx's
-// loader directly, so signals reach the server and not a wrapper), its JSON log lines
-// read from stdout. The base URL comes from the "listening" line.
+// loader directly, so signals reach the server and not a wrapper), or the built server
+// (`node dist/server/main.js`), its JSON log lines read from stdout. The base URL comes
+// from the "listening" line.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -19,8 +20,11 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-export async function startChildServer(env: Record<string, string>, startTimeoutMs = 90_000): Promise<ChildServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+/** Node's arguments for the service from source; the built one is `[<outDir>/server/main.js]`. */
+export const FROM_SOURCE = ['--import', 'tsx', 'server/main.ts'];
+
+export async function startChildServer(env: Record<string, string>, startTimeoutMs = 90_000, nodeArgs: string[] = FROM_SOURCE): Promise<ChildServer> {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,31 @@
+// `npm run build`: the server compiled to JavaScript, to run with `node` alone (no tsx, no
+// TypeScript at run time): `node dist/server/main.js`, and the CLIs beside it
+// (`node dist/server/cli/credentials.js ...`). The files the server reads at run time go
+// where the compiled code looks for them: the migrations next to db/migrate.js, the
+// bundled contracts in generated/. node_modules stays at the project root, where node
+// finds it from dist/.
+// Usage: tsx scripts/build.ts [outDir] (default dist; must lie inside the project, next to node_modules).
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export function build(outDir = join(root, 'dist')): void {
+  if (relative(root, outDir).startsWith('..')) throw new Error(`${outDir} is outside ${root}: node would not find node_modules from there`);
+  rmSync(outDir, { recursive: true, force: true });
+  execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(root, 'tsconfig.build.json'), '--outDir', outDir], { cwd: root, stdio: 'inherit' });
+  const migrations = join(outDir, 'server', 'db', 'migrations');
+  mkdirSync(migrations, { recursive: true });
+  cpSync(join(root, 'server', 'db', 'migrations'), migrations, { recursive: true });
+  for (const bundle of readdirSync(join(root, 'generated')).filter((f) => f.endsWith('.yaml'))) {
+    cpSync(join(root, 'generated', bundle), join(outDir, 'generated', bundle));
+  }
+  if (!existsSync(join(outDir, 'server', 'main.js'))) throw new Error('the build wrote no server/main.js');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  build(process.argv[2] ? resolve(process.argv[2]) : undefined);
+  console.log(`built ${relative(process.cwd(), process.argv[2] ? resolve(process.argv[2]) : join(root, 'dist')) || '.'}: run it with node dist/server/main.js`);
+}

@@ -1,0 +1,60 @@
+// The client's address, for the failed-authentication budget. Behind a load balancer the
+// connection comes from the balancer, which names the client in X-Forwarded-For; anyone
+// can send that header, so it is believed only from the proxies an operator lists
+// (TRUSTED_PROXIES: addresses and CIDR ranges). The list is read right to left, as each
+// proxy appends the address it saw: the client is the first address, from the right, that
+// is not a trusted proxy. Whatever a client wrote further left is never reached.
+import { BlockList, isIP } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+
+export type ClientAddressOf = (req: IncomingMessage) => string;
+
+export function clientAddressResolver(trustedProxies: readonly string[]): ClientAddressOf {
+  const peer = (req: IncomingMessage) => plainAddress(req.socket.remoteAddress ?? '') ?? 'unknown';
+  if (trustedProxies.length === 0) return peer;
+  const trusted = trustedProxyList(trustedProxies);
+  const isTrusted = (address: string) => trusted.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+  return (req) => {
+    let client = peer(req);
+    if (!isTrusted(client)) return client;
+    const forwarded = req.headers['x-forwarded-for'];
+    if (forwarded === undefined) return client;
+    // Several header lines are one list, in order (node joins them with ", ").
+    const hops = ([] as string[]).concat(forwarded).join(',').split(',');
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = plainAddress(hops[i]!.trim());
+      if (hop === undefined) return client; // garbage from a trusted proxy: keep the last address we know
+      client = hop;
+      if (!isTrusted(client)) return client;
+    }
+    return client;
+  };
+}
+
+/** A BlockList of `addresses` (each an IP address or a CIDR range); throws on anything else. */
+export function trustedProxyList(entries: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    if (!family || extra !== undefined) throw new Error(`"${entry}" is not an IP address or CIDR range`);
+    const type = family === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, type);
+    else {
+      const bits = Number(prefix);
+      if (!/^\d+$/.test(prefix) || bits > (family === 6 ? 128 : 32)) throw new Error(`"${entry}" is not an IP address or CIDR range`);
+      list.addSubnet(address, bits, type);
+    }
+  }
+  return list;
+}
+
+/** The address without an IPv4-mapped prefix, brackets or port; undefined when it is none. */
+function plainAddress(text: string): string | undefined {
+  let address = text;
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
+  if (bracketed) address = bracketed[1]!;
+  else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':')); // 192.0.2.1:5678
+  if (/^::ffff:[\d.]+$/i.test(address)) address = address.slice(7);
+  return isIP(address) ? address : undefined;
+}

@@ -1,0 +1,68 @@
+// CORS for browser apps, on the origins an operator lists in CORS_ORIGINS (none by
+// default; see the README on when a browser should hold a token at all). Tokens travel in
+// the Authorization header, never in cookies, so no credentials mode is needed.
+//   - A preflight (OPTIONS with Access-Control-Request-Method) needs no token and is
+//     answered 204; from a listed origin it allows the path's methods and the
+//     Authorization, Content-Type and X-Request-Id request headers, cached for 10 minutes.
+//   - Every other answer to a listed origin allows it and exposes Retry-After, RateLimit-*,
+//     X-Request-Id and WWW-Authenticate to its scripts (errors included, so an app can
+//     honour Retry-After).
+// An origin that is not listed gets no CORS header, and the browser keeps the answer from
+// its page. Where origins are listed, answers vary by Origin for caches.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, X-Request-Id';
+const EXPOSED_HEADERS = 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id, WWW-Authenticate';
+const PREFLIGHT_CACHE_SECONDS = '600';
+
+export interface Cors {
+  /** `headers` plus the CORS headers every answer to this request carries. */
+  withHeaders(req: IncomingMessage, headers: Record<string, string>): Record<string, string>;
+  /** Answers OPTIONS on a path that answers `methods`: 204 with Allow, and a preflight's permissions for a listed origin. */
+  answerOptions(req: IncomingMessage, res: ServerResponse, methods: string[], headers: Record<string, string>): void;
+}
+
+export function createCors(origins: readonly string[]): Cors {
+  const listed = new Set(origins);
+  const allowed = (req: IncomingMessage): string | undefined => {
+    const origin = req.headers.origin;
+    return origin !== undefined && listed.has(origin) ? origin : undefined;
+  };
+  return {
+    withHeaders(req, headers) {
+      if (listed.size === 0) return headers;
+      const origin = allowed(req);
+      return origin === undefined
+        ? { ...headers, Vary: 'Origin' }
+        : { ...headers, 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': EXPOSED_HEADERS, Vary: 'Origin' };
+    },
+    answerOptions(req, res, methods, headers) {
+      const allow = [...methods, 'OPTIONS'].join(', ');
+      const out: Record<string, string> = { ...headers, Allow: allow };
+      const origin = allowed(req);
+      if (listed.size > 0) out.Vary = 'Origin';
+      if (origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
+        Object.assign(out, {
+          'Access-Control-Allow-Origin': origin,
+          'Access-Control-Allow-Methods': allow,
+          'Access-Control-Allow-Headers': ALLOWED_REQUEST_HEADERS,
+          'Access-Control-Max-Age': PREFLIGHT_CACHE_SECONDS,
+        });
+      }
+      res.writeHead(204, out);
+      res.end();
+    },
+  };
+}
+
+/** An origin as browsers send it (`https://app.example.com`, no path, default port left out), or undefined. */
+export function normalizeOrigin(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) return undefined;
+    return url.origin;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,67 @@
+// `npm run build` and `npm run start:prod`: the server compiled to JavaScript runs with
+// node alone (no tsx at run time), finds what it reads at run time (migrations, the
+// bundled contracts, Redoc), serves, and stops on SIGTERM delivered to node itself. Built
+// once, into a directory of its own inside the project (node_modules must be above it).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../scripts/build.js';
+import { demoCredentials } from '../../server/demo/dataset.js';
+import { contractCall } from '../helpers/call.js';
+import { startChildServer, type ChildServer } from '../hardening/support/childServer.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+describe('the built server', () => {
+  let outDir: string;
+  let child: ChildServer;
+  beforeAll(async () => {
+    outDir = mkdtempSync(join(root, '.build-'));
+    build(outDir);
+    child = await startChildServer({ APP_ENV: 'development', DEMO_DATA: 'true' }, 90_000, [join(outDir, 'server', 'main.js')]);
+  }, 180_000);
+  afterAll(async () => {
+    await child?.stop();
+    if (outDir) rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it('is plain JavaScript run by node, no tsx loader', () => {
+    const argv = readFileSync(`/proc/${child.process.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    expect(argv).toEqual([process.execPath, join(outDir, 'server', 'main.js')]);
+    expect(readFileSync(`/proc/${child.process.pid}/environ`, 'utf8')).not.toMatch(/NODE_OPTIONS=.*tsx/);
+  });
+
+  it('migrates, loads the demo data and answers the contract, the docs and the health checks', async () => {
+    const call = contractCall(child.url);
+    const token = demoCredentials[0]!.token;
+    expect((await call('GET', '/v1/companies/acme-corp/hello', { token })).body).toEqual({ message: 'Hello, acme-corp!' });
+    const search = await call('POST', '/v1/persons/search', { token, body: { lastName: 'dur', limit: 2 } });
+    expect(search.status).toBe(200);
+    expect(search.body.persons).toHaveLength(2);
+    for (const path of ['/healthz', '/readyz', '/openapi.json', '/openapi.yaml', '/docs']) expect((await fetch(child.url + path)).status, path).toBe(200);
+    expect(await (await fetch(`${child.url}/docs`)).text()).toContain('/docs/redoc.');
+  });
+
+  it('runs the CLIs too', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lookup-built-cli-'));
+    try {
+      const cli = (name: string, ...args: string[]) => execFileSync(process.execPath, [join(outDir, 'server', 'cli', `${name}.js`), ...args], { env: { PATH: process.env.PATH, PGLITE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+      writeFileSync(join(dataDir, 'companies.ndjson'), '{"type":"company","id":"acme-corp","name":"Acme"}\n');
+      cli('import', join(dataDir, 'companies.ndjson'));
+      expect(cli('credentials', 'create', 'built', 'acme-corp')).toMatch(/plk_/);
+      expect(cli('credentials', 'list')).toContain('built');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('stops on SIGTERM sent to it (no npm or tsx in between to swallow it) and exits 0', async () => {
+    child.process.kill('SIGTERM');
+    const { code } = await child.exited;
+    expect(code, child.output()).toBe(0);
+    await child.waitForLog('stopped', 0);
+  });
+});

@@ -1,0 +1,186 @@
+// HTTP as RFC 9110/9112 and a load balancer expect it: HEAD wherever GET is, a pipelined
+// request answered before the malformed one behind it, ambiguous or missing Host and
+// Authorization refused, expectations and content codings handled, OPTIONS answered; every
+// refusal in the contract's {"error"} shape. Raw sockets for what fetch will not send.
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ids, smallDataset, tokens } from '../fixtures/small.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { openRaw, parseResponse, rawExchange } from './support/rawHttp.js';
+
+/** Every response in `text`, in order (each with a Content-Length, in bytes, as this server sends them). */
+function responsesIn(text: string): ReturnType<typeof parseResponse>[] {
+  const out: ReturnType<typeof parseResponse>[] = [];
+  let rest = Buffer.from(text);
+  while (rest.subarray(0, 9).toString() === 'HTTP/1.1 ') {
+    const start = rest.indexOf('\r\n\r\n') + 4;
+    const head = parseResponse(rest.subarray(0, start).toString());
+    const length = head.status === 100 ? 0 : Number(head.headers['content-length'] ?? 0);
+    out.push({ ...head, body: rest.subarray(start, start + length).toString() });
+    rest = rest.subarray(start + length);
+  }
+  return out;
+}
+
+const hello = (token = tokens.both) => `GET /v1/companies/acme-corp/hello HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`;
+const search = (body: string, extra = '') =>
+  `POST /v1/persons/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokens.both}\r\nContent-Type: application/json\r\n${extra}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+
+describe('HTTP conformance', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ records: smallDataset() });
+  });
+  afterAll(() => server?.close());
+
+  describe('pipelining', () => {
+    it.each([
+      ['hello', [hello()]],
+      ['a search (a database round trip)', [search('{"lastName":"dur"}')]],
+      ['two requests', [search('{"lastName":"dur"}'), hello()]],
+    ])('answers %s before the malformed request behind it, then closes', async (_, valid) => {
+      const exchange = await rawExchange(server.url, valid.join('') + 'NOT HTTP AT ALL\r\n\r\n');
+      const answers = responsesIn(exchange.text);
+      expect(answers.map((a) => a.status), exchange.text.replace(/\{.*\}/g, '{…}')).toEqual([...valid.map(() => 200), 400]);
+      expect(JSON.parse(answers.at(-1)!.body)).toEqual({ error: 'invalid_request' });
+      expect(answers.at(-1)!.headers.connection).toBe('close');
+      expect(exchange.closedByServer).toBe(true);
+    });
+  });
+
+  describe('HEAD', () => {
+    it.each([
+      ['/healthz', undefined],
+      ['/readyz', undefined],
+      ['/openapi.json', undefined],
+      ['/docs', undefined],
+      ['/v1/companies/acme-corp/hello', tokens.both],
+      ['/v1/companies/secret-co/hello', tokens.both],
+      [`/v1/persons/${ids.emile}`, tokens.both],
+      ['/v1/companies/acme-corp/hello', undefined],
+    ])('%s answers as GET does, without the body', async (path, token) => {
+      const headers = token ? { authorization: `Bearer ${token}` } : undefined;
+      const get = await fetch(server.url + path, { headers });
+      const getBody = await get.arrayBuffer();
+      const head = await server.call('HEAD', path, { headers });
+      expect(head.status).toBe(get.status);
+      expect(head.body).toBe('');
+      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+      if (path !== '/openapi.json' && path !== '/docs') expect(Number(head.headers.get('content-length'))).toBe(getBody.byteLength);
+      expect(head.headers.get('x-request-id')).toBeTruthy();
+    });
+
+    it('is 404 where there is no GET', async () => {
+      expect((await server.call('HEAD', '/v1/companies/acme-corp', { token: tokens.both })).status).toBe(404);
+    });
+  });
+
+  describe('headers that must be there once', () => {
+    it.each([
+      ['two Host headers', `GET /healthz HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n`],
+      ['two Authorization headers', `GET /v1/companies/acme-corp/hello HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokens.acme}\r\nAuthorization: Bearer ${tokens.both}\r\n\r\n`],
+      ['two Content-Type headers', search('{}', 'Content-Type: text/plain\r\n')],
+      ['no Host in HTTP/1.1', 'GET /healthz HTTP/1.1\r\n\r\n'],
+    ])('%s: 400 invalid_request in the contract shape, and the connection closes', async (_, request) => {
+      const exchange = await rawExchange(server.url, request);
+      const res = parseResponse(exchange.text);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toEqual({ error: 'invalid_request' });
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.headers.connection).toBe('close');
+      expect(exchange.closedByServer).toBe(true);
+    });
+
+    it('HTTP/1.0 needs no Host', async () => {
+      const res = parseResponse((await rawExchange(server.url, 'GET /healthz HTTP/1.0\r\n\r\n')).text);
+      expect(res.status).toBe(200);
+    });
+  });
+
+  describe('Expect', () => {
+    it('an expectation other than 100-continue: 417 in the contract shape', async () => {
+      const exchange = await rawExchange(server.url, `GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: teapot\r\n\r\n`);
+      const res = parseResponse(exchange.text);
+      expect(res.status).toBe(417);
+      expect(JSON.parse(res.body)).toEqual({ error: 'invalid_request' });
+    });
+
+    it('100-continue: "100 Continue" once the body is wanted, then the answer', async () => {
+      const body = '{"lastName":"dur"}';
+      const connection = await openRaw(server.url);
+      connection.socket.write(`POST /v1/persons/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokens.both}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
+      await expect.poll(() => connection.socket.bytesRead).toBeGreaterThan(0);
+      connection.socket.write(body);
+      const answers = responsesIn((await connection.done).text);
+      expect(answers.map((a) => a.status)).toEqual([100, 200]);
+    });
+
+    it('100-continue from a caller without a valid token: 401, and the body is never asked for', async () => {
+      const exchange = await rawExchange(server.url, `POST /v1/persons/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer plk_wrong_000000000000000\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n`);
+      const answers = responsesIn(exchange.text);
+      expect(answers.map((a) => a.status)).toEqual([401]);
+      expect(answers[0]!.headers.connection).toBe('close');
+    });
+  });
+
+  describe('Content-Encoding', () => {
+    it('a compressed JSON body is refused with 415 and the coding that is accepted', async () => {
+      const res = await server.call('POST', '/v1/persons/search', {
+        token: tokens.both,
+        rawBody: gzipSync('{"lastName":"dur"}') as unknown as string,
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      });
+      expect(res.status).toBe(415);
+      expect(res.body).toEqual({ error: 'unsupported_media_type' });
+      expect(res.headers.get('accept-encoding')).toBe('identity');
+    });
+
+    it('identity is no coding at all', async () => {
+      const res = await server.call('POST', '/v1/persons/search', { token: tokens.both, body: { lastName: 'dur' }, headers: { 'content-encoding': 'identity' } });
+      expect(res.status).toBe(200);
+    });
+  });
+
+  describe('request targets', () => {
+    it('the absolute form a proxy sends is the same request', async () => {
+      const res = parseResponse((await rawExchange(server.url, `GET http://api.example.com/v1/companies/acme-corp/hello?x=1 HTTP/1.1\r\nHost: api.example.com\r\nAuthorization: Bearer ${tokens.both}\r\nConnection: close\r\n\r\n`)).text);
+      expect(res.status).toBe(200);
+      expect(JSON.parse(res.body)).toEqual({ message: 'Hello, acme-corp!' });
+    });
+
+    it('CONNECT (this is no proxy): 404 in the contract shape, not a silent close', async () => {
+      const exchange = await rawExchange(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+      const res = parseResponse(exchange.text);
+      expect(res.status).toBe(404);
+      expect(JSON.parse(res.body)).toEqual({ error: 'not_found' });
+      expect(exchange.closedByServer).toBe(true);
+    });
+  });
+
+  describe('OPTIONS', () => {
+    it('on a route: 204 with the methods it allows, no token needed', async () => {
+      const hello = await server.call('OPTIONS', '/v1/companies/acme-corp/hello');
+      expect(hello.status).toBe(204);
+      expect(hello.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      expect((await server.call('OPTIONS', `/v1/persons/${ids.emile}`)).headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+      // GET /v1/persons/search is Get person on the id "search" (400 invalid_person_id).
+      expect((await server.call('OPTIONS', '/v1/persons/search')).headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+    });
+
+    it('on the server as a whole (OPTIONS *): 204 with every method', async () => {
+      const res = parseResponse((await rawExchange(server.url, 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).text);
+      expect(res.status).toBe(204);
+      expect(res.headers.allow).toBe('GET, HEAD, POST, OPTIONS');
+    });
+
+    it('elsewhere: 404', async () => {
+      const res = await server.call('OPTIONS', '/v1/nowhere');
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'not_found' });
+    });
+  });
+
+  it('still serves normally after all of that', async () => {
+    expect((await server.call('GET', '/v1/companies/acme-corp/hello', { token: tokens.both })).status).toBe(200);
+  });
+});
