@@ -1,11 +1,11 @@
 // Drives the direct-SQL reference (references/directSql.ts) in its own pinned process.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { PersonFilter } from '../server/db/persons.js';
+import type { Measured } from './loadHttp.js';
 import { onCpu } from './machine.js';
 import { childEnv, stopChild, track } from './processes.js';
-import type { PersonFilter } from '../server/db/persons.js';
 import type { DirectResult, DirectRun } from './references/directSql.js';
-import type { Measured } from './loadHttp.js';
 
 const runnerPath = fileURLToPath(new URL('./references/directSql.ts', import.meta.url));
 

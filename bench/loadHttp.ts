@@ -2,6 +2,7 @@
 // cycling through a pool of requests (different filter values each time), with every
 // response's latency kept at full resolution and the target's memory sampled throughout.
 import autocannon from 'autocannon';
+import { cpuMicros } from './cpu.js';
 import { RssSampler } from './rss.js';
 import type { HttpRequestSpec } from './scenarios.js';
 import { percentile } from './stats.js';
@@ -27,6 +28,8 @@ export interface Measured {
   statusCodes: Record<string, number>;
   rssPeakMb?: number;
   rssMeanMb?: number;
+  /** CPU time (user + system) of the process under test over the measurement, per answered request. */
+  cpuUsPerRequest?: number;
   /** The first error's message, where the target reports one (the direct-SQL runner). */
   firstError?: string;
 }
@@ -36,6 +39,7 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
   let next = 0;
   const latencies: number[] = [];
   const rss = new RssSampler(load.pid).start();
+  const cpuBefore = cpuMicros(load.pid);
   const instance = autocannon({
     url: load.url,
     connections: load.connections,
@@ -55,7 +59,9 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
     if (status >= 200 && status < 300) latencies.push(ms);
   });
   const result = await instance;
+  const cpuAfter = cpuMicros(load.pid);
   const memory = rss.stop();
+  const answered = result.requests.total;
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]));
   return {
     requests: latencies.length,
@@ -68,5 +74,6 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
     statusCodes,
     rssPeakMb: memory?.peakMb,
     rssMeanMb: memory?.meanMb,
+    cpuUsPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? (cpuAfter - cpuBefore) / answered : undefined,
   };
 }

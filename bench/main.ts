@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const raw = await runBench(options, log);
   const report = buildReport(raw);
   mkdirSync(options.outDir, { recursive: true });
-  writeFileSync(join(options.outDir, 'latest.json'), JSON.stringify(report, null, 2) + '\n');
+  writeFileSync(join(options.outDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(options.outDir, 'latest.md'), renderMarkdown(report));
   log('');
   for (const t of report.targets) log(`${t.met === undefined ? '-' : t.met ? 'MET    ' : 'NOT MET'}  ${t.goal}: ${t.measured}`);

@@ -1,12 +1,13 @@
 // `npm run bench` options. Defaults are the full run: 1,000,000 people on PostgreSQL,
 // 10,000 on PGlite, every reference, 5 s per measurement, 2 alternating rounds, all
 // inside a 30-minute budget (dataset builds, when needed, come before the budget).
-import { parseArgs } from 'node:util';
+
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_SEED, type CredentialKey } from './dataset/generate.js';
-import { personKinds, type PersonKind } from './scenarios.js';
-import type { HelloReference } from './targets.js';
+import { parseArgs } from 'node:util';
 import { phases as allPhases, type Phase } from './changes/phases.js';
+import { type CredentialKey, DEFAULT_SEED } from './dataset/generate.js';
+import { type PersonKind, personKinds } from './scenarios.js';
+import type { HelloReference } from './targets.js';
 
 export const DEFAULT_BENCH_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/lookup_bench';
 const benchDir = fileURLToPath(new URL('./', import.meta.url));
@@ -78,11 +79,11 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'no-audit-comparison': { type: 'boolean', default: false },
       samples: { type: 'string', default: '1000' },
       'no-explain': { type: 'boolean', default: false },
-      out: { type: 'string', default: benchDir + 'results' },
+      out: { type: 'string', default: `${benchDir}results` },
       rebuild: { type: 'boolean', default: false },
       phases: { type: 'string', default: allPhases.join(',') },
       'no-phases': { type: 'boolean', default: false },
-      'work-dir': { type: 'string', default: benchDir + '.data/changes' },
+      'work-dir': { type: 'string', default: `${benchDir}.data/changes` },
     },
   });
   const num = (name: string, value: string | undefined, min: number) => {
@@ -91,7 +92,10 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     return n;
   };
   const list = <T extends string>(name: string, value: string, allowed: readonly string[]) => {
-    const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+    const items = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const unknown = items.filter((i) => !allowed.includes(i));
     if (unknown.length) throw new Error(`--${name}: unknown ${unknown.join(', ')} (known: ${allowed.join(', ')})`);
     return items as T[];
@@ -113,7 +117,9 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
           companies: values.companies === undefined ? undefined : num('companies', values.companies, 2),
           seed,
         },
-    pglite: values['no-pglite'] ? undefined : { dataDir: values['pglite-dir'] ?? `${benchDir}.data/pglite-${pglitePeople}-${seed}`, people: pglitePeople, seed },
+    pglite: values['no-pglite']
+      ? undefined
+      : { dataDir: values['pglite-dir'] ?? `${benchDir}.data/pglite-${pglitePeople}-${seed}`, people: pglitePeople, seed },
     references: list('references', values.references, ['bare', 'openapiBackend', 'fastify', 'prism']),
     kinds: list('kinds', values.kinds, Object.keys(personKinds)),
     credentials: list('credentials', values.credentials, ['oneLarge', 'hundred']),

@@ -1,9 +1,9 @@
 // The measurements of one run, as data: groups of scenarios, each measured on several
 // targets. run.ts walks them in alternating rounds.
-import type { CredentialKey } from './dataset/generate.js';
-import type { PersonKind } from './scenarios.js';
-import type { HttpRequestSpec } from './scenarios.js';
+
 import type { PersonFilter } from '../server/db/persons.js';
+import type { CredentialKey } from './dataset/generate.js';
+import type { HttpRequestSpec, PersonKind } from './scenarios.js';
 
 export type Engine = 'postgres' | 'pglite';
 

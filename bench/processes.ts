@@ -1,7 +1,7 @@
 // Processes under test: spawned, timed from spawn to the first successful response
 // (cold start), sampled for memory, and stopped. Every target runs as its own process,
-// the service exactly as `npm start` runs it.
-import { spawn, type ChildProcess } from 'node:child_process';
+// the service exactly as production runs it (targets.ts).
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { onCpu } from './machine.js';
 
@@ -40,7 +40,21 @@ export interface Running {
 }
 
 /** Variables a spawned target must not inherit from the bench's own environment. */
-const SCRUBBED = ['DATABASE_URL', 'REDIS_URL', 'PGLITE_DATA_DIR', 'LOG_LEVEL', 'APP_ENV', 'DEMO_DATA', 'PORT', 'HOST', 'NODE_OPTIONS', 'DRAFTS_ENABLED', 'AUDIT_ENABLED', 'AUDIT_RETENTION_DAYS', 'AUDIT_DURABILITY'];
+const SCRUBBED = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'PGLITE_DATA_DIR',
+  'LOG_LEVEL',
+  'APP_ENV',
+  'DEMO_DATA',
+  'PORT',
+  'HOST',
+  'NODE_OPTIONS',
+  'DRAFTS_ENABLED',
+  'AUDIT_ENABLED',
+  'AUDIT_RETENTION_DAYS',
+  'AUDIT_DURABILITY',
+];
 
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };

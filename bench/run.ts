@@ -7,24 +7,23 @@ import os from 'node:os';
 import { relative } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../server/config.js';
-import { openDatabase } from '../server/db/database.js';
 import { findActiveCredential } from '../server/db/credentials.js';
+import { openDatabase } from '../server/db/database.js';
 import { findPersons, type PersonFilter } from '../server/db/persons.js';
 import { hashToken } from '../server/domain/tokens.js';
-import { ensureDataset, type DatasetInfo } from './dataset/build.js';
-import { scaleFor, type BenchCredential, type CredentialKey } from './dataset/generate.js';
+import { type ChangeResults, changePhase, churnAfter, churnBefore, importPhase, type PhaseContext, recoverInterruptedRun } from './changes/phases.js';
+import { type DatasetInfo, ensureDataset } from './dataset/build.js';
+import { type BenchCredential, type CredentialKey, createDataset, scaleFor } from './dataset/generate.js';
 import { drawSamples } from './dataset/samples.js';
-import { startDirectRunner, type DirectRunner } from './directClient.js';
-import { measureHttp, type Measured } from './loadHttp.js';
-import { describeMachine, pinSelf, type Machine } from './machine.js';
+import { type DirectRunner, startDirectRunner } from './directClient.js';
+import { type Measured, measureHttp } from './loadHttp.js';
+import { describeMachine, type Machine, pinSelf } from './machine.js';
 import type { BenchOptions } from './options.js';
 import { alternatingSteps, type Engine, type Scenario, type Step } from './plan.js';
-import { childEnv, startTarget, type Running, type TargetSpec } from './processes.js';
-import { AUDITED_KINDS, personKinds, personWorkload, worstCaseWorkload, type PersonKind } from './scenarios.js';
+import { childEnv, type Running, startTarget, type TargetSpec } from './processes.js';
+import { AUDITED_KINDS, type PersonKind, personKinds, personWorkload, worstCaseWorkload } from './scenarios.js';
 import { round } from './stats.js';
 import { auditFlushName, auditOffName, helloReferenceTarget, serviceTarget } from './targets.js';
-import { changePhase, churnAfter, churnBefore, importPhase, recoverInterruptedRun, type ChangeResults, type PhaseContext } from './changes/phases.js';
-import { createDataset } from './dataset/generate.js';
 
 export interface DatasetSummary {
   engine: Engine;
@@ -94,7 +93,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   // Change phases that come before the read measurements (outside the budget, like the
   // dataset builds): the whole-file import into a database of its own, and the churn
   // the read measurements are then taken after.
-  const changes: RunResult['changes'] = options.phases.length && infos.postgres ? { imports: [], notes: [], phases: options.phases, loadAverage: [] } : undefined;
+  const changes: RunResult['changes'] =
+    options.phases.length && infos.postgres ? { imports: [], notes: [], phases: options.phases, loadAverage: [] } : undefined;
   let phaseContext: PhaseContext | undefined;
   if (changes && infos.postgres) {
     const { databaseUrl, people, companies, seed } = options.postgres!;
@@ -129,8 +129,11 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     specs[service] = serviceTarget(service, location, { companyId: oneLarge.companies[0]!, token: oneLarge.token });
     // The same service with its access audit off, and waiting for each entry's disk flush,
     // for the kinds the audit's cost is measured on.
-    const auditVariants: Record<string, Record<string, string>> = engine === 'postgres' && options.auditComparison ? { [auditOffName(service)]: { AUDIT_ENABLED: 'false' }, [auditFlushName(service)]: { AUDIT_DURABILITY: 'flush' } } : {};
-    for (const [name, env] of Object.entries(auditVariants)) specs[name] = serviceTarget(name, location, { companyId: oneLarge.companies[0]!, token: oneLarge.token }, env);
+    const auditVariants: Record<string, Record<string, string>> = engine === 'postgres' && options.auditComparison
+      ? { [auditOffName(service)]: { AUDIT_ENABLED: 'false' }, [auditFlushName(service)]: { AUDIT_DURABILITY: 'flush' } }
+      : {};
+    for (const [name, env] of Object.entries(auditVariants))
+      specs[name] = serviceTarget(name, location, { companyId: oneLarge.companies[0]!, token: oneLarge.token }, env);
     // The configuration the service will load from that environment: the direct-SQL
     // reference opens its database with it, and the filters are derived with it.
     const serviceConfig = loadConfig(childEnv(specs[service].env));
@@ -154,10 +157,19 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       postgresPrewarmed = await db
         .query('CREATE EXTENSION IF NOT EXISTS pg_prewarm')
         .then(() => db.query(`SELECT pg_prewarm(c.oid) FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i')`))
-        .then(() => true, () => false);
+        .then(
+          () => true,
+          () => false,
+        );
     }
     const visiblePeople = async (companies: readonly string[]) =>
-      Number((await db.query<{ n: string }>('SELECT count(DISTINCT person_id) AS n FROM employees WHERE person_id IS NOT NULL AND company_id = ANY($1::text[])', [companies]))[0]!.n);
+      Number(
+        (
+          await db.query<{ n: string }>('SELECT count(DISTINCT person_id) AS n FROM employees WHERE person_id IS NOT NULL AND company_id = ANY($1::text[])', [
+            companies,
+          ])
+        )[0]!.n,
+      );
     datasets.push({
       engine,
       location: engine === 'postgres' ? new URL(options.postgres!.databaseUrl).pathname.slice(1) : relative(process.cwd(), options.pglite!.dataDir) || '.',
@@ -165,11 +177,15 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       builtAt: info.marker.builtAt,
       builtNow: info.built,
       load: info.marker.load,
-      credentials: await Promise.all(info.credentials.map(async (c) => ({ key: c.key, name: c.name, companies: c.companies.length, people: await visiblePeople(c.companies) }))),
+      credentials: await Promise.all(
+        info.credentials.map(async (c) => ({ key: c.key, name: c.name, companies: c.companies.length, people: await visiblePeople(c.companies) })),
+      ),
     });
     const targets = { [service]: { kind: 'http' as const, process: service }, 'direct SQL': { kind: 'direct' as const, engine } };
     const targetsOf = (kind: PersonKind) =>
-      AUDITED_KINDS.includes(kind) ? { ...targets, ...Object.fromEntries(Object.keys(auditVariants).map((name) => [name, { kind: 'http' as const, process: name }])) } : targets;
+      AUDITED_KINDS.includes(kind)
+        ? { ...targets, ...Object.fromEntries(Object.keys(auditVariants).map((name) => [name, { kind: 'http' as const, process: name }])) }
+        : targets;
     // The credential as the service holds it, so that direct SQL gets the service's exact filters.
     const stored = async (c: BenchCredential) => {
       const found = await findActiveCredential(db, hashToken(c.token));
@@ -197,7 +213,11 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     }
     if (options.worstCase) {
       const every = credential('every');
-      const workload = worstCaseWorkload(await drawSamples(db, every.companies, { count: options.samples, seed: info.scale.seed }), await stored(every), serviceConfig);
+      const workload = worstCaseWorkload(
+        await drawSamples(db, every.companies, { count: options.samples, seed: info.scale.seed }),
+        await stored(every),
+        serviceConfig,
+      );
       scenarios.push({
         id: `${engine}:worstCase:every`,
         group: engine,
@@ -224,11 +244,20 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     specs[spec.name] = spec;
     helloTargets[spec.name] = { kind: 'http', process: spec.name };
   }
-  scenarios.unshift({ id: 'hello', group: 'hello', label: 'hello', token: helloCredential.token, http: [{ method: 'GET', path: `/v1/companies/${companyId}/hello` }], targets: helloTargets });
+  scenarios.unshift({
+    id: 'hello',
+    group: 'hello',
+    label: 'hello',
+    token: helloCredential.token,
+    http: [{ method: 'GET', path: `/v1/companies/${companyId}/hello` }],
+    targets: helloTargets,
+  });
 
   // The change file while searches run: searches of the PostgreSQL scenarios' filters (one large company).
   if (changes && phaseContext && options.phases.includes('change')) {
-    phaseContext.searchFilters = scenarios.filter((s) => s.group === 'postgres' && s.credential === 'oneLarge' && s.direct).flatMap((s) => s.direct!.slice(0, 100));
+    phaseContext.searchFilters = scenarios
+      .filter((s) => s.group === 'postgres' && s.credential === 'oneLarge' && s.direct)
+      .flatMap((s) => s.direct!.slice(0, 100));
     if (phaseContext.searchFilters.length) await changePhase(phaseContext, changes);
   }
 
@@ -269,7 +298,14 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
         return direct[ref.engine]!.measure(step.scenario.direct!, options.connections, durationS);
       }
       const target = running[ref.process]!;
-      return measureHttp({ url: target.url, token: step.scenario.token, requests: step.scenario.http, connections: options.connections, durationS, pid: target.pid });
+      return measureHttp({
+        url: target.url,
+        token: step.scenario.token,
+        requests: step.scenario.http,
+        connections: options.connections,
+        durationS,
+        pid: target.pid,
+      });
     };
 
     // Warm-up: JIT, connection pools and caches, on the first scenario of each group; not recorded.
@@ -298,7 +334,10 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       const measured = await measure(step, options.durationS);
       measurements.push({ scenario: step.scenario.id, target: step.target, round: step.round, measured });
       noteCrash(step);
-      const problems = measured.non2xx || measured.errors ? ` — ${measured.non2xx} non-2xx, ${measured.errors} errors${measured.firstError ? ` (${measured.firstError})` : ''}` : '';
+      const problems =
+        measured.non2xx || measured.errors
+          ? ` — ${measured.non2xx} non-2xx, ${measured.errors} errors${measured.firstError ? ` (${measured.firstError})` : ''}`
+          : '';
       log(
         `[${Math.round(elapsed())} s] round ${step.round} ${step.scenario.group} ${step.scenario.label}${step.scenario.credential ? ` (${step.scenario.credential})` : ''} · ${step.target}: ` +
           `${Math.round(measured.rps)} req/s, p50 ${round(measured.p50, 2)} ms, p99 ${round(measured.p99, 2)} ms${problems}`,
@@ -323,7 +362,12 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     postgresPrewarmed,
     options: { ...options, outDir: undefined } as Omit<BenchOptions, 'outDir'>,
     datasets,
-    scenarios: scenarios.map(({ http, direct: _, token: __, targets, ...rest }) => ({ ...rest, targets: Object.keys(targets), requestPool: http.length, sampleRequest: http[0] && `${http[0].method} ${http[0].path}${http[0].body ? ` ${http[0].body}` : ''}` })),
+    scenarios: scenarios.map(({ http, direct: _, token: __, targets, ...rest }) => ({
+      ...rest,
+      targets: Object.keys(targets),
+      requestPool: http.length,
+      sampleRequest: http[0] && `${http[0].method} ${http[0].path}${http[0].body ? ` ${http[0].body}` : ''}`,
+    })),
     coldStarts,
     measurements,
     skipped,
@@ -338,7 +382,13 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
 
 function revision(): RunResult['revision'] {
   const git = (...args: string[]) => spawnSync('git', args, { encoding: 'utf8' }).stdout?.trim() ?? '';
-  return { commit: git('rev-parse', '--short', 'HEAD') || 'unknown', uncommittedServerFiles: git('status', '--porcelain', '--', 'server').split('\n').filter(Boolean).map((l) => l.slice(3)) };
+  return {
+    commit: git('rev-parse', '--short', 'HEAD') || 'unknown',
+    uncommittedServerFiles: git('status', '--porcelain', '--', 'server')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.slice(3)),
+  };
 }
 
 /** p99 targets: Get person under 10 ms, every other person operation under 50 ms. */

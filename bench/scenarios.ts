@@ -5,7 +5,7 @@
 import type { Config } from '../server/config.js';
 import type { Credential } from '../server/db/credentials.js';
 import type { PersonFilter } from '../server/db/persons.js';
-import { searchFilter, type SearchRequest } from '../server/domain/persons.js';
+import { type SearchRequest, searchFilter } from '../server/domain/persons.js';
 import type { FilterSamples } from './dataset/samples.js';
 
 export const personKinds = {

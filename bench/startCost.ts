@@ -6,8 +6,9 @@
 // --database-url is given (a database of your own; migrated by the first start), else
 // each on a fresh in-memory PGlite (demo data on, so it also times loading that).
 // Usage: tsx bench/startCost.ts [--rounds 5] [--load-seconds 5] [--database-url URL]
-import { parseArgs } from 'node:util';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { build } from '../scripts/build.js';
 import { demoCredentials } from '../server/demo/dataset.js';
 import { measureHttp } from './loadHttp.js';
@@ -16,7 +17,9 @@ import { rssKb } from './rss.js';
 import { median, round } from './stats.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
-const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, 'load-seconds': { type: 'string', default: '5' }, 'database-url': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { rounds: { type: 'string', default: '5' }, 'load-seconds': { type: 'string', default: '5' }, 'database-url': { type: 'string' } },
+});
 const rounds = Number(values.rounds);
 const loadSeconds = Number(values['load-seconds']);
 const databaseUrl = values['database-url'];
@@ -43,8 +46,8 @@ if (databaseUrl) {
   await (await startTarget(targets[1]!, undefined)).stop();
 }
 
-const samples: Record<string, { coldMs: number[]; idleMb: number[]; loadPeakMb: number[]; rps: number[] }> = Object.fromEntries(
-  targets.map((t) => [t.name, { coldMs: [], idleMb: [], loadPeakMb: [], rps: [] }]),
+const samples: Record<string, { coldMs: number[]; idleMb: number[]; loadPeakMb: number[]; rps: number[]; cpuUs: number[] }> = Object.fromEntries(
+  targets.map((t) => [t.name, { coldMs: [], idleMb: [], loadPeakMb: [], rps: [], cpuUs: [] }]),
 );
 for (let round_ = 0; round_ < rounds; round_++) {
   for (const target of round_ % 2 ? [...targets].reverse() : targets) {
@@ -52,13 +55,23 @@ for (let round_ = 0; round_ < rounds; round_++) {
     try {
       await new Promise((r) => setTimeout(r, 2_000)); // settled: start-up garbage collected or not, as it would be
       const idleKb = rssKb(running.pid);
-      const load = await measureHttp({ url: running.url, token, requests: [{ method: 'GET', path: ready.path }], connections: 10, durationS: loadSeconds, pid: running.pid });
+      const load = await measureHttp({
+        url: running.url,
+        token,
+        requests: [{ method: 'GET', path: ready.path }],
+        connections: 10,
+        durationS: loadSeconds,
+        pid: running.pid,
+      });
       const sample = samples[target.name]!;
       sample.coldMs.push(running.coldStartMs);
       if (idleKb !== undefined) sample.idleMb.push(idleKb / 1024);
       if (load.rssPeakMb !== undefined) sample.loadPeakMb.push(load.rssPeakMb);
       sample.rps.push(load.rps);
-      console.error(`round ${round_ + 1} ${target.name}: cold start ${Math.round(running.coldStartMs)} ms, idle RSS ${round(idleKb! / 1024)} MB, peak RSS under load ${load.rssPeakMb} MB, ${Math.round(load.rps)} req/s`);
+      if (load.cpuUsPerRequest !== undefined) sample.cpuUs.push(load.cpuUsPerRequest);
+      console.error(
+        `round ${round_ + 1} ${target.name}: cold start ${Math.round(running.coldStartMs)} ms, idle RSS ${round(idleKb! / 1024)} MB, peak RSS under load ${load.rssPeakMb} MB, ${Math.round(load.rps)} req/s`,
+      );
     } finally {
       await running.stop();
     }
@@ -66,10 +79,11 @@ for (let round_ = 0; round_ < rounds; round_++) {
 }
 
 const [tsx, built] = targets.map((t) => samples[t.name]!);
-const row = (label: string, a: number[], b: number[], unit: string) => `| ${label} | ${round(median(a))} ${unit} | ${round(median(b))} ${unit} | ${Math.round((median(b) / median(a)) * 100)}% |`;
+const row = (label: string, a: number[], b: number[], unit: string) =>
+  `| ${label} | ${round(median(a))} ${unit} | ${round(median(b))} ${unit} | ${Math.round((median(b) / median(a)) * 100)}% |`;
 console.log(
   [
-    `Start cost, ${databaseUrl ? 'PostgreSQL' : 'PGlite in memory with demo data'}, medians of ${rounds} alternating rounds (hello load: 10 connections, ${loadSeconds} s):`,
+    `Start cost, ${databaseUrl ? 'PostgreSQL' : 'PGlite in memory with demo data'}, medians of ${rounds} alternating rounds (hello load: 10 connections, ${loadSeconds} s); load average (1 min) ${os.loadavg()[0]!.toFixed(2)} at the end:`,
     '',
     '| | tsx (npm start) | built (node dist/server/main.js) | built / tsx |',
     '|---|---:|---:|---:|',
@@ -77,5 +91,6 @@ console.log(
     row('RSS idle, 2 s after start', tsx!.idleMb, built!.idleMb, 'MB'),
     row('peak RSS under load', tsx!.loadPeakMb, built!.loadPeakMb, 'MB'),
     row('hello throughput', tsx!.rps, built!.rps, 'req/s'),
+    row('hello CPU time per request', tsx!.cpuUs, built!.cpuUs, 'µs'),
   ].join('\n'),
 );

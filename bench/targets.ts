@@ -1,10 +1,22 @@
-// The processes the bench starts: the service (as `npm start` runs it, on PostgreSQL or
-// PGlite) and the hello references. Each answers an authenticated hello when ready.
+// The processes the bench starts: the service (as production runs it, `npm run build` then
+// `node dist/server/main.js`, on PostgreSQL or PGlite) and the hello references. Each
+// answers an authenticated hello when ready.
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from '../scripts/build.js';
 import type { TargetSpec } from './processes.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const tsx = (file: string) => [process.execPath, '--import', 'tsx', root + file];
+
+// A build of the bench's own, from the working copy as it is now, so a dist/ in use is left alone.
+const benchBuild = join(root, '.build-bench');
+let built = false;
+function builtServer(): string[] {
+  if (!built) build(benchBuild);
+  built = true;
+  return [process.execPath, join(benchBuild, 'server', 'main.js')];
+}
 
 export type HelloReference = 'bare' | 'openapiBackend' | 'fastify' | 'prism';
 
@@ -21,14 +33,19 @@ export interface ReadyCheck {
 }
 
 /**
- * The service: request logging at warn (no per-request log line), the rate limit set far
+ * The service, built: request logging at warn (no per-request log line), the rate limit set far
  * above what the load can reach (the bench measures throughput, not the limiter), no
  * demo data, drafts on (development), the access audit on unless `extraEnv` says otherwise.
  */
-export function serviceTarget(name: string, database: { databaseUrl: string } | { pgliteDataDir: string }, ready: ReadyCheck, extraEnv: Record<string, string> = {}): TargetSpec {
+export function serviceTarget(
+  name: string,
+  database: { databaseUrl: string } | { pgliteDataDir: string },
+  ready: ReadyCheck,
+  extraEnv: Record<string, string> = {},
+): TargetSpec {
   return {
     name,
-    argv: tsx('server/main.ts'),
+    argv: builtServer(),
     env: {
       APP_ENV: 'development',
       DEMO_DATA: 'false',
@@ -53,7 +70,16 @@ export function helloReferenceTarget(reference: HelloReference, credentials: { t
     openapiBackend: tsx('bench/references/openapiBackendHello.ts'),
     fastify: tsx('bench/references/fastifyHello.ts'),
     // `prism mock generated/openapi.full.yaml`, logging at warn like the others.
-    prism: [process.execPath, root + 'node_modules/@stoplight/prism-cli/dist/index.js', 'mock', root + 'generated/openapi.full.yaml', '--host', '127.0.0.1', '--verboseLevel', 'warn'],
+    prism: [
+      process.execPath,
+      `${root}node_modules/@stoplight/prism-cli/dist/index.js`,
+      'mock',
+      `${root}generated/openapi.full.yaml`,
+      '--host',
+      '127.0.0.1',
+      '--verboseLevel',
+      'warn',
+    ],
   }[reference];
   return {
     name: helloReferenceNames[reference],

@@ -235,11 +235,12 @@ export interface components {
          *     | `unsupported_media_type` | 415 | a request body that is not `application/json` |
          *     | `forbidden` | 403 | a well-formed `companyId` the credential is not authorized for, whether or not the company exists |
          *     | `not_found` | 404 | unknown route; an unknown person or one with no employment in an authorized company; a draft operation where drafts are off |
+         *     | `method_not_allowed` | 405 | a known path with a method it does not serve (`POST` to hello); the `Allow` header lists the methods it does |
          *     | `internal_error` | 500 | anything unexpected (never a stack trace or SQL text) |
          *     | `service_unavailable` | 503 | the database cannot be reached or did not answer in time; retry later |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "rate_limited" | "invalid_company_id" | "invalid_person_id" | "invalid_request" | "payload_too_large" | "unsupported_media_type" | "forbidden" | "not_found" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_api_key" | "rate_limited" | "invalid_company_id" | "invalid_person_id" | "invalid_request" | "payload_too_large" | "unsupported_media_type" | "forbidden" | "not_found" | "internal_error" | "service_unavailable" | "method_not_allowed";
         /** @description An identifier of the employment in an external system. */
         ExternalId: {
             /**
@@ -866,7 +867,7 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const coverageStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Coverage"]["status"]> = ["enrolled", "enrolled_not_paying", "awaiting_coverage", "waived", "terminated"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_api_key", "rate_limited", "invalid_company_id", "invalid_person_id", "invalid_request", "payload_too_large", "unsupported_media_type", "forbidden", "not_found", "internal_error", "service_unavailable"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_api_key", "rate_limited", "invalid_company_id", "invalid_person_id", "invalid_request", "payload_too_large", "unsupported_media_type", "forbidden", "not_found", "internal_error", "service_unavailable", "method_not_allowed"];
 export const invalidRequestErrorErrorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvalidRequestError"]["error"]> = ["invalid_request"];
 export const invitationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["status"]> = ["pending", "accepted", "revoked"];
 export const membershipStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Membership"]["status"]> = ["not_invited", "invited_pending", "invited_expired", "active", "revoked_access"];

@@ -47,11 +47,12 @@ export interface components {
          *     | `invalid_company_id` | 400 | the `companyId` path parameter is not a well-formed company id |
          *     | `forbidden` | 403 | a well-formed `companyId` the credential is not authorized for, whether or not the company exists |
          *     | `not_found` | 404 | an unknown route |
+         *     | `method_not_allowed` | 405 | a known path with a method it does not serve (`POST` to hello); the `Allow` header lists the methods it does |
          *     | `internal_error` | 500 | anything unexpected (never a stack trace or SQL text) |
          *     | `service_unavailable` | 503 | the database cannot be reached or did not answer in time; retry later |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "rate_limited" | "invalid_company_id" | "forbidden" | "not_found" | "internal_error" | "service_unavailable";
+        ErrorCode: "invalid_api_key" | "rate_limited" | "invalid_company_id" | "forbidden" | "not_found" | "internal_error" | "service_unavailable" | "method_not_allowed";
         HelloResponse: {
             /**
              * @description A greeting for the company, `Hello, <companyId>!`.
@@ -260,5 +261,5 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_api_key", "rate_limited", "invalid_company_id", "forbidden", "not_found", "internal_error", "service_unavailable"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_api_key", "rate_limited", "invalid_company_id", "forbidden", "not_found", "internal_error", "service_unavailable", "method_not_allowed"];
 export const componentsHeadersWWWAuthenticateValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["WWW-Authenticate"]> = ["Bearer"];

@@ -1,6 +1,6 @@
 // Starts Prism 5 (the pinned @stoplight/prism-cli) on the full contract and stops it again.
 // Used by `npm run mock` (mock/start.ts) and by the mock tests, so both run the same thing.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,7 @@ export const defaultSeed = 'lookup';
 const prismBin = join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist/index.js');
 // Makes the contract's `x-faker` values follow --seed too (see the file).
 const seededFaker = fileURLToPath(new URL('./seeded-faker.cjs', import.meta.url));
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the ANSI colour codes this strips
 const ansi = /\x1b\[[0-9;]*m/g;
 
 export function prismArgs(options: MockOptions): string[] {

@@ -21,7 +21,7 @@ const generate = generator.generate;
 if (typeof generate !== 'function' || typeof faker?.seed !== 'function') {
   throw new Error('mock/seeded-faker.cjs: Prism internals changed (generate or faker.seed not found); update it with @stoplight/prism-cli');
 }
-generator.generate = function seededGenerate(resource, bundle, source, seed) {
+generator.generate = function seededGenerate(_resource, _bundle, _source, seed) {
   if (seed) faker.seed(seedNumber(seed));
   return generate.apply(this, arguments);
 };

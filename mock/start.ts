@@ -1,6 +1,6 @@
 // `npm run mock [-- --dynamic] [--seed <s>] [--port <n>] [--host <h>] [other prism mock flags]`:
 // Prism on the full contract (drafts included) on MOCK_PORT (4010 by default).
-import { parseMockArgs, defaultPort } from './args.js';
+import { defaultPort, parseMockArgs } from './args.js';
 import { banner } from './banner.js';
 import { defaultSeed, startPrism } from './prism.js';
 

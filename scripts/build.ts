@@ -2,13 +2,15 @@
 // TypeScript at run time): `node dist/server/main.js`, and the CLIs beside it
 // (`node dist/server/cli/credentials.js ...`). The files the server reads at run time go
 // where the compiled code looks for them: the migrations next to db/migrate.js, the
-// bundled contracts in generated/. node_modules stays at the project root, where node
+// bundled contracts in generated/, and the contract prepared for the server
+// (prepareContract.ts) in generated/prepared/. node_modules stays at the project root, where node
 // finds it from dist/.
 // Usage: tsx scripts/build.ts [outDir] (default dist; must lie inside the project, next to node_modules).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prepareContract } from './prepareContract.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -22,6 +24,7 @@ export function build(outDir = join(root, 'dist')): void {
   for (const bundle of readdirSync(join(root, 'generated')).filter((f) => f.endsWith('.yaml'))) {
     cpSync(join(root, 'generated', bundle), join(outDir, 'generated', bundle));
   }
+  prepareContract(join(outDir, 'generated', 'prepared'));
   if (!existsSync(join(outDir, 'server', 'main.js'))) throw new Error('the build wrote no server/main.js');
 }
 

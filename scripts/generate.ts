@@ -6,10 +6,9 @@
 // Usage: tsx scripts/generate.ts [outDir]. The drift test runs it into a temporary folder.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { pathToFileURL } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = resolve(process.argv[2] ?? join(root, 'generated'));

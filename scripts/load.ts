@@ -9,10 +9,11 @@
 // be answered 429 by design). Options: LOAD_SECONDS, LOAD_WARMUP_SECONDS,
 // LOAD_CONNECTIONS, LOAD_MAX_LIVE_GROWTH_MB; DATABASE_URL to run on PostgreSQL (demo data
 // is loaded if that database is empty), PGlite in memory otherwise.
-import autocannon, { type Result } from 'autocannon';
+
 import { fileURLToPath } from 'node:url';
+import autocannon, { type Result } from 'autocannon';
 import { demoCredentials } from '../server/demo/dataset.js';
-import { startLoadTarget, type LiveMemory } from './load/server.js';
+import { type LiveMemory, startLoadTarget } from './load/server.js';
 
 export interface LoadOptions {
   seconds: number;
@@ -65,7 +66,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
       { method: 'POST', path: '/v1/persons/search', headers, body: JSON.stringify({ companyId: 'globex', limit: 20, offset: 5 }) },
       { method: 'GET', path: `/v1/persons/${personIds.at(-1)}?externalIdSystems=payroll`, headers },
     ];
-    const blast = (seconds: number) => autocannon({ url: target.url, connections: options.connections, duration: seconds, timeout: 10, requests }) as PromiseLike<Result>;
+    const blast = (seconds: number) =>
+      autocannon({ url: target.url, connections: options.connections, duration: seconds, timeout: 10, requests }) as PromiseLike<Result>;
 
     await blast(options.warmupSeconds);
     const afterWarmup = await target.measureLiveMemory();
@@ -101,6 +103,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     };
   } finally {
     const code = await target.stop();
+    // biome-ignore lint/correctness/noUnsafeFinally: an unclean stop fails the run even when the run itself succeeded
     if (code !== 0) throw new Error(`the server did not stop cleanly (exit ${code})`);
   }
 }

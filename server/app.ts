@@ -1,14 +1,13 @@
 // The composition root: builds every part from the configuration and wires them into
 // one HTTP server. Nothing here decides behaviour; it only connects the parts.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Server as NetServer, type AddressInfo } from 'node:net';
-import { Redis } from 'ioredis';
-import { auditOff, GroupCommitAuditWriter } from './access/auditWriter.js';
+import { type AddressInfo, Server as NetServer } from 'node:net';
+import type { Redis } from 'ioredis';
+import { auditInStatement, auditOff } from './access/auditWriter.js';
 import { Housekeeping } from './access/housekeeping.js';
 import { LastUseRecorder } from './access/lastUse.js';
-import { requirePersistentStorage, type Config } from './config.js';
-import { loadContract, warmUp } from './contract.js';
-import { openDatabase, type Database } from './db/database.js';
+import { type Config, requirePersistentStorage } from './config.js';
+import { type Database, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { Authenticator } from './http/authenticate.js';
 import { clientAddressResolver } from './http/clientAddress.js';
@@ -16,14 +15,15 @@ import { clientErrorHandler, connectHandler, rememberResponse } from './http/cli
 import { createCors } from './http/cors.js';
 import { databaseDeadlineMs } from './http/deadline.js';
 import { isLingering } from './http/lingeringClose.js';
+import { operationalRoutes } from './http/operational.js';
 import { createRequestHandler } from './http/pipeline.js';
 import { buildRouter } from './http/router.js';
-import { operationalRoutes } from './http/operational.js';
 import { RateLimits } from './limits/rateLimiter.js';
 import { FaultLog } from './observability/faultLog.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { createOperations } from './operations/index.js';
+import { loadServedContract } from './servedContract.js';
 
 const REDIS_TIMEOUT_MS = 500;
 const REDIS_START_WAIT_MS = 2_000;
@@ -63,20 +63,25 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   if (!overrides.db) requirePersistentStorage(config);
   const db = overrides.db ?? (await openDatabase(config));
   await migrate(db);
-  const api = loadContract();
-  warmUp(api);
+  const api = await loadServedContract();
 
+  // The Redis client is loaded only where one is configured.
   const redis = config.redisUrl
     ? // A Redis that hangs must not hang requests: after REDIS_TIMEOUT_MS the limiter falls
       // back to this instance's in-memory budget, as it does when Redis is down.
-      new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false, commandTimeout: REDIS_TIMEOUT_MS })
+      new (await import('ioredis')).Redis(config.redisUrl, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        lazyConnect: false,
+        commandTimeout: REDIS_TIMEOUT_MS,
+      })
     : undefined;
   redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to this instance'));
   // Until Redis is ready every request draws on this instance's own fallback budget, so
   // give it a moment at start; a Redis that is down delays the start by that much only.
   if (redis && !(await redisReady(redis, REDIS_START_WAIT_MS))) logger.warn('redis not ready at start; rate limits use this instance until it is');
 
-  const audit = config.auditEnabled ? new GroupCommitAuditWriter(db, { durability: config.auditDurability }) : auditOff;
+  const audit = config.auditEnabled ? auditInStatement(config.auditDurability) : auditOff;
   const lastUse = new LastUseRecorder(db, logger);
   const housekeeping = new Housekeeping(db, logger, config.auditRetentionDays);
   housekeeping.start();
@@ -87,7 +92,10 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   let closing = false;
   const metrics = new Metrics(db.poolStats?.bind(db));
   const faults = new FaultLog(logger);
-  const limits = new RateLimits({ ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute, keyPrefix: config.rateLimitKeyPrefix }, redis);
+  const limits = await RateLimits.create(
+    { ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute, keyPrefix: config.rateLimitKeyPrefix },
+    redis,
+  );
   const router = buildRouter(api, operationalRoutes({ db, metrics, draftsEnabled: config.draftsEnabled, draining: () => closing }));
   const handler = createRequestHandler({
     api,
@@ -108,10 +116,14 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     // A request pipelined behind one whose connection is closing: it is not answered.
     if (isLingering(req.socket)) return;
     rememberResponse(req.socket, res);
-    inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
     if (closing) res.setHeader('Connection', 'close');
-    void handler(req, res);
+    // A request answered in one synchronous run (hello, mostly) is done before a shutdown
+    // could look at it; only the ones still waiting are kept for close() to tell.
+    const served = handler(req, res);
+    if (served instanceof Promise) {
+      inFlight.add(res);
+      void served.finally(() => inFlight.delete(res));
+    }
   };
   const server = createServer(
     {
@@ -163,9 +175,10 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       });
       clearTimeout(idleTimer);
       faults.close();
+      limits.close();
       redis?.disconnect();
       // Requests are done, so are their audit entries; what remains goes before the pool does.
-      await Promise.all([audit.close(), lastUse.close(), housekeeping.close()]);
+      await Promise.all([lastUse.close(), housekeeping.close()]);
       if (!overrides.db) await db.close();
     },
   };

@@ -1,7 +1,8 @@
 // Configuration, from environment variables only, with defaults that make a bare
 // `npm start` a working development service.
-import { normalizeOrigin } from './http/cors.js';
+
 import { trustedProxyList } from './http/clientAddress.js';
+import { normalizeOrigin } from './http/cors.js';
 
 export type Environment = 'development' | 'sandbox' | 'production';
 export type AuditDurability = 'commit' | 'flush';
@@ -71,7 +72,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   // Shutdown waits for idle keep-alive connections to reach their timeout (see app.ts).
   if (config.keepAliveTimeoutMs >= config.shutdownTimeoutMs) {
-    throw new ConfigError(`KEEP_ALIVE_TIMEOUT_MS (${config.keepAliveTimeoutMs}) must be less than SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs}): a shutdown lets idle connections reach their keep-alive timeout`);
+    throw new ConfigError(
+      `KEEP_ALIVE_TIMEOUT_MS (${config.keepAliveTimeoutMs}) must be less than SHUTDOWN_TIMEOUT_MS (${config.shutdownTimeoutMs}): a shutdown lets idle connections reach their keep-alive timeout`,
+    );
   }
   return config;
 }
@@ -113,7 +116,10 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     auditDurability: oneOf(env, 'AUDIT_DURABILITY', ['commit', 'flush'], 'commit'),
     corsOrigins: list(env, 'CORS_ORIGINS').map((origin) => {
       const normalized = normalizeOrigin(origin);
-      if (!normalized) throw new ConfigError(`CORS_ORIGINS must list origins such as https://app.example.com (scheme, host and port only; "*" is not allowed); got "${origin}"`);
+      if (!normalized)
+        throw new ConfigError(
+          `CORS_ORIGINS must list origins such as https://app.example.com (scheme, host and port only; "*" is not allowed); got "${origin}"`,
+        );
       return normalized;
     }),
     trustedProxies: trustedProxies(env),
@@ -144,7 +150,10 @@ function trustedProxies(env: NodeJS.ProcessEnv): string[] {
 
 /** A comma-separated list; blanks around entries ignored, empty entries dropped. */
 function list(env: NodeJS.ProcessEnv, name: string): string[] {
-  return (env[name] ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  return (env[name] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {

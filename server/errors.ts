@@ -17,11 +17,16 @@ export const errorRegistry: Record<ErrorCode, ErrorDefinition> = {
   rate_limited: { status: 429, expected: true, meaning: "The credential's request budget is spent." },
   invalid_company_id: { status: 400, expected: true, meaning: 'companyId is not a well-formed company id.' },
   invalid_person_id: { status: 400, expected: true, meaning: 'personId is not a UUID.' },
-  invalid_request: { status: 400, expected: true, meaning: 'Malformed body or query: not JSON, unknown field, wrong type, out of range, bad date-time, unparseable phone.' },
+  invalid_request: {
+    status: 400,
+    expected: true,
+    meaning: 'Malformed body or query: not JSON, unknown field, wrong type, out of range, bad date-time, unparseable phone.',
+  },
   payload_too_large: { status: 413, expected: true, meaning: 'Request body over the configured limit.' },
   unsupported_media_type: { status: 415, expected: true, meaning: 'A request body that is not application/json.' },
   forbidden: { status: 403, expected: true, meaning: 'A well-formed companyId the credential is not authorized for, existing or not.' },
   not_found: { status: 404, expected: true, meaning: 'Unknown route, invisible person, or a draft operation where drafts are off.' },
+  method_not_allowed: { status: 405, expected: true, meaning: 'A known path with a method it does not serve; Allow lists the ones it does.' },
   internal_error: { status: 500, expected: false, meaning: 'Anything unexpected.' },
   service_unavailable: { status: 503, expected: false, meaning: 'The database is unreachable or did not answer in time.' },
 };

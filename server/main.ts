@@ -2,13 +2,13 @@
 // with demo data in an empty development database, and a token to try it with.
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { loadDemoIfEmpty } from './demo/load.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createApp(config);
   const { logger } = app;
-  const demo = config.loadDemoData ? await loadDemoIfEmpty(app.db, config.defaultPhoneRegion) : undefined;
+  // The demo loader brings the importer and the demo dataset: loaded only where it runs.
+  const demo = config.loadDemoData ? await (await import('./demo/load.js')).loadDemoIfEmpty(app.db, config.defaultPhoneRegion) : undefined;
   const url = await app.listen();
 
   const database = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : config.pgliteDataDir ? `PGlite in ${config.pgliteDataDir}` : 'PGlite in memory';
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   if (demo) {
     const [token] = demo.tokens;
     process.stdout.write(
-      [
+      `${[
         '',
         `Person and Employment Lookup Service (${config.environment}) on ${url}, ${database}`,
         demo.loaded ? `Demo data loaded: ${demo.summary}` : 'Demo data already present.',
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
         `  curl -s -H "Authorization: Bearer ${token!.token}" -H "Content-Type: application/json" -d '{"lastName":"dur"}' ${url}/v1/persons/search`,
         `  open ${url}/docs`,
         '',
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
   }
 

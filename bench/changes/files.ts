@@ -4,13 +4,14 @@
 // deleted). Each change file comes with its inverse (the stored records as they were), so
 // that the bench database ends a run as it began. Records are read back from the stored
 // rows through the one definition of an employment's columns.
-import { createWriteStream } from 'node:fs';
+
 import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import type { Queryable } from '../../server/db/database.js';
-import { employeeFields, employmentRecordKindNames, employmentRecordKinds, type EmploymentRecordKind } from '../../server/db/employmentColumns.js';
+import { type EmploymentRecordKind, employeeFields, employmentRecordKindNames, employmentRecordKinds } from '../../server/db/employmentColumns.js';
 import type { EmployeeRecord, ImportRecord } from '../../server/importing/records.js';
 import type { Dataset } from '../dataset/generate.js';
-import { personRecords, employmentRecords } from '../dataset/toRecords.js';
+import { employmentRecords, personRecords } from '../dataset/toRecords.js';
 
 /** Writes records as NDJSON, waiting when the disk is slower than the generator. */
 export async function writeNdjson(path: string, records: Iterable<ImportRecord>): Promise<number> {
@@ -68,7 +69,10 @@ async function storedEmployments(db: Queryable, where: string, params: unknown[]
 }
 
 async function storedPersons(db: Queryable, ids: string[]): Promise<ImportRecord[]> {
-  const rows = await db.query<{ id: string; created_at: Date; updated_at: Date }>('SELECT id::text, created_at, updated_at FROM persons WHERE id = ANY($1::uuid[]) ORDER BY id', [ids]);
+  const rows = await db.query<{ id: string; created_at: Date; updated_at: Date }>(
+    'SELECT id::text, created_at, updated_at FROM persons WHERE id = ANY($1::uuid[]) ORDER BY id',
+    [ids],
+  );
   return rows.map((p) => ({ type: 'person', id: p.id, createdAt: p.created_at.toISOString(), updatedAt: p.updated_at.toISOString() }));
 }
 
@@ -143,7 +147,12 @@ export async function churn(db: Queryable): Promise<ChangeFiles> {
   const hundredth = Math.round(n * 0.01);
   stored.forEach(({ employee, records }, i) => {
     if (i < tenth) {
-      change.push({ ...employee, email: `moved.${employee.email}`, address: { ...employee.address, line1: `${i} Churn Street` }, lastName: i % 5 ? employee.lastName : `${employee.lastName}-Lee` });
+      change.push({
+        ...employee,
+        email: `moved.${employee.email}`,
+        address: { ...employee.address, line1: `${i} Churn Street` },
+        lastName: i % 5 ? employee.lastName : `${employee.lastName}-Lee`,
+      });
       inverse.push(employee);
     } else if (i < tenth + hundredth) {
       change.push({ ...employee, personId: people[i % people.length]! });
@@ -153,5 +162,9 @@ export async function churn(db: Queryable): Promise<ChangeFiles> {
       inverse.push(employee, ...records);
     }
   });
-  return { change, inverse, description: `${tenth.toLocaleString('en-US')} employments changed (10%, a fifth renamed), ${hundredth.toLocaleString('en-US')} relinked (1%), ${(stored.length - tenth - hundredth).toLocaleString('en-US')} deleted (1%)` };
+  return {
+    change,
+    inverse,
+    description: `${tenth.toLocaleString('en-US')} employments changed (10%, a fifth renamed), ${hundredth.toLocaleString('en-US')} relinked (1%), ${(stored.length - tenth - hundredth).toLocaleString('en-US')} deleted (1%)`,
+  };
 }

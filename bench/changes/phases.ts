@@ -10,21 +10,21 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import { pipeline } from 'node:stream/promises';
-import { Readable } from 'node:stream';
-import { openDatabase, type Database } from '../../server/db/database.js';
-import { migrate } from '../../server/db/migrate.js';
 import { copyLine } from '../../server/db/copyText.js';
+import { type Database, openDatabase } from '../../server/db/database.js';
+import { migrate } from '../../server/db/migrate.js';
 import { findPersons, type PersonFilter } from '../../server/db/persons.js';
-import { storedEmploymentRow } from '../../server/importing/stage.js';
 import type { EmployeeRecord, EmploymentRecord, ImportRecord } from '../../server/importing/records.js';
+import { storedEmploymentRow } from '../../server/importing/stage.js';
 import type { Dataset } from '../dataset/generate.js';
 import { RssSampler } from '../rss.js';
 import { percentile, round } from '../stats.js';
-import { churn, datasetRecords, peopleChange, writeNdjson, type ChangeFiles } from './files.js';
+import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
 
 export type Phase = 'import' | 'change' | 'churn';
 export const phases: Phase[] = ['import', 'change', 'churn'];
@@ -78,7 +78,15 @@ export async function runImportCli(databaseUrl: string, file: string, label: str
   if (code !== 0) throw new Error(`import of ${label} failed (${code}): ${out.slice(-3000)}`);
   const ms = Number(/imported \d+ record\(s\) in (\d+) ms/.exec(out)?.[1]);
   const seconds = ms / 1000;
-  return { label, records, seconds: round(seconds, 2), wallSeconds: round(wallSeconds, 2), recordsPerSecond: Math.round(records / seconds), peakRssMb: peak, summary: out.trim() };
+  return {
+    label,
+    records,
+    seconds: round(seconds, 2),
+    wallSeconds: round(wallSeconds, 2),
+    recordsPerSecond: Math.round(records / seconds),
+    peakRssMb: peak,
+    summary: out.trim(),
+  };
 }
 
 /** A raw COPY of the rows these records store, into unindexed tables of the same columns: the floor of landing them. */
@@ -94,7 +102,10 @@ async function rawCopy(databaseUrl: string, records: Iterable<ImportRecord>): Pr
     const times = new Map<string, { createdAt: string; updatedAt: string }>();
     let pending: { employee: EmployeeRecord; records: EmploymentRecord[] } | undefined;
     const flushEmployee = () => {
-      if (pending) employees.push(copyLine(storedEmploymentRow(pending.employee, pending.records, pending.employee.personId ? (times.get(pending.employee.personId) ?? null) : null)));
+      if (pending)
+        employees.push(
+          copyLine(storedEmploymentRow(pending.employee, pending.records, pending.employee.personId ? (times.get(pending.employee.personId) ?? null) : null)),
+        );
       pending = undefined;
     };
     for (const r of records) {
@@ -112,7 +123,10 @@ async function rawCopy(databaseUrl: string, records: Iterable<ImportRecord>): Pr
     const started = performance.now();
     await pipeline(Readable.from(chunks(persons)), client.query(copyStreams.from('COPY bench_copy_persons (id, created_at, updated_at) FROM STDIN')));
     const { copyTables } = await import('../dataset/copyFormat.js');
-    await pipeline(Readable.from(chunks(employees)), client.query(copyStreams.from(`COPY bench_copy_employees (${copyTables.employees.join(', ')}) FROM STDIN`)));
+    await pipeline(
+      Readable.from(chunks(employees)),
+      client.query(copyStreams.from(`COPY bench_copy_employees (${copyTables.employees.join(', ')}) FROM STDIN`)),
+    );
     const seconds = (performance.now() - started) / 1000;
     await client.query('DROP TABLE bench_copy_persons, bench_copy_employees');
     return seconds;
@@ -130,7 +144,10 @@ async function searchWhile(db: Database, filters: PersonFilter[], concurrency: n
   const latencies: number[] = [];
   let done = false;
   const deadline = performance.now() + seconds * 1000;
-  until?.then(() => (done = true), () => (done = true));
+  until?.then(
+    () => (done = true),
+    () => (done = true),
+  );
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -194,7 +211,13 @@ export async function importPhase(ctx: PhaseContext, results: ChangeResults): Pr
 }
 
 /** A change file and its inverse, each applied and timed beside a raw COPY of its rows. */
-async function applyBoth(ctx: PhaseContext, files: ChangeFiles, label: string, results: ChangeResults, during?: (applying: Promise<ImportRun>) => Promise<void>): Promise<void> {
+async function applyBoth(
+  ctx: PhaseContext,
+  files: ChangeFiles,
+  label: string,
+  results: ChangeResults,
+  during?: (applying: Promise<ImportRun>) => Promise<void>,
+): Promise<void> {
   mkdirSync(ctx.workDir, { recursive: true });
   const change = join(ctx.workDir, `${label}.ndjson`);
   const inverse = join(ctx.workDir, `${label}-inverse.ndjson`);
@@ -246,7 +269,11 @@ export async function changePhase(ctx: PhaseContext, results: ChangeResults): Pr
       during = await searchWhile(db, ctx.searchFilters, 4, 0, applying);
       duringSeconds = (performance.now() - started) / 1000;
     });
-    results.searches = { filters: 'the bench filter kinds (one large company), 4 at once', idle: stats(idle), during: { ...stats(during), seconds: round(duringSeconds, 1) } };
+    results.searches = {
+      filters: 'the bench filter kinds (one large company), 4 at once',
+      idle: stats(idle),
+      during: { ...stats(during), seconds: round(duringSeconds, 1) },
+    };
     await undo(ctx, 'change', results);
   } finally {
     await db.close();

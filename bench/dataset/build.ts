@@ -4,12 +4,12 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
-import { openDatabase, type Database } from '../../server/db/database.js';
+import { type Database, openDatabase } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
-import { createDataset, type BenchCredential, type Company, type Scale } from './generate.js';
+import { type BenchCredential, type Company, createDataset, type Scale } from './generate.js';
 import { loadThroughImport } from './loadImport.js';
 import { loadPostgres } from './loadPostgres.js';
-import { holdsScale, readMarker, writeMarker, type DatasetMarker } from './marker.js';
+import { type DatasetMarker, holdsScale, readMarker, writeMarker } from './marker.js';
 
 export type DatasetLocation = { engine: 'postgres'; databaseUrl: string } | { engine: 'pglite'; dataDir: string };
 
@@ -32,7 +32,14 @@ export interface DatasetInfo {
 export async function ensureDataset(location: DatasetLocation, options: EnsureOptions): Promise<DatasetInfo> {
   const log = options.log ?? (() => {});
   const dataset = createDataset(options.scale);
-  const info = (built: boolean, marker: DatasetMarker): DatasetInfo => ({ location, scale: options.scale, companies: dataset.companies, credentials: dataset.credentials, built, marker });
+  const info = (built: boolean, marker: DatasetMarker): DatasetInfo => ({
+    location,
+    scale: options.scale,
+    companies: dataset.companies,
+    credentials: dataset.credentials,
+    built,
+    marker,
+  });
 
   if (location.engine === 'postgres') {
     const existing = await inspectPostgres(location.databaseUrl);
@@ -69,7 +76,9 @@ export async function ensureDataset(location: DatasetLocation, options: EnsureOp
   }
   rmSync(location.dataDir, { recursive: true, force: true });
   mkdirSync(dirname(location.dataDir), { recursive: true });
-  log(`building ${options.scale.people.toLocaleString('en-US')} people over ${options.scale.companies} companies into ${describe(location)} through importRecords`);
+  log(
+    `building ${options.scale.people.toLocaleString('en-US')} people over ${options.scale.companies} companies into ${describe(location)} through importRecords`,
+  );
   const db = await openDatabase({ pgliteDataDir: location.dataDir });
   const load = await loadThroughImport(db, dataset);
   const marker = await writeMarker(db, options.scale, load);
@@ -100,7 +109,9 @@ async function inspectPostgres(databaseUrl: string): Promise<{ db: Database; mar
   await client.end();
   if (!rowCount) return undefined;
   const db = await openDatabase({ databaseUrl, poolMax: 1 });
-  const [{ tables }] = (await db.query<{ tables: number }>("SELECT count(*)::int AS tables FROM pg_tables WHERE schemaname = 'public'")) as [{ tables: number }];
+  const [{ tables }] = (await db.query<{ tables: number }>("SELECT count(*)::int AS tables FROM pg_tables WHERE schemaname = 'public'")) as [
+    { tables: number },
+  ];
   return { db, marker: await readMarker(db), tables };
 }
 

@@ -44,7 +44,9 @@ export async function liftKeysAndIndexes(client: pg.Client, snapshot: SchemaSnap
  */
 export async function restoreKeysAndIndexes(clients: pg.Client[], snapshot: SchemaSnapshot, log: (line: string) => void): Promise<void> {
   const builds = [
-    ...snapshot.constraints.filter((c) => c.type !== 'f').map((c) => ({ label: c.name, sql: `ALTER TABLE ${c.table} ADD CONSTRAINT ${quote(c.name)} ${c.definition}` })),
+    ...snapshot.constraints
+      .filter((c) => c.type !== 'f')
+      .map((c) => ({ label: c.name, sql: `ALTER TABLE ${c.table} ADD CONSTRAINT ${quote(c.name)} ${c.definition}` })),
     ...snapshot.indexes.map((i) => ({ label: i.name, sql: i.definition })),
   ];
   // Largest first, so the two workers finish together.

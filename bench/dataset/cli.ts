@@ -4,7 +4,7 @@
 // import rate. Without --pglite-dir the target is PostgreSQL: --database-url, else
 // BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/lookup_bench.
 import { parseArgs } from 'node:util';
-import { ensureDataset, describe, type DatasetLocation } from './build.js';
+import { type DatasetLocation, describe, ensureDataset } from './build.js';
 import { scaleFor } from './generate.js';
 
 export const DEFAULT_BENCH_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/lookup_bench';
@@ -30,7 +30,9 @@ async function main(): Promise<void> {
 
   const info = await ensureDataset(location, { scale, rebuild: values.rebuild, log: (line) => process.stdout.write(`${line}\n`) });
   const { load } = info.marker;
-  const rows = Object.entries(load.rows).map(([t, n]) => `${n.toLocaleString('en-US')} ${t}`).join(', ');
+  const rows = Object.entries(load.rows)
+    .map(([t, n]) => `${n.toLocaleString('en-US')} ${t}`)
+    .join(', ');
   process.stdout.write(
     [
       `${describe(location)}: ${info.built ? 'built' : 'already built'} (${info.marker.builtAt})`,

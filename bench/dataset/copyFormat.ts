@@ -3,8 +3,8 @@
 // storedEmploymentRow, from the one definition of the columns, db/employmentColumns.ts).
 import { copyLine } from '../../server/db/copyText.js';
 import { employmentColumns, personTimeColumns } from '../../server/db/employmentColumns.js';
-import { storedEmploymentRow } from '../../server/importing/stage.js';
 import type { EmployeeRecord, EmploymentRecord } from '../../server/importing/records.js';
+import { storedEmploymentRow } from '../../server/importing/stage.js';
 import type { Employment, Person } from './generate.js';
 import { employmentRecords } from './toRecords.js';
 

@@ -122,7 +122,10 @@ function* entities(scale: Scale, pools: Pools, companies: Company[]): Generator<
   const random = new Random(scale.seed);
   // Company sizes: Zipf s=1 over rank. At 2,000 companies the largest holds ~12% of all
   // employments, the 100th ~0.1%, the last a few dozen people.
-  const companySampler = new WeightedSampler(companies.map((c) => c.id), zipfWeights(companies.length, 1));
+  const companySampler = new WeightedSampler(
+    companies.map((c) => c.id),
+    zipfWeights(companies.length, 1),
+  );
   const jobsSampler = new WeightedSampler([1, 2, 3], [62, 28, 10]);
   const recentPhones: string[] = [];
 
@@ -135,7 +138,8 @@ function* entities(scale: Scale, pools: Pools, companies: Company[]): Generator<
     if (random.chance(0.03)) last = `${last}-${pools.origins.draw(random).lastNames[sex].draw(random)}`;
     const first = origin.firstNames[sex].draw(random);
     let phone: string;
-    if (recentPhones.length > 100 && random.chance(0.02)) phone = random.pick(recentPhones); // a shared household line
+    if (recentPhones.length > 100 && random.chance(0.02))
+      phone = random.pick(recentPhones); // a shared household line
     else {
       phone = usPhone(random);
       if (recentPhones.length < 1_000) recentPhones.push(phone);
@@ -145,7 +149,13 @@ function* entities(scale: Scale, pools: Pools, companies: Company[]): Generator<
     return { first, last, phone, gender, dob: dateOnly(Date.UTC(1956, 0, 1) + random.int(0, 52 * 365) * DAY) };
   };
 
-  const employment = (personId: string | null, personCreatedAt: number | null, companyId: string, createdAt: number, who: ReturnType<typeof identity>): Employment => {
+  const employment = (
+    personId: string | null,
+    personCreatedAt: number | null,
+    companyId: string,
+    createdAt: number,
+    who: ReturnType<typeof identity>,
+  ): Employment => {
     const id = random.uuid();
     const externalIds: [string, string][] = [['payroll', `PR-${random.digits(7)}`]];
     if (random.chance(0.5)) externalIds.push(['hris', `EMP-${random.digits(6)}`]);
@@ -218,7 +228,11 @@ function sourceRecords(random: Random, createdAt: number): Pick<Employment, 'mem
 
   const p = random.next();
   const participation: Employment['participation'] =
-    p < 0.25 ? null : p < 0.35 ? { decision: null, decidedAt: null } : { decision: p < 0.75 ? 'opt_in' : 'opt_out', decidedAt: between(random, createdAt, DATASET_NOW) };
+    p < 0.25
+      ? null
+      : p < 0.35
+        ? { decision: null, decidedAt: null }
+        : { decision: p < 0.75 ? 'opt_in' : 'opt_out', decidedAt: between(random, createdAt, DATASET_NOW) };
 
   const c = random.next();
   let coverage: Employment['coverage'] = null;
@@ -254,7 +268,11 @@ const asciiCache = new Map<string, string>();
 function ascii(name: string): string {
   let out = asciiCache.get(name);
   if (out === undefined) {
-    out = name.normalize('NFD').replace(/[^A-Za-z0-9]/g, '').toLowerCase() || 'x';
+    out =
+      name
+        .normalize('NFD')
+        .replace(/[^A-Za-z0-9]/g, '')
+        .toLowerCase() || 'x';
     if (asciiCache.size < 100_000) asciiCache.set(name, out);
   }
   return out;

@@ -2,7 +2,7 @@
 // of people so that memory stays flat: the path for PGlite and for small scales.
 import type { Database } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
-import { importRecords, type ImportSummary } from '../../server/importing/index.js';
+import { type ImportSummary, importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import type { Dataset } from './generate.js';
 import type { LoadResult } from './loadPostgres.js';
@@ -17,7 +17,13 @@ export async function loadThroughImport(db: Database, dataset: Dataset): Promise
   const add = (summary: ImportSummary) => {
     for (const [type, outcomes] of Object.entries(summary)) if (typeof outcomes === 'object') rows[type] = (rows[type] ?? 0) + outcomes.added;
   };
-  add(await importRecords(db, dataset.companies.map((c) => ({ type: 'company', id: c.id, name: c.name })), 'US'));
+  add(
+    await importRecords(
+      db,
+      dataset.companies.map((c) => ({ type: 'company', id: c.id, name: c.name })),
+      'US',
+    ),
+  );
   let chunk: ImportRecord[] = [];
   for (const entity of dataset.entities()) {
     chunk.push(...(entity.kind === 'person' ? personRecords(entity.person) : employmentRecords(entity.employment)));
@@ -33,5 +39,10 @@ export async function loadThroughImport(db: Database, dataset: Dataset): Promise
   const done = Date.now();
   const totalRows = Object.values(rows).reduce((a, b) => a + b, 0);
   const total = (done - started) / 1000;
-  return { rows, totalRows, seconds: { copy: (loaded - started) / 1000, indexes: 0, analyze: (done - loaded) / 1000, total }, rowsPerSecond: Math.round(totalRows / total) };
+  return {
+    rows,
+    totalRows,
+    seconds: { copy: (loaded - started) / 1000, indexes: 0, analyze: (done - loaded) / 1000, total },
+    rowsPerSecond: Math.round(totalRows / total),
+  };
 }

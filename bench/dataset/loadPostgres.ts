@@ -1,16 +1,17 @@
 // Loads a generated dataset into a freshly migrated PostgreSQL database with COPY: one
 // COPY stream per table, all fed at once from the single pass over the generator, into
 // tables whose keys and indexes are lifted for the load and rebuilt after it.
+
+import type { Writable } from 'node:stream';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import type { Writable } from 'node:stream';
-import { openDatabase } from '../../server/db/database.js';
 import { insertCredential } from '../../server/db/credentials.js';
+import { openDatabase } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
 import { hashToken } from '../../server/domain/tokens.js';
-import { appendEmployment, appendPerson, copyTables, emptyBuffers, type CopyBuffers, type CopyTable } from './copyFormat.js';
-import type { Dataset } from './generate.js';
 import { liftKeysAndIndexes, restoreKeysAndIndexes, sameSchema, snapshotSchema } from './bulkSchema.js';
+import { appendEmployment, appendPerson, type CopyBuffers, type CopyTable, copyTables, emptyBuffers } from './copyFormat.js';
+import type { Dataset } from './generate.js';
 
 export interface LoadResult {
   rows: Record<string, number>;
@@ -29,7 +30,10 @@ export async function loadPostgres(databaseUrl: string, dataset: Dataset, log: (
   const started = Date.now();
   const db = await openDatabase({ databaseUrl, poolMax: 2 });
   await migrate(db);
-  await db.query('INSERT INTO companies (id, name) SELECT * FROM unnest($1::text[], $2::text[])', [dataset.companies.map((c) => c.id), dataset.companies.map((c) => c.name)]);
+  await db.query('INSERT INTO companies (id, name) SELECT * FROM unnest($1::text[], $2::text[])', [
+    dataset.companies.map((c) => c.id),
+    dataset.companies.map((c) => c.name),
+  ]);
 
   const connect = async () => {
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -50,7 +54,9 @@ export async function loadPostgres(databaseUrl: string, dataset: Dataset, log: (
   // Copy: one connection and one stream per table.
   const clients = await Promise.all(tables.map(connect));
   const streams: Record<string, Writable> = {};
-  tables.forEach((t, i) => (streams[t] = clients[i]!.query(copyStreams.from(`COPY ${t} (${copyTables[t].join(', ')}) FROM STDIN`))));
+  tables.forEach((t, i) => {
+    streams[t] = clients[i]!.query(copyStreams.from(`COPY ${t} (${copyTables[t].join(', ')}) FROM STDIN`));
+  });
   const finished = tables.map((t) => new Promise<void>((resolve, reject) => streams[t]!.on('finish', resolve).on('error', reject)));
   const rows = Object.fromEntries(tables.map((t) => [t, 0])) as Record<string, number>;
 
@@ -85,7 +91,11 @@ export async function loadPostgres(databaseUrl: string, dataset: Dataset, log: (
   for (const t of tables) streams[t]!.end();
   await Promise.all(finished);
   const copied = Date.now();
-  log(`copied ${Object.values(rows).reduce((a, b) => a + b, 0).toLocaleString('en-US')} rows in ${((copied - started) / 1000).toFixed(1)} s; rebuilding keys and indexes`);
+  log(
+    `copied ${Object.values(rows)
+      .reduce((a, b) => a + b, 0)
+      .toLocaleString('en-US')} rows in ${((copied - started) / 1000).toFixed(1)} s; rebuilding keys and indexes`,
+  );
 
   await restoreKeysAndIndexes([admin, clients[0]!], before, log);
   const after = await snapshotSchema(admin, tables);

@@ -3,7 +3,7 @@
 // Italian, French, Polish, Vietnamese, ... with their accents), each ranked and weighted
 // Zipf-like so that a few last names are very common and most are rare, as in a real
 // population; streets, cities and company names for the rest.
-import { Faker, allLocales, base, en } from '@faker-js/faker';
+import { allLocales, base, en, Faker } from '@faker-js/faker';
 import { WeightedSampler, zipfWeights } from './random.js';
 
 type Sex = 'female' | 'male';
@@ -90,7 +90,10 @@ export function buildPools(seed: number): Pools {
   const states = [...((en.location as any).state_abbr as string[])];
 
   return {
-    origins: new WeightedSampler(built, origins.map((o) => o.share)),
+    origins: new WeightedSampler(
+      built,
+      origins.map((o) => o.share),
+    ),
     streets,
     streetSuffixes: ['Apt. 1', 'Apt. 2B', 'Suite 100', 'Unit 7', 'Apt. 12', 'Floor 3'],
     cities,

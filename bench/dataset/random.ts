@@ -89,7 +89,10 @@ export class WeightedSampler<T> {
     if (values.length === 0 || values.length !== weights.length) throw new Error('WeightedSampler needs one weight per value');
     this.cumulative = new Float64Array(weights.length);
     let sum = 0;
-    weights.forEach((w, i) => (this.cumulative[i] = sum += w));
+    weights.forEach((w, i) => {
+      sum += w;
+      this.cumulative[i] = sum;
+    });
     this.total = sum;
   }
 
@@ -116,5 +119,5 @@ export class WeightedSampler<T> {
  * rare ones; q flattens the head (q=0 is plain Zipf).
  */
 export function zipfWeights(n: number, s: number, q = 0): number[] {
-  return Array.from({ length: n }, (_, i) => 1 / Math.pow(i + 1 + q, s));
+  return Array.from({ length: n }, (_, i) => 1 / (i + 1 + q) ** s);
 }

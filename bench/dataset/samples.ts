@@ -74,7 +74,10 @@ export async function drawSamples(db: Queryable, companies: readonly string[], o
     phones: rows.map((r) => r.phone),
     companyLastNames: rows.map((r) => ({ companyId: r.company_id, lastName: r.last_name })),
     personIds: rows.map((r) => r.person_id),
-    createdRanges: rows.map((r) => ({ createdFrom: new Date(day(r.person_created_at)).toISOString(), createdBefore: new Date(day(r.person_created_at) + 7 * DAY).toISOString() })),
+    createdRanges: rows.map((r) => ({
+      createdFrom: new Date(day(r.person_created_at)).toISOString(),
+      createdBefore: new Date(day(r.person_created_at) + 7 * DAY).toISOString(),
+    })),
     commonSubstrings: commonFragments(rows.map((r) => r.last_name_folded)),
   };
 }

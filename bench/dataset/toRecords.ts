@@ -6,7 +6,10 @@ import type { Employment, Person } from './generate.js';
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export function personRecords(person: Person): ImportRecord[] {
-  return [{ type: 'person', id: person.id, createdAt: iso(person.createdAt), updatedAt: iso(person.updatedAt) }, ...person.employments.flatMap(employmentRecords)];
+  return [
+    { type: 'person', id: person.id, createdAt: iso(person.createdAt), updatedAt: iso(person.updatedAt) },
+    ...person.employments.flatMap(employmentRecords),
+  ];
 }
 
 export function employmentRecords(e: Employment): ImportRecord[] {
@@ -29,9 +32,22 @@ export function employmentRecords(e: Employment): ImportRecord[] {
     },
   ];
   if (e.membership) records.push({ type: 'membership', employeeId: e.id, status: e.membership });
-  if (e.invitation) records.push({ type: 'invitation', employeeId: e.id, status: e.invitation.status, invitedAt: iso(e.invitation.invitedAt), expiresAt: iso(e.invitation.expiresAt) });
+  if (e.invitation)
+    records.push({
+      type: 'invitation',
+      employeeId: e.id,
+      status: e.invitation.status,
+      invitedAt: iso(e.invitation.invitedAt),
+      expiresAt: iso(e.invitation.expiresAt),
+    });
   if (e.linkedUser) records.push({ type: 'linkedUser', employeeId: e.id, status: e.linkedUser });
-  if (e.participation) records.push({ type: 'participation', employeeId: e.id, decision: e.participation.decision, decidedAt: e.participation.decidedAt === null ? null : iso(e.participation.decidedAt) });
+  if (e.participation)
+    records.push({
+      type: 'participation',
+      employeeId: e.id,
+      decision: e.participation.decision,
+      decidedAt: e.participation.decidedAt === null ? null : iso(e.participation.decidedAt),
+    });
   if (e.coverage) {
     records.push({
       type: 'coverage',

@@ -2,7 +2,7 @@
 // with a warm credential cache: parse the header, SHA-256 the token, one Map lookup,
 // then a Set lookup for the company. Credentials come from BENCH_CREDENTIALS (JSON
 // [{token, companies}]), hashed at start as the database would hold them.
-import { hashToken } from '../../server/domain/tokens.js';
+import { hashTokenBase64 } from '../../server/domain/tokens.js';
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
@@ -18,11 +18,11 @@ export interface BearerCheck {
 export function bearerCheck(json = process.env.BENCH_CREDENTIALS ?? '[]'): BearerCheck {
   const byHash = new Map<string, Set<string>>();
   for (const { token, companies } of JSON.parse(json) as { token: string; companies: string[] }[]) {
-    byHash.set(hashToken(token).toString('base64'), new Set(companies));
+    byHash.set(hashTokenBase64(token), new Set(companies));
   }
   const companiesOf = (header: string | undefined) => {
     const match = header ? BEARER.exec(header) : null;
-    return match ? byHash.get(hashToken(match[1]!).toString('base64')) : undefined;
+    return match ? byHash.get(hashTokenBase64(match[1]!)) : undefined;
   };
   return {
     companiesOf,

@@ -1,10 +1,10 @@
 // The one factory both entry points share: openapi-fetch with the client's middleware (bearer
 // token, User-Agent) over its fetch layer (per-call deadline, bounded retries).
 import createClient, { type Client } from 'openapi-fetch';
-import { resolveBaseUrl, type BaseUrl } from './base-url.js';
+import { type BaseUrl, resolveBaseUrl } from './base-url.js';
 import { bearerAuth, type TokenSource } from './middleware/bearer-auth.js';
 import { userAgent } from './middleware/user-agent.js';
-import { resilientFetch, type Fetch, type RetryOptions } from './resilient-fetch.js';
+import { type Fetch, type RetryOptions, resilientFetch } from './resilient-fetch.js';
 
 export interface ClientOptions {
   /** Where the service is: `https://…`, or `http://localhost:3000` (a local server), `http://127.0.0.1:4010` (the mock). */

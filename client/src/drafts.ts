@@ -3,7 +3,7 @@
 // and production (they answer 404 not_found there): point it at a development server or the mock.
 import type { Client } from 'openapi-fetch';
 import type { components, operations, paths } from '../../generated/types.full.js';
-import { createConfiguredClient, type ClientOptions } from './create-client.js';
+import { type ClientOptions, createConfiguredClient } from './create-client.js';
 import type { ErrorOf } from './index.js';
 
 export type LookupDraftsClient = Client<paths, 'application/json'>;
@@ -24,5 +24,5 @@ export type SearchPersonsError = ErrorOf<operations['searchPersons']>;
 export type GetPersonError = ErrorOf<operations['getPerson']>;
 export type HelloError = ErrorOf<operations['hello']>;
 
-export type { BaseUrl, ErrorCode, ErrorOf, HelloResponse, TokenSource, RetryOptions, Fetch } from './index.js';
+export type { BaseUrl, ErrorCode, ErrorOf, Fetch, HelloResponse, RetryOptions, TokenSource } from './index.js';
 export type { components, operations, paths };

@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { withInlineRedocLogo } from '../../server/http/redoc-logo.js';
 import { contractPaths } from '../../server/contract.js';
+import { withInlineRedocLogo } from '../../server/http/redoc-logo.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const output = resolve(process.argv[2] ?? join(root, 'docs', 'index.html'));

@@ -2,7 +2,7 @@
 // tsx's loader, so the measured process is the server itself); its URL comes from the
 // "listening" log line, and its stdout is drained so logging never blocks it. The live
 // memory probe (liveMemoryProbe.ts) rides along, answering over an IPC channel.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -94,7 +94,13 @@ function addsOnlyImpliedType(diff: Diff, after: OpenApiDocument): boolean {
 function nodeAt(doc: OpenApiDocument, path: string[]): any {
   const deref = (node: any): any =>
     typeof node?.$ref === 'string' && node.$ref.startsWith('#/')
-      ? deref(node.$ref.slice(2).split('/').map((key: string) => key.replace(/~1/g, '/').replace(/~0/g, '~')).reduce((at: any, key: string) => at?.[key], doc))
+      ? deref(
+          node.$ref
+            .slice(2)
+            .split('/')
+            .map((key: string) => key.replace(/~1/g, '/').replace(/~0/g, '~'))
+            .reduce((at: any, key: string) => at?.[key], doc),
+        )
       : node;
   return path.reduce((at: any, key) => deref(deref(at)?.[key]), doc as any);
 }
@@ -105,8 +111,7 @@ function draftTransition(before: any, after: any): Change | undefined {
   return isDraft(after)
     ? {
         kind: 'breaking',
-        description:
-          'Marked draft (`x-draft: true`): the operation leaves the public contract, the default client, sandbox and production',
+        description: 'Marked draft (`x-draft: true`): the operation leaves the public contract, the default client, sandbox and production',
         location: 'x-draft',
       }
     : {

@@ -7,9 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleContract, type OpenApiDocument } from './bundle.js';
 
-export type ContractAtRef =
-  | { ref: string; commit: string; document: OpenApiDocument }
-  | { ref: string; commit: string; document: undefined }; // openapi.yaml did not exist at that commit
+export type ContractAtRef = { ref: string; commit: string; document: OpenApiDocument } | { ref: string; commit: string; document: undefined }; // openapi.yaml did not exist at that commit
 
 export class UnknownRefError extends Error {}
 
@@ -20,7 +18,9 @@ function git(projectDir: string, args: string[], input?: Buffer): Buffer {
 /** The commit a ref names, or UnknownRefError. */
 export function resolveCommit(projectDir: string, ref: string): string {
   try {
-    return git(projectDir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]).toString().trim();
+    return git(projectDir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`])
+      .toString()
+      .trim();
   } catch {
     throw new UnknownRefError(`unknown git ref: ${ref}`);
   }

@@ -14,12 +14,10 @@ const HEADINGS: Record<ChangeKind, string> = {
   documentation: 'Documentation',
 };
 
-const title = ({ ref, commit }: ReportHeader) =>
-  `## Contract changes: \`${ref}\`${commit.startsWith(ref) ? '' : ` (${commit.slice(0, 7)})`} → working copy`;
+const title = ({ ref, commit }: ReportHeader) => `## Contract changes: \`${ref}\`${commit.startsWith(ref) ? '' : ` (${commit.slice(0, 7)})`} → working copy`;
 const count = (changes: Change[], kind: ChangeKind) => changes.filter((c) => c.kind === kind).length;
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const operationName = (op: OperationChanges) =>
-  `\`${op.method} ${op.path}\`${op.operationId ? ` ${op.operationId}` : ''}${op.draft ? ' (draft)' : ''}`;
+const operationName = (op: OperationChanges) => `\`${op.method} ${op.path}\`${op.operationId ? ` ${op.operationId}` : ''}${op.draft ? ' (draft)' : ''}`;
 
 function section(heading: string, changes: Change[]): string[] {
   const lines = [`### ${heading}`, ''];

@@ -2,8 +2,9 @@
 // and its expiry. Each runs in one transaction on the locked credential and is refused,
 // with a message meant for the operator, when it names an unknown credential or company.
 // Running instances follow within CREDENTIAL_CACHE_MS (server/http/authenticate.ts).
+
+import { type CredentialSummary, lockCredential, replaceCompanySet, rotateToken, setExpiry, unknownCompanies } from '../db/credentials.js';
 import type { Database, Queryable } from '../db/database.js';
-import { lockCredential, replaceCompanySet, rotateToken, setExpiry, unknownCompanies, type CredentialSummary } from '../db/credentials.js';
 import { hashToken, newToken } from '../domain/tokens.js';
 
 /** A change the operator asked for that cannot be made; the message says why. */
@@ -61,7 +62,8 @@ export async function rotate(db: Database, id: string, overlapMs: number): Promi
 
 /** `expiresAt` null: never expires. An instant in the past is refused (that is `revoke`). */
 export async function changeExpiry(db: Database, id: string, expiresAt: Date | null): Promise<void> {
-  if (expiresAt && expiresAt.getTime() <= Date.now()) throw new CredentialChangeRefused('the expiry must be in the future (to stop a credential now, revoke it)');
+  if (expiresAt && expiresAt.getTime() <= Date.now())
+    throw new CredentialChangeRefused('the expiry must be in the future (to stop a credential now, revoke it)');
   await db.transaction(async (tx) => {
     const credential = await changeable(tx, id);
     await setExpiry(tx, credential.id, expiresAt);

@@ -3,7 +3,7 @@
 // (so at most one write per credential per minute per instance, off the request path).
 // A failed write is logged and retried with the next one; it never fails a request.
 import type { Credential } from '../db/credentials.js';
-import { recordCredentialUse, type CredentialUse } from '../db/credentials.js';
+import { type CredentialUse, recordCredentialUse } from '../db/credentials.js';
 import type { Queryable } from '../db/database.js';
 import type { Logger } from '../observability/logger.js';
 

@@ -1,10 +1,11 @@
 // npm run access-audit -- person <personId> | credential <credentialId> [--since <when>] [--until <when>] [--json]
 // Who retrieved a person, or what a credential retrieved, from the access audit.
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { auditOfCredential, auditOfPerson, type AuditPeriod, type AuditRecord } from '../db/accessAudit.js';
+import { type AuditPeriod, type AuditRecord, auditOfCredential, auditOfPerson } from '../db/accessAudit.js';
 import { parseInstant } from '../domain/durations.js';
-import { fail, openCliDatabase } from './database.js';
+import { canonicalUuid } from '../domain/formats.js';
+import { fail, parseCommandLine } from './commandLine.js';
+import { openCliDatabase } from './database.js';
 
 const usage = `usage: npm run access-audit -- person <personId> | credential <credentialId> [--since <when>] [--until <when>] [--json]
   person <personId>          every retrieval of the person, and every request for them by id that returned nothing
@@ -13,19 +14,12 @@ const usage = `usage: npm run access-audit -- person <personId> | credential <cr
   --json                     one JSON object per entry (NDJSON) instead of text
 Entries are kept AUDIT_RETENTION_DAYS.`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 async function main(argv: string[]): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { since: { type: 'string' }, until: { type: 'string' }, json: { type: 'boolean', default: false } } });
-  } catch (error) {
-    fail(`${(error as Error).message}\n${usage}`);
-  }
+  const parsed = parseCommandLine(argv, { since: { type: 'string' }, until: { type: 'string' }, json: { type: 'boolean', default: false } }, usage);
   const { values, positionals } = parsed;
   const [subject, id, ...extra] = positionals;
   if ((subject !== 'person' && subject !== 'credential') || !id || extra.length) fail(usage);
-  if (!UUID.test(id)) fail(`${subject} id must be a UUID; got "${id}"`);
+  if (!canonicalUuid(id)) fail(`${subject} id must be a UUID; got "${id}"`);
   const period: AuditPeriod = { since: instantOrFail('--since', values.since), until: instantOrFail('--until', values.until) };
 
   const db = await openCliDatabase(loadConfig());
@@ -44,7 +38,9 @@ async function main(argv: string[]): Promise<void> {
       }
     } else {
       const people = new Set(records.flatMap((r) => r.personIds));
-      out(`credential ${id}${records[0]?.credentialName ? ` "${records[0].credentialName}"` : ''}: ${records.length} ${records.length === 1 ? 'entry' : 'entries'}, ${people.size} distinct people returned`);
+      out(
+        `credential ${id}${records[0]?.credentialName ? ` "${records[0].credentialName}"` : ''}: ${records.length} ${records.length === 1 ? 'entry' : 'entries'}, ${people.size} distinct people returned`,
+      );
       for (const r of records) {
         const returned = r.personIds.length ? `${r.personIds.length} returned: ${r.personIds.join(' ')}` : 'none returned';
         out(`${r.at.toISOString()}  ${r.operation.padEnd(13)}  ${returned}${r.notFoundPersonId ? `  (asked for ${r.notFoundPersonId}, not returned)` : ''}`);

@@ -1,12 +1,12 @@
 // npm run credentials -- <command>; `usage` below lists them. Tokens are printed once,
 // at create and rotate; only their SHA-256 is stored, and `list` never shows either.
-import { parseArgs } from 'node:util';
-import { changeExpiry, CredentialChangeRefused, grantCompanies, MAX_OVERLAP_MS, revokeCompanies, rotate } from '../access/credentialChanges.js';
+import { CredentialChangeRefused, changeExpiry, grantCompanies, MAX_OVERLAP_MS, revokeCompanies, rotate } from '../access/credentialChanges.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { insertCredential, listCredentials, revokeCredential, unknownCompanies, type CredentialSummary } from '../db/credentials.js';
+import { type CredentialSummary, insertCredential, listCredentials, revokeCredential, unknownCompanies } from '../db/credentials.js';
 import { formatDuration, parseDuration, parseInstant } from '../domain/durations.js';
 import { hashToken, newToken } from '../domain/tokens.js';
-import { fail, openCliDatabase } from './database.js';
+import { fail, parseCommandLine } from './commandLine.js';
+import { openCliDatabase } from './database.js';
 
 const usage = `usage: npm run credentials -- <command>
   create <name> <companyId>... [--expires <when>]   new credential; prints its token once
@@ -31,12 +31,7 @@ const arity: Record<string, [number, number]> = {
 };
 
 async function main(argv: string[]): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { expires: { type: 'string' }, overlap: { type: 'string' } } });
-  } catch (error) {
-    fail(`${(error as Error).message}\n${usage}`);
-  }
+  const parsed = parseCommandLine(argv, { expires: { type: 'string' }, overlap: { type: 'string' } }, usage);
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   const [least, most] = (command && Object.hasOwn(arity, command) && arity[command]) || [];
@@ -72,14 +67,22 @@ async function main(argv: string[]): Promise<void> {
         const [id, ...companies] = rest as [string, ...string[]];
         const change = await (command === 'grant' ? grantCompanies : revokeCompanies)(db, id, companies);
         if (change.unchanged.length) say(`${command === 'grant' ? 'already granted' : 'not granted'}, unchanged: ${change.unchanged.join(', ')}`);
-        say(change.before.join() === change.after.join() ? `credential ${id} unchanged: [${change.after.join(', ')}]` : `credential ${id} now covers [${change.after.join(', ')}] (was [${change.before.join(', ')}])`);
+        say(
+          change.before.join() === change.after.join()
+            ? `credential ${id} unchanged: [${change.after.join(', ')}]`
+            : `credential ${id} now covers [${change.after.join(', ')}] (was [${change.before.join(', ')}])`,
+        );
         break;
       }
       case 'rotate': {
         const [id] = rest as [string];
         const rotation = await rotate(db, id, overlapMs);
         if (rotation.endedOverlap) say(`the token an earlier rotation replaced (overlap until ${rotation.endedOverlap.toISOString()}) stops working now`);
-        say(rotation.previousValidUntil ? `the previous token keeps working until ${rotation.previousValidUntil.toISOString()}` : 'the previous token stops working now');
+        say(
+          rotation.previousValidUntil
+            ? `the previous token keeps working until ${rotation.previousValidUntil.toISOString()}`
+            : 'the previous token stops working now',
+        );
         say(`token (shown once, store it now): ${rotation.token}`);
         break;
       }
@@ -109,7 +112,11 @@ async function main(argv: string[]): Promise<void> {
 function describe(c: CredentialSummary): string {
   const now = Date.now();
   const at = (d: Date | null) => (d ? d.toISOString() : 'never');
-  const state = c.revokedAt ? `revoked ${c.revokedAt.toISOString()}` : c.expiresAt && c.expiresAt.getTime() <= now ? `expired ${c.expiresAt.toISOString()}` : 'active';
+  const state = c.revokedAt
+    ? `revoked ${c.revokedAt.toISOString()}`
+    : c.expiresAt && c.expiresAt.getTime() <= now
+      ? `expired ${c.expiresAt.toISOString()}`
+      : 'active';
   const expiry = c.expiresAt ? (c.expiresAt.getTime() <= now ? `expired ${at(c.expiresAt)}` : `expires ${at(c.expiresAt)}`) : 'no expiry';
   let overlap = 'no rotation overlap';
   if (c.previousTokenValidUntil) {

@@ -1,19 +1,16 @@
 // The database a command-line tool works on: the one the server would use, which must
 // be persistent (DATABASE_URL or PGLITE_DATA_DIR); an in-memory one would vanish on exit.
 import type { Config } from '../config.js';
-import { openDatabase, type Database } from '../db/database.js';
+import { type Database, openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 
 export async function openCliDatabase(config: Config): Promise<Database> {
   if (!config.databaseUrl && !config.pgliteDataDir) {
-    throw new Error('set DATABASE_URL (PostgreSQL) or PGLITE_DATA_DIR (embedded database directory): an in-memory database would be lost when this command exits');
+    throw new Error(
+      'set DATABASE_URL (PostgreSQL) or PGLITE_DATA_DIR (embedded database directory): an in-memory database would be lost when this command exits',
+    );
   }
   const db = await openDatabase(config);
   await migrate(db);
   return db;
-}
-
-export function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
 }

@@ -4,21 +4,16 @@
 // Applies source records (see server/importing/FORMAT.md) all-or-nothing: added, replaced
 // or deleted by id, in file order; a snapshot company's employments the file lacks are
 // deleted. On rejection every problem is listed with its line and nothing is written.
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
-import { ImportParseError, ImportRejected, importFile, type ImportSummary } from '../importing/index.js';
+import { ImportParseError, ImportRejected, type ImportSummary, importFile } from '../importing/index.js';
 import { storedRecordTypes } from '../importing/records.js';
-import { fail, openCliDatabase } from './database.js';
+import { fail, parseCommandLine } from './commandLine.js';
+import { openCliDatabase } from './database.js';
 
 const usage = 'usage: import <file.ndjson | file.json> [--snapshot COMPANY_ID]...';
 
 async function main(argv: string[]): Promise<void> {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { snapshot: { type: 'string', multiple: true } } });
-  } catch (error) {
-    fail(`${(error as Error).message}\n${usage}`);
-  }
+  const parsed = parseCommandLine(argv, { snapshot: { type: 'string', multiple: true } }, usage);
   const [file, ...extra] = parsed.positionals;
   if (!file || extra.length) fail(usage);
   const config = loadConfig();
@@ -29,7 +24,9 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(renderSummary(summary, Date.now() - started));
   } catch (error) {
     if (error instanceof ImportRejected) {
-      process.stderr.write(`import rejected, nothing was written. ${error.total} problem(s)${error.total > error.problems.length ? `, the first ${error.problems.length}` : ''}:\n`);
+      process.stderr.write(
+        `import rejected, nothing was written. ${error.total} problem(s)${error.total > error.problems.length ? `, the first ${error.problems.length}` : ''}:\n`,
+      );
       for (const p of error.problems) process.stderr.write(`  line ${p.line}: ${p.record}: ${p.message}\n`);
       process.exitCode = 2;
     } else if (error instanceof ImportParseError) {
@@ -49,7 +46,7 @@ export function renderSummary(summary: ImportSummary, ms: number): string {
     if (!Object.values(c).some(Boolean)) continue;
     lines.push(`  ${type}: ${c.added} added, ${c.changed} changed, ${c.unchanged} unchanged, ${c.deleted} deleted, ${c.already_absent} already absent`);
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 main(process.argv.slice(2)).catch((error) => fail(error instanceof ConfigError ? `configuration error: ${error.message}` : String(error?.message ?? error)));

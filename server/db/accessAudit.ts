@@ -1,5 +1,6 @@
-// The access audit's table (migration 003): entries written in batches, read back per
-// person or per credential, and deleted past their retention by the housekeeping job.
+// The access audit's table (migration 003): entries written by the person query itself
+// (server/db/persons.ts) or here, read back per person or per credential, and deleted past
+// their retention by the housekeeping job.
 import type { Queryable } from './database.js';
 
 export type AuditedOperation = 'searchPersons' | 'getPerson';

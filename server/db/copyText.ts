@@ -18,5 +18,5 @@ export function copyValue(value: CopyValue): string {
 export function copyLine(values: readonly CopyValue[]): string {
   let line = '';
   for (let i = 0; i < values.length; i++) line += (i ? '\t' : '') + copyValue(values[i]);
-  return line + '\n';
+  return `${line}\n`;
 }

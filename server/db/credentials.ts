@@ -105,14 +105,30 @@ export async function replaceCompanySet(tx: Queryable, credentialId: string, old
 }
 
 /**
+ * Takes deleted companies out of the company sets credentials no longer point at (a
+ * cached credential may still read one until its cache entry expires; the company's
+ * employments go in the same transaction, so it reads nothing of them). Their people
+ * rollups are recounted by the trigger. A current set that holds one must be replaced
+ * first (`replaceCompanySet`). Returns how many set memberships went.
+ */
+export async function removeCompaniesFromReplacedSets(tx: Queryable, companies: readonly string[]): Promise<number> {
+  const gone = await tx.query(
+    `DELETE FROM credential_companies cc
+      WHERE cc.company_id = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM credentials c WHERE c.company_set_id = cc.credential_id)
+      RETURNING 1`,
+    [companies],
+  );
+  return gone.length;
+}
+
+/**
  * Company sets replaced at least `keepMs` ago: their rows go, and with them (by the
  * recount trigger on credential_companies) their people rollup. Returns how many sets.
  */
 export async function removeReplacedCompanySets(tx: Queryable, keepMs: number): Promise<number> {
-  const gone = await tx.query<{ id: string }>(
-    `DELETE FROM replaced_company_sets WHERE replaced_at < now() - $1 * interval '1 millisecond' RETURNING id`,
-    [keepMs],
-  );
+  const gone = await tx.query<{ id: string }>(`DELETE FROM replaced_company_sets WHERE replaced_at < now() - $1 * interval '1 millisecond' RETURNING id`, [
+    keepMs,
+  ]);
   if (gone.length) await tx.query('DELETE FROM credential_companies WHERE credential_id = ANY($1::uuid[])', [gone.map((s) => s.id)]);
   return gone.length;
 }

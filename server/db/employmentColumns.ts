@@ -2,9 +2,8 @@
 // `employee` record and of its per-employment records (membership, invitation, linked
 // user, participation, coverage), the employees column it is stored in, its SQL type and
 // its JSON Schema. From it come the import's record schemas (importing/records.ts), its
-// staging tables and write statement (db/import/), the person query's select list
-// (db/persons.ts) and the bench's COPY columns. Adding a field: one entry here, a
-// migration adding the column, and where the contract shows it (domain/persons.ts).
+// staging tables and write statement (db/import/) and the bench's COPY columns. Adding a field: one entry here, a
+// migration adding the column, and where the contract shows it (db/personJson.ts).
 
 export type SqlType = 'uuid' | 'text' | 'date' | 'timestamptz' | 'jsonb' | 'boolean';
 

@@ -36,7 +36,7 @@ function splitStatements(sql: string): string[] {
   let current = '';
   let inBody = false;
   for (const line of sql.replace(/^\s*--.*$/gm, '').split('\n')) {
-    current += line + '\n';
+    current += `${line}\n`;
     if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) inBody = !inBody;
     if (!inBody && /;\s*$/.test(line)) {
       statements.push(current.trim().replace(/;$/, ''));

@@ -11,10 +11,12 @@
 // name index once per name and company. The array serves the rest: listings read each
 // company's creation-ordered index, a name fragment one range of the name pieces per
 // company, person-id and phone lookups check a few rows.
+
+import type { AuditedOperation } from './accessAudit.js';
 import type { Queryable } from './database.js';
-import { employmentColumns, foldedNameColumns, personTimeColumns } from './employmentColumns.js';
 import { listingRollup, pageAndTotalFromRollups } from './listingFromRollups.js';
-import { personFilters, type FilterValues } from './personFilters.js';
+import { type FilterValues, personFilters } from './personFilters.js';
+import { AS_OF, employeeJson, iso } from './personJson.js';
 
 export interface PersonFilter extends FilterValues {
   /** The credential whose companies bound what matches and shows... */
@@ -29,63 +31,32 @@ export interface PersonFilter extends FilterValues {
 }
 
 /**
- * One row per (person on the page, authorized employment), in response order. Instants
- * arrive as the contract writes them (ISO 8601 in UTC, milliseconds): formatted by
- * PostgreSQL, they need no Date parsing and re-formatting per field (measured at about
- * 15% of the service's CPU time on a page of 50 people).
+ * One row per person on the page, in response order (or, for an empty page, one row with
+ * no person): the page's instant and exact total, and the person as the contract's
+ * Person object in JSON text (personJson.ts), ready to be sent as it is.
  */
-export interface EmploymentRow {
+export interface PersonRow {
+  /** asOf, as the contract writes it. */
   as_of: string;
   total: string;
   person_id: string | null;
-  person_created_at: string;
-  person_updated_at: string;
-  id: string;
-  company_id: string;
-  first_name: string;
-  last_name: string;
-  date_of_birth: string;
-  gender: string | null;
-  email: string;
-  phone: string;
-  address_line1: string;
-  address_line2: string | null;
-  city: string;
-  state: string;
-  postal_code: string;
-  created_at: string;
-  updated_at: string;
-  external_ids: { system: string; system_id: string }[];
-  membership_status: 'active' | 'revoked' | null;
-  invitation_status: 'pending' | 'accepted' | 'revoked' | null;
-  invitation_invited_at: string | null;
-  invitation_expires_at: string | null;
-  linked_user_status: 'active' | 'deactivated' | null;
-  has_participation: boolean | null;
-  participation_decision: 'opt_in' | 'opt_out' | null;
-  participation_decided_at: string | null;
-  coverage_status: string | null;
-  coverage_starts_at: string | null;
-  coverage_ends_at: string | null;
-  coverage_plan_tier: string | null;
+  person: string | null;
 }
 
-/** An instant as the contract writes it, e.g. 2024-03-01T09:30:00.000Z (as Date.toISOString would). */
-const iso = (instant: string) => `to_char(${instant} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-
 /**
- * What a page reads of each employment: every stored column the contract shows
- * (employmentColumns.ts; the folded names are for matching only) and the person's times,
- * instants formatted by PostgreSQL.
+ * The access audit's entry of this response (migration 003), written by the person query's
+ * own statement: the entry commits with the read or neither happens, and the caller hears
+ * of the rows only once it is committed (server/access/auditWriter.ts).
  */
-const employmentSelect = [
-  ...employmentColumns.filter((c) => !foldedNameColumns.some((f) => f.column === c.column)),
-  ...personTimeColumns.map((column) => ({ column, type: 'timestamptz' as const })),
-]
-  .map(({ column, type }) => (type === 'timestamptz' ? `${iso(`e.${column}`)} AS ${column}` : `e.${column}`))
-  .join(', ');
+export interface AuditInStatement {
+  credentialId: string;
+  operation: AuditedOperation;
+  /** false: the commit does not wait for the disk flush (AUDIT_DURABILITY=commit). */
+  synchronousCommit: boolean;
+}
 
-export async function findPersons(db: Queryable, filter: PersonFilter): Promise<EmploymentRow[]> {
+/** The page of people `filter` selects; with `audit`, its access audit entry is committed with it. */
+export async function findPersons(db: Queryable, filter: PersonFilter, audit?: AuditInStatement): Promise<PersonRow[]> {
   const companies = filter.authorizedCompanies;
   const names = nameRoute(filter);
   // A name search through the dictionaries over several companies joins
@@ -109,9 +80,10 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
   // for employees, carrying every column the search reads.
   const source = names.route === 'pieces' ? `${names.lead}_name_pieces e` : 'employees e';
   const authorizedEmployees = inline ? source : `${source} JOIN credential_companies cc ON cc.credential_id = $1::uuid AND cc.company_id = e.company_id`;
+  // A page person's authorized employments.
   const pageEmployees = inline
-    ? `employees e ON e.person_id = page.id AND ${authorized}`
-    : '(employees e JOIN credential_companies ecc ON ecc.credential_id = $1::uuid AND ecc.company_id = e.company_id) ON e.person_id = page.id';
+    ? `employees e WHERE e.person_id = page.id AND ${authorized}`
+    : 'employees e JOIN credential_companies ecc ON ecc.credential_id = $1::uuid AND ecc.company_id = e.company_id WHERE e.person_id = page.id';
   if (filter.companyId !== undefined) where.push(personFilters.companyId.where!(param(filter.companyId)));
   if (names.route === 'pieces') {
     // Every name holding the fragment holds its first three characters.
@@ -174,15 +146,35 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
      total AS (SELECT count(*) AS n FROM matched)`;
   }
 
-  const rows = await db.query<EmploymentRow>(
-    `WITH ${pageAndTotal}
-     SELECT ${iso('statement_timestamp()')} AS as_of,
+  const systems = filter.externalIdSystems === undefined ? undefined : param(filter.externalIdSystems);
+  // The entry names the page's people in response order and, for a person id that matched
+  // nobody, whom it asked for; `at` is the response's asOf.
+  const audited = audit
+    ? `, audited AS (
+       INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id)
+       SELECT ${AS_OF}, ${param(audit.credentialId)}::uuid, ${param(audit.operation)},
+              ARRAY(SELECT id FROM page ORDER BY created_at, id),
+              ${filter.personId === undefined ? 'NULL' : `CASE WHEN (SELECT n FROM total) = 0 THEN ${param(filter.personId)}::uuid END`}
+       ${audit.synchronousCommit ? '' : `FROM (SELECT set_config('synchronous_commit', 'off', true)) AS this_transaction`}
+     )`
+    : '';
+
+  return db.query<PersonRow>(
+    `WITH ${pageAndTotal}${audited}
+     SELECT ${iso(AS_OF)} AS as_of,
             (SELECT n FROM total) AS total,
-            ${employmentSelect}
+            page.id AS person_id,
+            CASE WHEN page.id IS NOT NULL THEN
+              json_build_object('id', page.id, 'employments', p.employments, 'createdAt', ${iso('page.created_at')}, 'updatedAt', p.updated_at)::text
+            END AS person
        FROM (SELECT 1) AS always
        LEFT JOIN page ON true
-       LEFT JOIN ${pageEmployees}
-      ORDER BY page.created_at, page.id, e.created_at, e.id`,
+       LEFT JOIN LATERAL (
+         SELECT json_agg(${employeeJson('e', systems)} ORDER BY e.created_at, e.id) AS employments,
+                ${iso('max(e.person_updated_at)')} AS updated_at
+           FROM ${pageEmployees}
+       ) p ON true
+      ORDER BY page.created_at, page.id`,
     params,
     // Every shape of this statement has one good plan whatever the values: a person id or
     // a phone picks out a handful of rows; a name fragment one range of the name pieces
@@ -194,15 +186,9 @@ export async function findPersons(db: Queryable, filter: PersonFilter): Promise<
     // name and company: 100 companies, 253 -> 152 req/s), hence the join for those.
     { prepared: true },
   );
-  // Stored in order with the employment (server/db/employmentColumns.ts); shown for the systems asked for.
-  const systems = filter.externalIdSystems;
-  if (systems) for (const row of rows) row.external_ids &&= row.external_ids.filter((x) => systems.includes(x.system));
-  return rows;
 }
 
-type NameRoute =
-  | { route: 'none' | 'row' | 'dictionary' }
-  | { route: 'pieces'; lead: 'last' | 'first'; fragment: string };
+type NameRoute = { route: 'none' | 'row' | 'dictionary' } | { route: 'pieces'; lead: 'last' | 'first'; fragment: string };
 
 /**
  * How the name fragments find their employments: none given; checked on the rows a phone
@@ -221,5 +207,3 @@ function nameRoute(filter: PersonFilter): NameRoute {
 
 /** A LIKE pattern matching `fragment` anywhere, with `%`, `_` and `\` taken literally. */
 const containing = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-

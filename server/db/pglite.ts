@@ -1,6 +1,6 @@
 // Embedded PGlite: in memory, or in a data directory that survives restarts.
 import { PGlite, types } from '@electric-sql/pglite';
-import { SESSION_SETTINGS, type Database, type DatabaseOptions } from './database.js';
+import { type Database, type DatabaseOptions, SESSION_SETTINGS } from './database.js';
 
 // Same choice as postgres.ts: a `date` stays the 'YYYY-MM-DD' string PostgreSQL sends.
 const parsers = { [types.DATE]: (value: string) => value };

@@ -1,10 +1,10 @@
 // PostgreSQL through a bounded `pg` pool.
 import { createHash } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import { SESSION_SETTINGS, type Database, type DatabaseOptions, type Queryable } from './database.js';
+import { type Database, type DatabaseOptions, type Queryable, SESSION_SETTINGS } from './database.js';
 
 // A `date` stays the 'YYYY-MM-DD' string PostgreSQL sends: pg would otherwise build a
 // JS Date at local midnight, which shifts the day in any time zone west of UTC.

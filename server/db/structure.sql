@@ -105,11 +105,11 @@ CREATE INDEX employees_first_name ON public.employees USING btree (first_name_fo
 CREATE INDEX employees_last_name ON public.employees USING btree (last_name_folded, company_id, person_created_at, person_id) INCLUDE (first_name_folded) WHERE (person_id IS NOT NULL);
 CREATE INDEX employees_person ON public.employees USING btree (person_id, created_at, id) WHERE (person_id IS NOT NULL);
 CREATE INDEX employees_phone ON public.employees USING btree (phone) WHERE (person_id IS NOT NULL);
-CREATE TRIGGER employees_deleted AFTER DELETE ON public.employees REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION follow_employment_changes();
-CREATE TRIGGER employees_inserted AFTER INSERT ON public.employees REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION follow_employment_changes();
+CREATE TRIGGER employees_deleted AFTER DELETE ON public.employees REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT WHEN ((current_setting('lookup.bulk'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION follow_employment_changes();
+CREATE TRIGGER employees_inserted AFTER INSERT ON public.employees REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT WHEN ((current_setting('lookup.bulk'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION follow_employment_changes();
 CREATE TRIGGER employees_locked BEFORE INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.employees FOR EACH STATEMENT EXECUTE FUNCTION lock_data_writers_first();
 CREATE TRIGGER employees_truncated AFTER TRUNCATE ON public.employees FOR EACH STATEMENT EXECUTE FUNCTION forget_derived_data();
-CREATE TRIGGER employees_updated AFTER UPDATE ON public.employees REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION follow_employment_changes();
+CREATE TRIGGER employees_updated AFTER UPDATE ON public.employees REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT WHEN ((current_setting('lookup.bulk'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION follow_employment_changes();
 
 CREATE TABLE first_name_dictionary (
   folded text NOT NULL,
@@ -187,6 +187,35 @@ BEGIN
 END
 $function$;
 
+CREATE OR REPLACE FUNCTION public.fill_derived_data()
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  hash_agg text := current_setting('enable_hashagg');
+BEGIN
+  PERFORM lock_data_writers();
+
+
+  PERFORM set_config('enable_hashagg', 'off', true);
+  INSERT INTO last_name_dictionary SELECT DISTINCT last_name_folded FROM employees WHERE person_id IS NOT NULL ORDER BY 1;
+  INSERT INTO first_name_dictionary SELECT DISTINCT first_name_folded FROM employees WHERE person_id IS NOT NULL ORDER BY 1;
+  INSERT INTO last_name_pieces
+  SELECT DISTINCT substr(e.last_name_folded, s, 3), e.company_id, e.person_created_at, e.person_id, e.last_name_folded, e.first_name_folded
+    FROM employees e CROSS JOIN generate_series(1, length(e.last_name_folded) - 2) AS s
+   WHERE e.person_id IS NOT NULL ORDER BY 1, 2, 3, 4, 5, 6;
+  INSERT INTO first_name_pieces
+  SELECT DISTINCT substr(e.first_name_folded, s, 3), e.company_id, e.person_created_at, e.person_id, e.last_name_folded, e.first_name_folded
+    FROM employees e CROSS JOIN generate_series(1, length(e.first_name_folded) - 2) AS s
+   WHERE e.person_id IS NOT NULL ORDER BY 1, 2, 3, 4, 6, 5;
+  INSERT INTO people_by_company_day (company_id, day, people)
+  SELECT company_id, utc_day(person_created_at), count(DISTINCT person_id) FROM employees WHERE person_id IS NOT NULL GROUP BY 1, 2;
+
+  PERFORM recount_credential_people(array_agg(DISTINCT credential_id)) FROM credential_companies;
+  PERFORM set_config('enable_hashagg', hash_agg, true);
+END
+$function$;
+
 CREATE OR REPLACE FUNCTION public.follow_credential_companies()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -206,17 +235,18 @@ DECLARE
   noted bigint;
   hash_join text := current_setting('enable_hashjoin');
   merge_join text := current_setting('enable_mergejoin');
+  nest_loop text := current_setting('enable_nestloop');
 BEGIN
   PERFORM lock_data_writers();
   IF to_regclass('pg_temp.employment_changes') IS NULL THEN
 
     CREATE TEMP TABLE employment_changes (
       side "char" NOT NULL, id uuid NOT NULL, company_id text NOT NULL, person_id uuid NOT NULL,
-      person_created_at timestamptz NOT NULL, last_name_folded text NOT NULL, first_name_folded text NOT NULL);
+      person_created_at timestamptz NOT NULL, last_name_folded text NOT NULL, first_name_folded text NOT NULL) ON COMMIT DELETE ROWS;
 
     CREATE TEMP TABLE employment_states (
       side "char" NOT NULL, company_id text NOT NULL, person_created_at timestamptz NOT NULL, person_id uuid NOT NULL,
-      last_name_folded text NOT NULL, first_name_folded text NOT NULL);
+      last_name_folded text NOT NULL, first_name_folded text NOT NULL) ON COMMIT DELETE ROWS;
   END IF;
   TRUNCATE employment_changes, employment_states;
   IF TG_OP = 'INSERT' THEN
@@ -226,6 +256,10 @@ BEGIN
     INSERT INTO employment_changes
     SELECT 'o', id, company_id, person_id, person_created_at, last_name_folded, first_name_folded FROM old_rows WHERE person_id IS NOT NULL;
   ELSE
+
+
+
+    PERFORM set_config('enable_nestloop', 'off', true);
     INSERT INTO employment_changes
     SELECT s.*
       FROM old_rows o JOIN new_rows n ON n.id = o.id
@@ -235,6 +269,7 @@ BEGIN
      WHERE (o.company_id, o.person_id, o.person_created_at, o.last_name_folded, o.first_name_folded)
            IS DISTINCT FROM (n.company_id, n.person_id, n.person_created_at, n.last_name_folded, n.first_name_folded)
        AND s.person_id IS NOT NULL;
+    PERFORM set_config('enable_nestloop', nest_loop, true);
   END IF;
   GET DIAGNOSTICS noted = ROW_COUNT;
   IF noted = 0 THEN RETURN NULL; END IF;
@@ -243,9 +278,10 @@ BEGIN
   INSERT INTO employment_states
   WITH affected AS (SELECT DISTINCT person_id FROM employment_changes),
 
+
   now_borne AS (
     SELECT e.id, e.company_id, e.person_created_at, e.person_id, e.last_name_folded, e.first_name_folded
-      FROM affected a CROSS JOIN LATERAL (SELECT * FROM employees y WHERE y.person_id = a.person_id) e
+      FROM affected a CROSS JOIN LATERAL (SELECT * FROM employees y WHERE y.person_id = a.person_id OFFSET 0) e
   )
   SELECT DISTINCT 'b'::"char", company_id, person_created_at, person_id, last_name_folded, first_name_folded
     FROM (SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM now_borne h
@@ -256,7 +292,7 @@ BEGIN
   SELECT DISTINCT 'a'::"char", company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM now_borne;
   IF noted > 1000 THEN ANALYZE employment_states; END IF;
 
-  CREATE TEMP TABLE IF NOT EXISTS name_pieces_gone (side "char", piece text, company_id text, person_created_at timestamptz, person_id uuid, last_name_folded text, first_name_folded text);
+  CREATE TEMP TABLE IF NOT EXISTS name_pieces_gone (side "char", piece text, company_id text, person_created_at timestamptz, person_id uuid, last_name_folded text, first_name_folded text) ON COMMIT DELETE ROWS;
   TRUNCATE name_pieces_gone;
   INSERT INTO name_pieces_gone
   WITH gone AS (
@@ -264,9 +300,9 @@ BEGIN
     EXCEPT
     SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM employment_states WHERE side = 'a'
   )
-  SELECT 'l', p, g.* FROM gone g CROSS JOIN unnest(name_pieces(g.last_name_folded)) AS p
+  SELECT 'l', p, g.* FROM gone g CROSS JOIN LATERAL (SELECT DISTINCT substr(g.last_name_folded, s, 3) FROM generate_series(1, length(g.last_name_folded) - 2) AS s) AS x(p)
   UNION ALL
-  SELECT 'f', p, g.* FROM gone g CROSS JOIN unnest(name_pieces(g.first_name_folded)) AS p;
+  SELECT 'f', p, g.* FROM gone g CROSS JOIN LATERAL (SELECT DISTINCT substr(g.first_name_folded, s, 3) FROM generate_series(1, length(g.first_name_folded) - 2) AS s) AS x(p);
 
 
   PERFORM set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
@@ -283,13 +319,13 @@ BEGIN
   ),
   last_came AS (INSERT INTO last_name_pieces
                 SELECT p, c.company_id, c.person_created_at, c.person_id, c.last_name_folded, c.first_name_folded
-                  FROM came c CROSS JOIN unnest(name_pieces(c.last_name_folded)) AS p ORDER BY 1, 2, 3, 4, 5, 6)
+                  FROM came c CROSS JOIN LATERAL (SELECT DISTINCT substr(c.last_name_folded, s, 3) FROM generate_series(1, length(c.last_name_folded) - 2) AS s) AS x(p) ORDER BY 1, 2, 3, 4, 5, 6)
   INSERT INTO first_name_pieces
   SELECT p, c.company_id, c.person_created_at, c.person_id, c.last_name_folded, c.first_name_folded
-    FROM came c CROSS JOIN unnest(name_pieces(c.first_name_folded)) AS p ORDER BY 1, 2, 3, 4, 6, 5;
+    FROM came c CROSS JOIN LATERAL (SELECT DISTINCT substr(c.first_name_folded, s, 3) FROM generate_series(1, length(c.first_name_folded) - 2) AS s) AS x(p) ORDER BY 1, 2, 3, 4, 6, 5;
 
 
-  CREATE TEMP TABLE IF NOT EXISTS rollup_deltas (credential boolean, key text, day date, delta integer);
+  CREATE TEMP TABLE IF NOT EXISTS rollup_deltas (credential boolean, key text, day date, delta integer) ON COMMIT DELETE ROWS;
   TRUNCATE rollup_deltas;
   INSERT INTO rollup_deltas
   WITH company_presence AS (SELECT DISTINCT side, company_id AS key, utc_day(person_created_at) AS day, person_id FROM employment_states),
@@ -404,20 +440,7 @@ AS $function$
 BEGIN
   PERFORM lock_data_writers();
   TRUNCATE last_name_dictionary, first_name_dictionary, last_name_pieces, first_name_pieces, people_by_company_day, people_by_credential_day;
-  INSERT INTO last_name_dictionary SELECT DISTINCT last_name_folded FROM employees WHERE person_id IS NOT NULL ORDER BY 1;
-  INSERT INTO first_name_dictionary SELECT DISTINCT first_name_folded FROM employees WHERE person_id IS NOT NULL ORDER BY 1;
-  INSERT INTO last_name_pieces
-  SELECT DISTINCT p, e.company_id, e.person_created_at, e.person_id, e.last_name_folded, e.first_name_folded
-    FROM employees e CROSS JOIN unnest(name_pieces(e.last_name_folded)) AS p
-   WHERE e.person_id IS NOT NULL ORDER BY 1, 2, 3, 4, 5, 6;
-  INSERT INTO first_name_pieces
-  SELECT DISTINCT p, e.company_id, e.person_created_at, e.person_id, e.last_name_folded, e.first_name_folded
-    FROM employees e CROSS JOIN unnest(name_pieces(e.first_name_folded)) AS p
-   WHERE e.person_id IS NOT NULL ORDER BY 1, 2, 3, 4, 6, 5;
-  INSERT INTO people_by_company_day (company_id, day, people)
-  SELECT company_id, utc_day(person_created_at), count(DISTINCT person_id) FROM employees WHERE person_id IS NOT NULL GROUP BY 1, 2;
-
-  PERFORM recount_credential_people(array_agg(DISTINCT credential_id)) FROM credential_companies;
+  PERFORM fill_derived_data();
 END
 $function$;
 

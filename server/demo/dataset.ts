@@ -1,8 +1,9 @@
 // A realistic, deterministic demo dataset: several companies of skewed sizes, people with
 // one to three employments (some in several companies), unlinked employee records, and
 // every membership, invitation, participation and coverage state. Same seed, same data.
-import { Faker, base, de, en, es, fr } from '@faker-js/faker';
+import { base, de, en, es, Faker, fr } from '@faker-js/faker';
 import type { ImportRecord } from '../importing/records.js';
+import { demoCompanies, demoCredentials } from './credentials.js';
 
 export interface DemoOptions {
   people?: number;
@@ -11,21 +12,7 @@ export interface DemoOptions {
   now?: Date;
 }
 
-export const demoCompanies = [
-  { id: 'acme-corp', name: 'Acme Corporation', weight: 40 },
-  { id: 'globex', name: 'Globex', weight: 25 },
-  { id: 'initech', name: 'Initech', weight: 15 },
-  { id: 'umbrella', name: 'Umbrella Health', weight: 10 },
-  { id: 'hooli', name: 'Hooli', weight: 7 },
-  { id: 'stark_industries', name: 'Stark Industries', weight: 3 },
-];
-
-/** Development credentials: plaintext tokens, hashed on import. Never used outside development. */
-export const demoCredentials = [
-  { name: 'demo: every company', token: 'plk_demo_every_company_6f1d0c9e2b', companies: demoCompanies.map((c) => c.id) },
-  { name: 'demo: acme-corp only', token: 'plk_demo_acme_only_3a7b55e1c4d8', companies: ['acme-corp'] },
-  { name: 'demo: globex and initech', token: 'plk_demo_globex_initech_90c2fa', companies: ['globex', 'initech'] },
-];
+export { demoCompanies, demoCredentials } from './credentials.js';
 
 const DAY = 86_400_000;
 
@@ -39,7 +26,12 @@ export function demoDataset(options: DemoOptions = {}): ImportRecord[] {
   const records: ImportRecord[] = demoCompanies.map(({ id, name }) => ({ type: 'company', id, name }));
   const pickCompany = () => faker.helpers.weightedArrayElement(demoCompanies.map((c) => ({ weight: c.weight, value: c.id })));
 
-  const addEmployee = (personId: string | null, createdAt: Date, companyId: string, who: { first: string; last: string; dob: string; gender: string | null; phone: string }) => {
+  const addEmployee = (
+    personId: string | null,
+    createdAt: Date,
+    companyId: string,
+    who: { first: string; last: string; dob: string; gender: string | null; phone: string },
+  ) => {
     const id = faker.string.uuid();
     const updatedAt = faker.date.between({ from: createdAt, to: now });
     records.push({
@@ -122,7 +114,11 @@ export function demoDataset(options: DemoOptions = {}): ImportRecord[] {
       dob: faker.date.birthdate({ mode: 'age', min: 18, max: 70 }).toISOString().slice(0, 10),
       gender: faker.helpers.maybe(() => (sex === 'female' ? 'female' : 'male'), { probability: 0.8 }) ?? null,
       // Phones in the formats people type; the import normalizes them to E.164.
-      phone: faker.helpers.arrayElement([`(${faker.string.numeric({ length: 1, allowLeadingZeros: false }).replace(/[01]/, '4')}15) 555-01${faker.string.numeric(2)}`, `+1 212 555 01${faker.string.numeric(2)}`, `312-555-01${faker.string.numeric(2)}`]),
+      phone: faker.helpers.arrayElement([
+        `(${faker.string.numeric({ length: 1, allowLeadingZeros: false }).replace(/[01]/, '4')}15) 555-01${faker.string.numeric(2)}`,
+        `+1 212 555 01${faker.string.numeric(2)}`,
+        `312-555-01${faker.string.numeric(2)}`,
+      ]),
     };
   };
 
@@ -139,7 +135,14 @@ export function demoDataset(options: DemoOptions = {}): ImportRecord[] {
     const createdAt = faker.date.between({ from: around(-3 * 365), to: around(-1) });
     records.push({ type: 'person', id: personId, createdAt: iso(createdAt), updatedAt: iso(faker.date.between({ from: createdAt, to: now })) });
     const who = fixed[i] ?? identity();
-    const jobs = i < fixed.length ? 2 : faker.helpers.weightedArrayElement([{ weight: 65, value: 1 }, { weight: 28, value: 2 }, { weight: 7, value: 3 }]);
+    const jobs =
+      i < fixed.length
+        ? 2
+        : faker.helpers.weightedArrayElement([
+            { weight: 65, value: 1 },
+            { weight: 28, value: 2 },
+            { weight: 7, value: 3 },
+          ]);
     const companies = new Set<string>();
     while (companies.size < jobs) companies.add(pickCompany());
     let at = createdAt;

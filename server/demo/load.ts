@@ -1,7 +1,6 @@
 // Loads the demo dataset into an empty database (never over existing data).
 import type { Database } from '../db/database.js';
-import { importRecords } from '../importing/index.js';
-import { demoCredentials, demoDataset } from './dataset.js';
+import { demoCredentials } from './credentials.js';
 
 export interface DemoLoad {
   loaded: boolean;
@@ -14,9 +13,11 @@ export async function loadDemoIfEmpty(db: Database, defaultPhoneRegion: string):
   const tokens = demoCredentials.map(({ name, token }) => ({ name, token }));
   if (Number(count) > 0) {
     // Data is present: show the demo tokens only if the demo data is what is there.
-    const [demo] = await db.query("SELECT 1 FROM credentials WHERE name = $1 AND revoked_at IS NULL", [demoCredentials[0]!.name]);
+    const [demo] = await db.query('SELECT 1 FROM credentials WHERE name = $1 AND revoked_at IS NULL', [demoCredentials[0]!.name]);
     return demo ? { loaded: false, summary: '', tokens } : undefined;
   }
+  // The generator (faker) and the importer are loaded only when there is something to load.
+  const [{ importRecords }, { demoDataset }] = await Promise.all([import('../importing/index.js'), import('./dataset.js')]);
   const counts = await importRecords(db, demoDataset(), defaultPhoneRegion);
   return {
     loaded: true,

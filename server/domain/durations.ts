@@ -29,7 +29,12 @@ export function formatDuration(ms: number): string {
   let rest = Math.round(ms / 1000);
   if (rest <= 0) return '0s';
   let text = '';
-  for (const [unit, size] of [['d', 86_400], ['h', 3_600], ['m', 60], ['s', 1]] as const) {
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+    ['s', 1],
+  ] as const) {
     if (rest >= size) {
       text += `${Math.floor(rest / size)}${unit}`;
       rest %= size;

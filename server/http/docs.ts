@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
-import { contractPaths } from '../contract.js';
+import { contractPaths } from '../contractFiles.js';
 import { withInlineRedocLogo } from './redoc-logo.js';
 
 export interface DocsResponse {
@@ -47,8 +47,7 @@ export function defaultRedocScriptPath(): string | undefined {
   }
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 // JSON inside <script>: no "</script>" or "<!--" can end or confuse the element.
 const jsonForScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
@@ -136,7 +135,12 @@ export function createDocsResponder(options: DocsOptions): DocsResponder {
   const responses = new Map<string, DocsResponse>();
 
   responses.set('/openapi.yaml', { status: 200, contentType: 'application/yaml; charset=utf-8', headers: { 'Cache-Control': REVALIDATE }, body: yamlText });
-  responses.set('/openapi.json', { status: 200, contentType: 'application/json; charset=utf-8', headers: { 'Cache-Control': REVALIDATE }, body: JSON.stringify(document) });
+  responses.set('/openapi.json', {
+    status: 200,
+    contentType: 'application/json; charset=utf-8',
+    headers: { 'Cache-Control': REVALIDATE },
+    body: JSON.stringify(document),
+  });
 
   const scriptPath = options.redocScriptPath ?? defaultRedocScriptPath();
   let docsPage: DocsResponse;

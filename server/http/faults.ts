@@ -3,10 +3,21 @@
 import { ApiError } from '../errors.js';
 
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
   '57014', // query_canceled (statement_timeout)
-  '57P01', '57P02', '57P03', // admin_shutdown, crash_shutdown, cannot_connect_now
-  '08000', '08003', '08006', '08001', '08004', // connection exceptions
+  '57P01',
+  '57P02',
+  '57P03', // admin_shutdown, crash_shutdown, cannot_connect_now
+  '08000',
+  '08003',
+  '08006',
+  '08001',
+  '08004', // connection exceptions
   '53300', // too_many_connections
 ]);
 

@@ -7,16 +7,30 @@ import type { ServerResponse } from 'node:http';
 import type { Database } from '../db/database.js';
 import { ApiError } from '../errors.js';
 import type { Metrics } from '../observability/metrics.js';
-import { createDocsResponder } from './docs.js';
+import type { DocsResponder } from './docs.js';
 import { sendError, sendJson } from './respond.js';
 import type { PlainHandler } from './router.js';
 
 const READINESS_TIMEOUT_MS = 2_000;
 
-export function operationalRoutes(deps: { db: Database; metrics: Metrics; draftsEnabled: boolean; /** Shutting down: not ready. */ draining: () => boolean }): Record<string, PlainHandler> {
-  const docs = createDocsResponder({ draftsEnabled: deps.draftsEnabled });
-  const serveDocs: PlainHandler = (req, res) => {
-    const found = docs(new URL(req.url ?? '/', 'http://localhost').pathname);
+export function operationalRoutes(deps: {
+  db: Database;
+  metrics: Metrics;
+  draftsEnabled: boolean /** Shutting down: not ready. */;
+  draining: () => boolean;
+}): Record<string, PlainHandler> {
+  // Loaded and built on the first request for them: the rendered reference holds Redoc's
+  // browser bundle and the contract's YAML, which a server that is never asked for its
+  // docs need not load, read, parse or keep.
+  let docs: Promise<DocsResponder> | undefined;
+  const serveDocs: PlainHandler = async (req, res) => {
+    docs ??= import('./docs.js')
+      .then(({ createDocsResponder }) => createDocsResponder({ draftsEnabled: deps.draftsEnabled }))
+      .catch((error: unknown) => {
+        docs = undefined; // tried again on the next request
+        throw error;
+      });
+    const found = (await docs)(new URL(req.url ?? '/', 'http://localhost').pathname);
     if (!found) return sendError(res, new ApiError('not_found'));
     res.writeHead(found.status, { ...found.headers, 'Content-Type': found.contentType });
     res.end(found.body);
@@ -33,8 +47,8 @@ export function operationalRoutes(deps: { db: Database; metrics: Metrics; drafts
       }
     },
     '/metrics': async (_req, res) => {
-      const text = await deps.metrics.registry.metrics();
-      res.writeHead(200, { 'Content-Type': deps.metrics.registry.contentType, 'Cache-Control': 'no-store' });
+      const { contentType, text } = await deps.metrics.exposition();
+      res.writeHead(200, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });
       res.end(text);
     },
     '/docs': serveDocs,

@@ -3,9 +3,10 @@
 // matcher would rebuild its operation list and regexes on every request.
 // HEAD is served wherever GET is (RFC 9110 §9.3.2; load balancers probe with it): the same
 // route and headers, and node leaves the body out.
-import FindMyWay from 'find-my-way';
-import type { Contract, Operation } from '../contract.js';
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import FindMyWay from 'find-my-way';
+import type { Operation, ServedContract } from '../servedContract.js';
 
 export type PlainHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -24,12 +25,15 @@ export type Route =
        */
       ignoresQuery: boolean;
     }
-  | { kind: 'plain'; handle: PlainHandler; /** The registered template, e.g. `/docs/*`. */ path: string };
+  | { kind: 'plain'; handle: PlainHandler /** The registered template, e.g. `/docs/*`. */; path: string };
 
 export interface Router {
   find(method: string, path: string): { route: Route; params: Record<string, string | undefined> } | undefined;
-  /** The methods a path answers (for OPTIONS), empty for an unknown path. */
-  methodsFor(path: string): string[];
+  /**
+   * The methods a path answers (OPTIONS' and a 405's Allow), empty for an unknown path.
+   * Without `drafts`, a draft operation's path answers nothing, as if it did not exist.
+   */
+  methodsFor(path: string, drafts: boolean): string[];
 }
 
 const METHODS = ['GET', 'HEAD', 'POST'] as const;
@@ -37,25 +41,21 @@ const METHODS = ['GET', 'HEAD', 'POST'] as const;
 /** `/v1/persons/{personId}` → `/v1/persons/:personId` */
 const toRadixPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
-export function buildRouter(api: Contract, plain: Record<string, PlainHandler>): Router {
+export function buildRouter(api: ServedContract, plain: Record<string, PlainHandler>): Router {
   // maxParamLength: a longer parameter would miss the route (404, which hello does not
   // declare); the request line is already bounded by node's 16 KiB header limit, and an
   // over-long id is answered 400 by validation like any other malformed one.
   const tree = FindMyWay({ ignoreTrailingSlash: false, caseSensitive: true, maxParamLength: 16 * 1024 });
-  for (const operation of api.router.getOperations()) {
-    const arrayQueryParams = new Set(
-      (operation.parameters ?? [])
-        .filter((p: any) => p.in === 'query' && p.schema?.type === 'array')
-        .map((p: any) => p.name as string),
-    );
+  for (const operation of api.operations) {
+    const arrayQueryParams = new Set((operation.parameters ?? []).filter((p) => p.in === 'query' && p.schema?.type === 'array').map((p) => p.name));
     const hasBody = Boolean(operation.requestBody);
     const route: Route = {
       kind: 'operation',
       operation,
-      draft: (operation as any)['x-draft'] === true,
+      draft: operation.draft,
       hasBody,
       arrayQueryParams,
-      ignoresQuery: !hasBody && !(operation.parameters ?? []).some((p: any) => p.in === 'query'),
+      ignoresQuery: !hasBody && !(operation.parameters ?? []).some((p) => p.in === 'query'),
     };
     tree.on(operation.method.toUpperCase() as any, toRadixPath(operation.path), () => {}, route);
   }
@@ -67,7 +67,12 @@ export function buildRouter(api: Contract, plain: Record<string, PlainHandler>):
     const found = tree.find(as as any, path) ?? (path.includes('%') ? tree.find(as as any, escapeUndecodable(path)) : null);
     return found ? { route: found.store as Route, params: found.params } : undefined;
   };
-  return { find, methodsFor: (path) => METHODS.filter((method) => find(method, path)) };
+  const methodsFor: Router['methodsFor'] = (path, drafts) =>
+    METHODS.filter((method) => {
+      const route = find(method, path)?.route;
+      return route !== undefined && (drafts || route.kind !== 'operation' || !route.draft);
+    });
+  return { find, methodsFor };
 }
 
 /**

@@ -27,7 +27,8 @@ export function toStorable(value: unknown, schema: Schema | undefined, path: str
     return normalized ?? value;
   }
   if (typeof value === 'number') {
-    if (!Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER) problems.push({ path, message: `must be between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` });
+    if (!Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER)
+      problems.push({ path, message: `must be between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` });
     return value;
   }
   if (Array.isArray(value)) return value.map((item, i) => toStorable(item, schema?.items, `${path}/${i}`, problems));
@@ -35,7 +36,12 @@ export function toStorable(value: unknown, schema: Schema | undefined, path: str
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       // defineProperty: a JSON key "__proto__" stays an own property, never a prototype.
-      Object.defineProperty(out, key, { value: toStorable(item, schema?.properties?.[key], `${path}/${key}`, problems), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, key, {
+        value: toStorable(item, schema?.properties?.[key], `${path}/${key}`, problems),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

@@ -1,12 +1,12 @@
-// Request validation with the validators openapi-backend compiled from the contract,
+// Request validation with the validators openapi-backend compiles from the contract,
 // called directly with the already-routed operation, then the values the database takes
 // (storable.ts). Failures map to the contract's codes: a bad companyId or personId path
 // parameter has its own code; anything else is invalid_request with details. Operations
 // get the input back in its storable form (a UUID in lower case, a date-time as its UTC
 // instant).
 import type { ErrorObject } from 'ajv';
-import type { Contract, Operation } from '../contract.js';
 import { ApiError, type ErrorDetail } from '../errors.js';
+import type { Operation, ServedContract } from '../servedContract.js';
 import { toStorable } from './storable.js';
 
 export interface RequestParts {
@@ -20,8 +20,8 @@ const pathParamCodes = { companyId: 'invalid_company_id', personId: 'invalid_per
 
 export type ValidInput = Pick<RequestParts, 'path' | 'query' | 'body'>;
 
-export function validateRequest(api: Contract, operation: Operation, parts: RequestParts): ValidInput {
-  const validators = api.validator.getRequestValidatorsForOperation(operation.operationId!) ?? [];
+export function validateRequest(api: ServedContract, operation: Operation, parts: RequestParts): ValidInput {
+  const validators = api.requestValidators(operation.operationId);
   const input: Record<string, unknown> = { path: parts.path, query: parts.query, header: parts.headers };
   if (operation.requestBody) input.requestBody = parts.body;
   const errors: ErrorObject[] = [];
@@ -43,13 +43,14 @@ export function validateRequest(api: Contract, operation: Operation, parts: Requ
 function storable(operation: Operation, parts: RequestParts, problems: ErrorDetail[]): ValidInput {
   const path = { ...parts.path };
   const query = { ...parts.query };
-  for (const parameter of (operation.parameters ?? []) as { in: string; name: string; schema?: object }[]) {
+  for (const parameter of operation.parameters ?? []) {
     const source: Record<string, unknown> | undefined = parameter.in === 'path' ? path : parameter.in === 'query' ? query : undefined;
-    if (source?.[parameter.name] !== undefined) source[parameter.name] = toStorable(source[parameter.name], parameter.schema, `/${parameter.in}/${parameter.name}`, problems);
+    if (source?.[parameter.name] !== undefined)
+      source[parameter.name] = toStorable(source[parameter.name], parameter.schema, `/${parameter.in}/${parameter.name}`, problems);
   }
   let body = parts.body;
   if (operation.requestBody) {
-    const schema = (operation.requestBody as { content?: Record<string, { schema?: object }> }).content?.['application/json']?.schema;
+    const schema = operation.requestBody.content?.['application/json']?.schema;
     body = toStorable(parts.body, schema, '/body', problems);
   }
   return { path: path as ValidInput['path'], query: query as ValidInput['query'], body };

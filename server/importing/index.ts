@@ -4,17 +4,18 @@
 // database, then apply it set-based, or write nothing and name the problems. Readers see
 // the database before the file or after it (server/importing/FORMAT.md).
 import type { Database } from '../db/database.js';
+import { employmentRecordKindNames } from '../db/employmentColumns.js';
 import { applyImport, countOutcomes, type Outcome } from '../db/import/apply.js';
-import { findProblems, unknownSnapshotCompanies, type ImportProblem } from '../db/import/problems.js';
+import { findProblems, type ImportProblem, unknownSnapshotCompanies } from '../db/import/problems.js';
 import { resolveImport } from '../db/import/resolve.js';
 import { analyzeStaging, createStagingTables } from '../db/import/staging.js';
-import { employmentRecordKindNames } from '../db/employmentColumns.js';
-import { ImportParseError, readBatches, type ImportSource } from './read.js';
-import { storedRecordTypes, type ImportRecord, type StoredRecordType } from './records.js';
+import type { Upkeep } from '../db/import/upkeep.js';
+import { ImportParseError, type ImportSource, readBatches } from './read.js';
+import { type ImportRecord, type StoredRecordType, storedRecordTypes } from './records.js';
 import { Stager } from './stage.js';
 
-export { ImportParseError, type ImportSource };
 export type { ImportProblem };
+export { ImportParseError, type ImportSource };
 
 /** How many problems a rejection lists (all are counted). */
 export const PROBLEMS_LISTED = 100;
@@ -38,7 +39,11 @@ export interface ImportOptions {
 
 export type OutcomeCounts = Record<Outcome, number>;
 /** Per record type: how many were added, changed, unchanged, deleted, already absent. */
-export type ImportSummary = Record<StoredRecordType, OutcomeCounts> & { records: number };
+export type ImportSummary = Record<StoredRecordType, OutcomeCounts> & {
+  records: number;
+  /** How the derived data was kept up to date (db/import/upkeep.ts). */
+  upkeep: Upkeep;
+};
 
 export async function importFile(db: Database, path: string, options: ImportOptions): Promise<ImportSummary> {
   return importSource(db, { path }, options);
@@ -98,12 +103,18 @@ export async function importSource(db: Database, source: ImportSource, given: Im
     }
     const counts = await countOutcomes(tx, employmentRecordKindNames);
     step('count');
-    await applyImport(tx);
+    const upkeep = await applyImport(tx);
     step('apply');
-    const summary = { records: stager.records } as ImportSummary;
+    const summary = { records: stager.records, upkeep } as ImportSummary;
     for (const type of storedRecordTypes) {
       const c = counts[type] ?? {};
-      summary[type] = { added: c.added ?? 0, changed: c.changed ?? 0, unchanged: c.unchanged ?? 0, deleted: c.deleted ?? 0, already_absent: c.already_absent ?? 0 };
+      summary[type] = {
+        added: c.added ?? 0,
+        changed: c.changed ?? 0,
+        unchanged: c.unchanged ?? 0,
+        deleted: c.deleted ?? 0,
+        already_absent: c.already_absent ?? 0,
+      };
     }
     return summary;
   });

@@ -4,7 +4,6 @@
 // rejection can name it.
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
 
 export type ImportSource = { path: string } | { text: string } | { records: Iterable<unknown> };
@@ -13,8 +12,13 @@ export type Sourced = { line: number; value: unknown } | { line: number; unparsa
 
 export class ImportParseError extends Error {}
 
-/** Records in batches of up to `size`: the checks then run without an await per record. */
+/** Records in batches of up to about `size`: the checks then run without an await per record. */
 export async function* readBatches(source: ImportSource, size = 2_000): AsyncGenerator<Sourced[]> {
+  // An NDJSON file is cut into lines a chunk at a time (no await per record).
+  if ('path' in source && (await firstCharacter(source.path)) !== '[') {
+    yield* ndjsonFile(source.path);
+    return;
+  }
   let batch: Sourced[] = [];
   for await (const sourced of readSource(source)) {
     batch.push(sourced);
@@ -36,22 +40,47 @@ export async function* readSource(source: ImportSource): AsyncGenerator<Sourced>
   } else if ((await firstCharacter(source.path)) === '[') {
     yield* streamedArray(source.path);
   } else {
-    yield* ndjson(createInterface({ input: createReadStream(source.path, { encoding: 'utf8' }), crlfDelay: Infinity }));
+    for await (const batch of ndjsonFile(source.path)) yield* batch;
   }
 }
 
-async function* ndjson(lines: Iterable<string> | AsyncIterable<string>): AsyncGenerator<Sourced> {
-  let line = 0;
-  for await (const raw of lines) {
-    line++;
-    const text = raw.trim();
-    if (!text) continue;
-    try {
-      yield { line, value: JSON.parse(text) };
-    } catch {
-      yield { line, unparsable: 'not valid JSON' };
-    }
+/** One record of an NDJSON line (`line` counts from 1), or why it is unparsable; undefined for a blank line. */
+function parseLine(raw: string, line: number): Sourced | undefined {
+  const text = raw.trim();
+  if (!text) return undefined;
+  try {
+    return { line, value: JSON.parse(text) };
+  } catch {
+    return { line, unparsable: 'not valid JSON' };
   }
+}
+
+function* ndjson(lines: Iterable<string>): Generator<Sourced> {
+  let line = 0;
+  for (const raw of lines) {
+    const sourced = parseLine(raw, ++line);
+    if (sourced) yield sourced;
+  }
+}
+
+/** An NDJSON file, a batch of records per chunk read (the last line of a chunk waits for the rest of it). */
+async function* ndjsonFile(path: string): AsyncGenerator<Sourced[]> {
+  let line = 0;
+  let rest = '';
+  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 }) as AsyncIterable<string>) {
+    const text = rest + chunk;
+    const batch: Sourced[] = [];
+    let start = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+      const sourced = parseLine(text.slice(start, end), ++line);
+      if (sourced) batch.push(sourced);
+      start = end + 1;
+    }
+    rest = text.slice(start);
+    if (batch.length) yield batch;
+  }
+  const last = parseLine(rest, ++line);
+  if (last) yield [last];
 }
 
 function* arrayOf(parse: () => unknown): Generator<Sourced> {

@@ -4,15 +4,24 @@
 // definition, server/db/employmentColumns.ts.
 import {
   companyIdSchema,
+  type EmploymentRecordKindName,
   employeeFields,
   employmentRecordKindNames,
   employmentRecordKinds,
-  type EmploymentRecordKindName,
   type FieldColumn,
 } from '../db/employmentColumns.js';
 
-export interface CompanyRecord { type: 'company'; id: string; name: string }
-export interface PersonRecord { type: 'person'; id: string; createdAt: string; updatedAt: string }
+export interface CompanyRecord {
+  type: 'company';
+  id: string;
+  name: string;
+}
+export interface PersonRecord {
+  type: 'person';
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+}
 export interface EmployeeRecord {
   type: 'employee';
   id: string;
@@ -29,10 +38,29 @@ export interface EmployeeRecord {
   createdAt: string;
   updatedAt: string;
 }
-export interface MembershipRecord { type: 'membership'; employeeId: string; status: 'active' | 'revoked' }
-export interface InvitationRecord { type: 'invitation'; employeeId: string; status: 'pending' | 'accepted' | 'revoked'; invitedAt: string; expiresAt: string }
-export interface LinkedUserRecord { type: 'linkedUser'; employeeId: string; status: 'active' | 'deactivated' }
-export interface ParticipationRecord { type: 'participation'; employeeId: string; decision: 'opt_in' | 'opt_out' | null; decidedAt: string | null }
+export interface MembershipRecord {
+  type: 'membership';
+  employeeId: string;
+  status: 'active' | 'revoked';
+}
+export interface InvitationRecord {
+  type: 'invitation';
+  employeeId: string;
+  status: 'pending' | 'accepted' | 'revoked';
+  invitedAt: string;
+  expiresAt: string;
+}
+export interface LinkedUserRecord {
+  type: 'linkedUser';
+  employeeId: string;
+  status: 'active' | 'deactivated';
+}
+export interface ParticipationRecord {
+  type: 'participation';
+  employeeId: string;
+  decision: 'opt_in' | 'opt_out' | null;
+  decidedAt: string | null;
+}
 export interface CoverageRecord {
   type: 'coverage';
   employeeId: string;
@@ -42,7 +70,14 @@ export interface CoverageRecord {
   planTier: string | null;
 }
 /** A credential: `tokenHash` (hex SHA-256) for real ones, or a plaintext `token` for fixtures. */
-export interface CredentialRecord { type: 'credential'; id?: string; name: string; token?: string; tokenHash?: string; companies: string[] }
+export interface CredentialRecord {
+  type: 'credential';
+  id?: string;
+  name: string;
+  token?: string;
+  tokenHash?: string;
+  companies: string[];
+}
 /** Removes a stored record; one already absent is counted, not refused. */
 export type DeleteRecord =
   | { type: 'delete'; record: 'employee' | 'person' | 'company'; id: string }
@@ -52,7 +87,11 @@ export type EmploymentRecord = MembershipRecord | InvitationRecord | LinkedUserR
 export type ImportRecord = CompanyRecord | PersonRecord | EmployeeRecord | EmploymentRecord | CredentialRecord | DeleteRecord;
 
 // Each per-employment kind is a record type of the same name.
-type KindsAreRecordTypes = EmploymentRecordKindName extends EmploymentRecord['type'] ? (EmploymentRecord['type'] extends EmploymentRecordKindName ? true : never) : never;
+type KindsAreRecordTypes = EmploymentRecordKindName extends EmploymentRecord['type']
+  ? EmploymentRecord['type'] extends EmploymentRecordKindName
+    ? true
+    : never
+  : never;
 const kindsAreRecordTypes: KindsAreRecordTypes = true;
 void kindsAreRecordTypes;
 
@@ -98,7 +137,17 @@ export const recordSchemas: Record<ImportRecord['type'], object> = {
   employee: record('employee', properties(employeeFields)),
   ...employmentRecordSchemas,
   credential: {
-    ...record('credential', { id: uuid, name: text(), token: { type: 'string', minLength: 16, maxLength: 200 }, tokenHash: { type: 'string', pattern: '^[0-9a-f]{64}$' }, companies: { type: 'array', items: companyIdSchema } }, ['id', 'token', 'tokenHash']),
+    ...record(
+      'credential',
+      {
+        id: uuid,
+        name: text(),
+        token: { type: 'string', minLength: 16, maxLength: 200 },
+        tokenHash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        companies: { type: 'array', items: companyIdSchema },
+      },
+      ['id', 'token', 'tokenHash'],
+    ),
     oneOf: [{ required: ['token'] }, { required: ['tokenHash'] }],
   },
   delete: {

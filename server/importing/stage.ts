@@ -5,20 +5,31 @@
 // stays flat whatever the file's size. Problems are counted, the first ones kept.
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { type CopyValue, copyLine } from '../db/copyText.js';
 import type { Transaction } from '../db/database.js';
-import { copyLine, type CopyValue } from '../db/copyText.js';
-import { employeeFields, employmentRecordKindNames, employmentRecordKinds, kindColumns, valueAt, type EmploymentRecordKind, type EmploymentRecordKindName } from '../db/employmentColumns.js';
+import {
+  type EmploymentRecordKind,
+  type EmploymentRecordKindName,
+  employeeFields,
+  employmentRecordKindNames,
+  employmentRecordKinds,
+  kindColumns,
+  valueAt,
+} from '../db/employmentColumns.js';
 import type { ImportProblem } from '../db/import/problems.js';
-import { copyIntoStaging, stagingTables, type StagingTable } from '../db/import/staging.js';
+import { copyIntoStaging, type StagingTable, stagingTables } from '../db/import/staging.js';
 import { foldName } from '../domain/names.js';
 import { toE164 } from '../domain/phone.js';
 import { hashToken } from '../domain/tokens.js';
 import type { Sourced } from './read.js';
-import { recordSchemas, type CredentialRecord, type EmployeeRecord, type EmploymentRecord, type ImportRecord } from './records.js';
+import { type CredentialRecord, type EmployeeRecord, type EmploymentRecord, type ImportRecord, recordSchemas } from './records.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
-const validators = Object.fromEntries(Object.entries(recordSchemas).map(([type, schema]) => [type, ajv.compile(schema)])) as Record<ImportRecord['type'], ValidateFunction>;
+const validators = Object.fromEntries(Object.entries(recordSchemas).map(([type, schema]) => [type, ajv.compile(schema)])) as Record<
+  ImportRecord['type'],
+  ValidateFunction
+>;
 
 /** Bytes of COPY text buffered per staging table before it is copied. */
 const CHUNK_BYTES = 1 << 20;
@@ -46,6 +57,10 @@ export class Stager {
   readonly unparsable: ProblemList;
   records = 0;
   private readonly buffers = new Map<StagingTable, { lines: string[]; bytes: number }>();
+  /** The copy under way: the next records are checked while the database takes it. */
+  private copying: Promise<void> = Promise.resolve();
+  /** Phones as read → E.164 (or null when unparseable), for the employments of one person that repeat theirs. */
+  private readonly phones = new Map<string, string | null>();
   private readonly kindRow: Record<EmploymentRecordKindName, (record: any) => CopyValue[]>;
 
   constructor(
@@ -60,7 +75,9 @@ export class Stager {
     this.kindRow = Object.fromEntries(
       employmentRecordKindNames.map((kind) => {
         const definition = employmentRecordKinds[kind];
-        const own = new Map<string, (record: any) => CopyValue>(definition.fields.map((f) => [f.column, (record: any) => valueAt(record, f.path) as CopyValue]));
+        const own = new Map<string, (record: any) => CopyValue>(
+          definition.fields.map((f) => [f.column, (record: any) => valueAt(record, f.path) as CopyValue]),
+        );
         if ('flag' in definition) own.set(definition.flag, () => true);
         return [kind, (record: any) => columns.map((column) => own.get(column)?.(record) ?? null)];
       }),
@@ -88,7 +105,8 @@ export class Stager {
       return;
     }
     if (!validate(value)) {
-      for (const e of validate.errors ?? []) problem(`${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`);
+      for (const e of validate.errors ?? [])
+        problem(`${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`);
       return;
     }
     const record = value as ImportRecord;
@@ -98,22 +116,38 @@ export class Stager {
       case 'person':
         return this.stage('import_persons', [line, record.id, record.createdAt, record.updatedAt]);
       case 'employee': {
-        const phone = toE164(record.phone, this.defaultPhoneRegion);
+        const phone = this.phone(record.phone);
         if (!phone) return problem(`phone ${JSON.stringify(record.phone)} cannot be parsed as a phone number (default region ${this.defaultPhoneRegion})`);
-        return this.stage('import_employees', employeeRow(line, { ...record, phone }));
+        return this.stage('import_employees', employeeRow(line, record, phone));
       }
       case 'delete':
         return this.stage('import_deletes', [line, record.record, 'id' in record ? record.id : record.employeeId]);
       case 'credential':
-        return this.stage('import_credentials', [line, record.id ?? null, record.name, `\\x${credentialHash(record).toString('hex')}`, `{${record.companies.join(',')}}`]);
+        return this.stage('import_credentials', [
+          line,
+          record.id ?? null,
+          record.name,
+          `\\x${credentialHash(record).toString('hex')}`,
+          `{${record.companies.join(',')}}`,
+        ]);
       default:
         return this.stage('import_employment_records', [line, record.type, record.employeeId, ...this.kindRow[record.type](record)]);
     }
   }
 
-  /** Copies what is still buffered. */
+  /** Copies what is still buffered, and waits for every copy. */
   async flush(): Promise<void> {
     for (const table of this.buffers.keys()) await this.copy(table);
+    await this.copying;
+  }
+
+  private phone(text: string): string | null {
+    let phone = this.phones.get(text);
+    if (phone === undefined) {
+      if (this.phones.size >= 10_000) this.phones.clear();
+      this.phones.set(text, (phone = toE164(text, this.defaultPhoneRegion) ?? null));
+    }
+    return phone;
   }
 
   private stage(table: StagingTable, values: CopyValue[]): void {
@@ -130,15 +164,20 @@ export class Stager {
     const text = buffer.lines.join('');
     buffer.lines = [];
     buffer.bytes = 0;
-    await copyIntoStaging(this.tx, table, text);
+    // One copy at a time on the connection; this one starts when the one before ends,
+    // and is waited for only by the next (or by flush).
+    await this.copying;
+    this.copying = copyIntoStaging(this.tx, table, text);
+    // (Its failure surfaces where it is waited for, not as an unhandled rejection before.)
+    this.copying.catch(() => {});
   }
 }
 
-/** An employee record's staging row: its fields as stored, then its folded names. */
-export function employeeRow(line: number, record: EmployeeRecord): CopyValue[] {
+/** An employee record's staging row: its fields as stored (its phone in E.164), then its folded names. */
+export function employeeRow(line: number, record: EmployeeRecord, phone: string = record.phone): CopyValue[] {
   const values: CopyValue[] = [line];
   for (const f of employeeFields) {
-    const value = valueAt(record, f.path);
+    const value = f.column === 'phone' ? phone : valueAt(record, f.path);
     values.push(f.column === 'external_ids' ? JSON.stringify(orderedExternalIds(value as EmployeeRecord['externalIds'])) : (value as CopyValue));
   }
   values.push(foldName(record.firstName), foldName(record.lastName));

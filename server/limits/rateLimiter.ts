@@ -1,6 +1,7 @@
-// Per-credential request budget and a per-address budget of failed authentications,
-// both with rate-limiter-flexible: in memory by default, in Redis when REDIS_URL is set
-// so that every instance of the service draws on one shared budget.
+// Per-credential request budget and a per-address budget of failed authentications: in
+// memory by default (memoryWindows.ts, rate-limiter-flexible's in-memory windows answered
+// synchronously), in Redis with rate-limiter-flexible when REDIS_URL is set so that every
+// instance of the service draws on one shared budget (redisBudgets.ts, loaded only then).
 //
 // The credential budget is a sustained rate with a burst allowance, the library's
 // BurstyRateLimiter: RATE_LIMIT_PER_SECOND requests per one-second window, and above
@@ -12,10 +13,11 @@
 // atomic in memory and in Redis alike: of any number of concurrent failures from one
 // address, exactly the budget's worth are answered 401, the rest 429. (A check before
 // authenticating and a record after it would let every concurrent request pass the check.)
-import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
 import { ApiError } from '../errors.js';
+import { MemoryWindows } from './memoryWindows.js';
+import type { SharedBudgets } from './redisBudgets.js';
 
 export interface RateLimitSettings {
   points: number;
@@ -26,81 +28,130 @@ export interface RateLimitSettings {
 }
 
 export interface Budget {
-  headers: Record<string, string>;
+  /** RateLimit-* as a flat list (name, value, …), the caller's to add to. */
+  headers: string[];
 }
 
 export class RateLimits {
-  private readonly credentials: BurstyRateLimiter;
-  private readonly authFailures: RateLimiterAbstract;
+  /** Without Redis: this instance's own budgets, answered synchronously. */
+  private readonly memory?: { sustained: MemoryWindows; burst: MemoryWindows; authFailures: MemoryWindows };
+  /** With Redis: budgets shared by every instance, each falling back to memory while Redis is away. */
+  private readonly shared?: SharedBudgets;
 
-  constructor(private readonly settings: RateLimitSettings, redis?: Redis) {
-    const prefix = settings.keyPrefix ?? 'rl';
-    const make = (name: string, points: number, duration: number): RateLimiterAbstract => {
-      const keyPrefix = `${prefix}:${name}`;
-      return redis
-        ? new RateLimiterRedis({
-            storeClient: redis,
-            keyPrefix,
-            points,
-            duration,
-            rejectIfRedisNotReady: true,
-            // While Redis is unreachable each instance falls back to its own in-memory
-            // budget instead of refusing every request or letting every request through.
-            insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration }),
-          })
-        : new RateLimiterMemory({ keyPrefix, points, duration });
-    };
-    const burstSeconds = Math.max(1, Math.ceil(settings.points / settings.perSecond));
-    this.credentials = new BurstyRateLimiter(make('cred', settings.perSecond, 1), make('burst', settings.points, burstSeconds));
-    this.authFailures = make('authfail', settings.authFailuresPerMinute, 60);
-  }
-
-  /** Spends one request of the credential's budget, or throws rate_limited. */
-  async consume(credentialId: string): Promise<Budget> {
-    try {
-      const res = await this.credentials.consume(credentialId);
-      return { headers: this.credentialHeaders(res) };
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) throw limited(rejection, this.credentialHeaders(rejection, 0));
-      throw rejection;
+  /** Use `create`, which loads the Redis budgets only where there is a Redis. */
+  private constructor(
+    private readonly settings: RateLimitSettings,
+    shared: SharedBudgets | undefined,
+  ) {
+    if (shared) {
+      this.shared = shared;
+      return;
     }
+    this.memory = {
+      sustained: new MemoryWindows(settings.perSecond, 1_000),
+      burst: new MemoryWindows(settings.points, burstSeconds(settings) * 1_000),
+      authFailures: new MemoryWindows(settings.authFailuresPerMinute, 60_000),
+    };
   }
 
-  /** Throws rate_limited once this address has used up its failed authentications. */
-  async checkAuthFailures(address: string): Promise<void> {
-    const res = await this.authFailures.get(addressKey(address));
-    if (res && res.consumedPoints >= this.settings.authFailuresPerMinute) throw limited(res, this.addressHeaders(res));
+  static async create(settings: RateLimitSettings, redis?: Redis): Promise<RateLimits> {
+    if (!redis) return new RateLimits(settings, undefined);
+    const { redisBudgets } = await import('./redisBudgets.js');
+    return new RateLimits(settings, redisBudgets({ ...settings, keyPrefix: settings.keyPrefix ?? 'rl', burstSeconds: burstSeconds(settings) }, redis));
+  }
+
+  /**
+   * Spends one request of the credential's budget, or throws rate_limited. Synchronous in
+   * memory (a value, or a throw); a promise with Redis.
+   */
+  consume(credentialId: string): Budget | Promise<Budget> {
+    if (this.memory) {
+      // BurstyRateLimiter's rule: the sustained window first; past it, the burst allowance,
+      // with the sustained window's remaining points and the nearer of the two resets.
+      const { sustained, burst } = this.memory;
+      const now = Date.now();
+      const rate = sustained.consume(credentialId, now);
+      if (rate.consumed <= sustained.points) return { headers: this.credentialHeaderList(rate.remaining, rate.msBeforeNext) };
+      const extra = burst.consume(credentialId, now);
+      const msBeforeNext = Math.min(rate.msBeforeNext, extra.msBeforeNext);
+      if (extra.consumed <= burst.points) return { headers: this.credentialHeaderList(rate.remaining, msBeforeNext) };
+      throw limited(msBeforeNext, this.credentialHeaders(0, msBeforeNext));
+    }
+    return this.shared!.consumeCredential(credentialId).then((res) => {
+      if (!res.allowed) throw limited(res.msBeforeNext, this.credentialHeaders(0, res.msBeforeNext));
+      return { headers: this.credentialHeaderList(res.remaining, res.msBeforeNext) };
+    });
+  }
+
+  /** Throws rate_limited once this address has used up its failed authentications (synchronously in memory). */
+  checkAuthFailures(address: string): void | Promise<void> {
+    const over = (consumed: number, msBeforeNext: number) => {
+      if (consumed >= this.settings.authFailuresPerMinute) throw limited(msBeforeNext, this.addressHeaders(msBeforeNext));
+    };
+    if (this.memory) {
+      const state = this.memory.authFailures.get(addressKey(address));
+      if (state) over(state.consumed, state.msBeforeNext);
+      return;
+    }
+    return this.shared!.authFailures(addressKey(address)).then((res) => {
+      if (res) over(res.consumed, res.msBeforeNext);
+    });
   }
 
   /** Counts a failed authentication; throws rate_limited when it is one more than the budget allows. */
-  async recordAuthFailure(address: string): Promise<void> {
-    try {
-      await this.authFailures.consume(addressKey(address));
-    } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) throw limited(rejection, this.addressHeaders(rejection));
-      throw rejection;
+  recordAuthFailure(address: string): void | Promise<void> {
+    if (this.memory) {
+      const state = this.memory.authFailures.consume(addressKey(address));
+      if (state.consumed > this.settings.authFailuresPerMinute) throw limited(state.msBeforeNext, this.addressHeaders(state.msBeforeNext));
+      return;
     }
+    return this.shared!.consumeAuthFailure(addressKey(address)).then((res) => {
+      if (!res.allowed) throw limited(res.msBeforeNext, this.addressHeaders(res.msBeforeNext));
+    });
   }
 
-  private credentialHeaders(res: RateLimiterRes, remaining = res.remainingPoints): Record<string, string> {
-    return rateLimitHeaders(this.settings.perSecond, remaining, res.msBeforeNext);
+  close(): void {
+    if (!this.memory) return;
+    for (const windows of Object.values(this.memory)) windows.close();
   }
 
-  private addressHeaders(res: RateLimiterRes): Record<string, string> {
-    return rateLimitHeaders(this.settings.authFailuresPerMinute, 0, res.msBeforeNext);
+  private credentialHeaders(remaining: number, msBeforeNext: number): Record<string, string> {
+    return headerRecord(this.credentialHeaderList(remaining, msBeforeNext));
+  }
+
+  private credentialHeaderList(remaining: number, msBeforeNext: number): string[] {
+    return rateLimitHeaders(this.settings.perSecond, remaining, msBeforeNext);
+  }
+
+  private addressHeaders(msBeforeNext: number): Record<string, string> {
+    return headerRecord(rateLimitHeaders(this.settings.authFailuresPerMinute, 0, msBeforeNext));
   }
 }
 
-function rateLimitHeaders(limit: number, remaining: number, msBeforeNext: number): Record<string, string> {
-  return {
-    'RateLimit-Limit': String(limit),
-    'RateLimit-Remaining': String(Math.max(0, Math.min(remaining, limit))),
-    'RateLimit-Reset': String(Math.max(0, Math.ceil(msBeforeNext / 1000))),
-  };
+/** The budget burst allowance refills over burst/rate seconds. */
+function burstSeconds(settings: RateLimitSettings): number {
+  return Math.max(1, Math.ceil(settings.points / settings.perSecond));
 }
 
-function limited(res: RateLimiterRes, headers: Record<string, string>): ApiError {
-  const retryAfter = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+function rateLimitHeaders(limit: number, remaining: number, msBeforeNext: number): string[] {
+  return [
+    'RateLimit-Limit',
+    String(limit),
+    'RateLimit-Remaining',
+    String(Math.max(0, Math.min(remaining, limit))),
+    'RateLimit-Reset',
+    String(Math.max(0, Math.ceil(msBeforeNext / 1000))),
+  ];
+}
+
+function headerRecord(list: string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let i = 0; i < list.length; i += 2) record[list[i]!] = list[i + 1]!;
+  return record;
+}
+
+function limited(msBeforeNext: number, headers: Record<string, string>): ApiError {
+  const retryAfter = Math.max(1, Math.ceil(msBeforeNext / 1000));
   return new ApiError('rate_limited', undefined, { 'Retry-After': String(retryAfter), ...headers });
 }
 
@@ -109,13 +160,19 @@ function limited(res: RateLimiterRes, headers: Record<string, string>): ApiError
  * whole /64 and could otherwise take a fresh address for every guess.
  */
 export function addressKey(address: string): string {
-  if (!isIPv6(address)) return address;
+  // An IPv4 address has no colon; isIPv6 is one long regular expression.
+  if (!address.includes(':') || !isIPv6(address)) return address;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;
   // An IPv4 tail (64:ff9b::192.0.2.1) is two groups of its own.
   const hexOnly = address.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_, a, b, c, d) => `${((+a << 8) | +b).toString(16)}:${((+c << 8) | +d).toString(16)}`);
   const [head = '', tail = ''] = hexOnly.split('::');
   const groups = (part: string) => (part ? part.split(':') : []);
-  const full = hexOnly.includes('::') ? [...groups(head), ...Array<string>(8 - groups(head).length - groups(tail).length).fill('0'), ...groups(tail)] : groups(hexOnly);
-  return `${full.slice(0, 4).map((g) => g.toLowerCase().replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const full = hexOnly.includes('::')
+    ? [...groups(head), ...Array<string>(8 - groups(head).length - groups(tail).length).fill('0'), ...groups(tail)]
+    : groups(hexOnly);
+  return `${full
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

@@ -68,6 +68,9 @@ export class FaultLog {
 function faultKind(error: unknown, answered: ApiError): string {
   if (!(error instanceof Error)) return `${answered.code}: ${typeof error}`;
   const code = (error as { code?: unknown }).code;
-  const message = error.message.replace(/"[^"]*"|'[^']*'/g, '"…"').replace(/\d+/g, 'N').slice(0, 200);
+  const message = error.message
+    .replace(/"[^"]*"|'[^']*'/g, '"…"')
+    .replace(/\d+/g, 'N')
+    .slice(0, 200);
   return `${answered.code}: ${error.constructor?.name ?? error.name}${typeof code === 'string' ? ` ${code}` : ''}: ${message}`;
 }

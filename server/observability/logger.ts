@@ -1,7 +1,7 @@
 // Structured logs (pino). Request lines carry the route template, never the concrete
 // path or query (they hold ids and search terms); the redaction list is a second line of
 // defence should anything log a request, headers or a body by mistake.
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 export type { Logger };
 

@@ -1,28 +1,92 @@
 // Prometheus metrics (prom-client), one registry per server instance so tests and
 // several instances in one process never share counters.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+//
+// The per-request counts (requests by route/method/status, latency by route, rate-limit
+// rejections by route) are tallied in plain numbers and handed to prom-client only when
+// /metrics is scraped: prom-client validates and hashes the labels of every observation,
+// which cost more than the rest of hello's bookkeeping together. prom-client itself (and
+// the OpenTelemetry API it loads) is loaded and set up on the first scrape, not at start:
+// the process metrics are read at scrape time, and the event-loop and GC ones start then.
+// The exposition is prom-client's own, unchanged.
+import type { Metric, Registry } from 'prom-client';
 import type { PoolStats } from '../db/database.js';
 
-export class Metrics {
-  readonly registry = new Registry();
-  readonly requests = new Counter({ name: 'http_requests_total', help: 'Requests by route (operationId) and status.', labelNames: ['route', 'method', 'status'], registers: [this.registry] });
-  readonly latency = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Request latency by route.',
-    labelNames: ['route'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [this.registry],
-  });
-  readonly rateLimited = new Counter({ name: 'rate_limit_rejections_total', help: 'Requests answered 429 rate_limited.', labelNames: ['route'], registers: [this.registry] });
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
-  constructor(poolStats?: () => PoolStats) {
-    collectDefaultMetrics({ register: this.registry });
+interface RequestTally {
+  labels: { route: string; method: string; status: string };
+  /** Requests since the last scrape. */
+  pending: number;
+}
+
+interface LatencyTally {
+  route: string;
+  /** Cumulative counts per bucket (the last is +Inf), a sum and a count, since start. */
+  buckets: Float64Array;
+  sum: number;
+  count: number;
+}
+
+export class Metrics {
+  private registry?: Promise<Registry>;
+  private readonly requestTallies = new Map<string, RequestTally>();
+  private readonly latencyTallies = new Map<string, LatencyTally>();
+  /** Rate-limit rejections by route since the last scrape. */
+  private readonly rateLimitedTallies = new Map<string, number>();
+
+  constructor(private readonly poolStats?: () => PoolStats) {}
+
+  /** The Prometheus exposition and its content type. */
+  async exposition(): Promise<{ contentType: string; text: string }> {
+    this.registry ??= this.createRegistry().catch((error: unknown) => {
+      this.registry = undefined; // tried again on the next scrape
+      throw error;
+    });
+    const registry = await this.registry;
+    return { contentType: registry.contentType, text: await registry.metrics() };
+  }
+
+  /** One request answered 429 rate_limited. */
+  rateLimited(route: string): void {
+    this.rateLimitedTallies.set(route, (this.rateLimitedTallies.get(route) ?? 0) + 1);
+  }
+
+  private async createRegistry(): Promise<Registry> {
+    const { Counter, Gauge, Registry, collectDefaultMetrics } = await import('prom-client');
+    const registry = new Registry();
+    const requestTallies = this.requestTallies;
+    new Counter({
+      name: 'http_requests_total',
+      help: 'Requests by route (operationId) and status.',
+      labelNames: ['route', 'method', 'status'],
+      registers: [registry],
+      collect() {
+        for (const tally of requestTallies.values()) {
+          if (tally.pending) this.inc(tally.labels, tally.pending);
+          tally.pending = 0;
+        }
+      },
+    });
+    const rateLimitedTallies = this.rateLimitedTallies;
+    new Counter({
+      name: 'rate_limit_rejections_total',
+      help: 'Requests answered 429 rate_limited.',
+      labelNames: ['route'],
+      registers: [registry],
+      collect() {
+        for (const [route, pending] of rateLimitedTallies) if (pending) this.inc({ route }, pending);
+        rateLimitedTallies.clear();
+      },
+    });
+    registry.registerMetric(latencyHistogram(this.latencyTallies) as unknown as Metric);
+    collectDefaultMetrics({ register: registry });
+    const poolStats = this.poolStats;
     if (poolStats) {
       new Gauge({
         name: 'db_pool_connections',
         help: 'PostgreSQL pool connections by state.',
         labelNames: ['state'],
-        registers: [this.registry],
+        registers: [registry],
         collect() {
           const s = poolStats();
           this.set({ state: 'total' }, s.total);
@@ -32,21 +96,53 @@ export class Metrics {
         },
       });
     }
+    return registry;
   }
 
-  // Label children are looked up once per label combination: prom-client otherwise hashes
-  // the label object on every observation. Routes are the contract's operations and a
-  // fixed set of paths, so these maps stay small.
-  private readonly requestChildren = new Map<string, ReturnType<Counter['labels']>>();
-  private readonly latencyChildren = new Map<string, ReturnType<Histogram['labels']>>();
-
+  /** One answered request. Routes are the contract's operations and a fixed set of paths, so the tallies stay few. */
   observe(route: string, method: string, status: number, seconds: number): void {
     const key = `${route} ${method} ${status}`;
-    let requests = this.requestChildren.get(key);
-    if (!requests) this.requestChildren.set(key, (requests = this.requests.labels({ route, method, status })));
-    requests.inc();
-    let latency = this.latencyChildren.get(route);
-    if (!latency) this.latencyChildren.set(route, (latency = this.latency.labels({ route })));
-    latency.observe(seconds);
+    let requests = this.requestTallies.get(key);
+    if (!requests) this.requestTallies.set(key, (requests = { labels: { route, method, status: String(status) }, pending: 0 }));
+    requests.pending++;
+    let latency = this.latencyTallies.get(route);
+    if (!latency) this.latencyTallies.set(route, (latency = { route, buckets: new Float64Array(LATENCY_BUCKETS.length + 1), sum: 0, count: 0 }));
+    let bucket = 0;
+    while (bucket < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[bucket]!) bucket++;
+    latency.buckets[bucket]!++;
+    latency.sum += seconds;
+    latency.count++;
   }
+}
+
+/**
+ * http_request_duration_seconds, as prom-client's Histogram would expose it (cumulative
+ * `le` buckets, `_sum`, `_count`), from the tallies. A registry takes any metric that
+ * answers get() with a name, help, type and values.
+ */
+function latencyHistogram(tallies: Map<string, LatencyTally>) {
+  const name = 'http_request_duration_seconds';
+  return {
+    name,
+    help: 'Request latency by route.',
+    type: 'histogram',
+    aggregator: 'sum',
+    reset() {
+      tallies.clear();
+    },
+    get() {
+      const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
+      for (const { route, buckets, sum, count } of tallies.values()) {
+        let cumulative = 0;
+        LATENCY_BUCKETS.forEach((le, i) => {
+          cumulative += buckets[i]!;
+          values.push({ labels: { le, route }, value: cumulative, metricName: `${name}_bucket` });
+        });
+        values.push({ labels: { le: '+Inf', route }, value: count, metricName: `${name}_bucket` });
+        values.push({ labels: { route }, value: sum, metricName: `${name}_sum` });
+        values.push({ labels: { route }, value: count, metricName: `${name}_count` });
+      }
+      return { name, help: this.help, type: this.type, values, aggregator: this.aggregator };
+    },
+  };
 }

@@ -15,6 +15,8 @@ export interface OperationInput {
 export interface OperationResult {
   status: number;
   body: unknown;
+  /** The body already serialized as JSON text (contract-valid); sent as is, never re-serialized. */
+  json?: string;
   headers?: Record<string, string>;
 }
 

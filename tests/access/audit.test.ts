@@ -2,7 +2,6 @@
 // that it holds ids and never personal values, that it is append-only, that a response
 // is refused rather than sent unaudited, and that the retention job deletes what expired.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GroupCommitAuditWriter } from '../../server/access/auditWriter.js';
 import { Housekeeping } from '../../server/access/housekeeping.js';
 import { loadConfig } from '../../server/config.js';
 import { auditOfCredential, auditOfPerson, insertAuditEntries } from '../../server/db/accessAudit.js';
@@ -28,7 +27,12 @@ describe.each(engines)('access audit on %s', (engine) => {
   const db = () => server.database.db;
   const search = (body: object, token = tokens.both) => server.call('POST', '/v1/persons/search', { token, body });
   const since = () => new Date(Date.now() - 1);
-  const entries = async (credentialId: string, from: Date) => (await auditOfCredential(db(), credentialId, { since: from })).map((e) => ({ operation: e.operation, personIds: e.personIds, notFoundPersonId: e.notFoundPersonId }));
+  const entries = async (credentialId: string, from: Date) =>
+    (await auditOfCredential(db(), credentialId, { since: from })).map((e) => ({
+      operation: e.operation,
+      personIds: e.personIds,
+      notFoundPersonId: e.notFoundPersonId,
+    }));
 
   it('records each search page with the ids it returned, in response order, at its asOf', async () => {
     const from = since();
@@ -86,13 +90,20 @@ describe.each(engines)('access audit on %s', (engine) => {
     await server.call('GET', `/v1/persons/${ids.emile}`, { token: tokens.both });
     const rows = await db().query<{ row: string }>('SELECT a::text AS row FROM access_audit a');
     expect(rows.length).toBeGreaterThan(0);
-    const everything = rows.map((r) => r.row).join('\n').toLowerCase();
+    const everything = rows
+      .map((r) => r.row)
+      .join('\n')
+      .toLowerCase();
     const personal = smallDataset().flatMap((r) =>
-      r.type === 'employee' ? [r.firstName, r.lastName, r.email, r.phone, r.address.line1, r.address.city, r.dateOfBirth, ...r.externalIds.map((x) => x.system_id)] : [],
+      r.type === 'employee'
+        ? [r.firstName, r.lastName, r.email, r.phone, r.address.line1, r.address.city, r.dateOfBirth, ...r.externalIds.map((x) => x.system_id)]
+        : [],
     );
     for (const value of new Set(personal)) expect(everything).not.toContain(value.toLowerCase());
     // Whatever a row holds is a UUID, an operation name, a time or an empty array.
-    const cells = await db().query<Record<string, unknown>>('SELECT credential_id::text, operation, person_ids::text, not_found_person_id::text FROM access_audit');
+    const cells = await db().query<Record<string, unknown>>(
+      'SELECT credential_id::text, operation, person_ids::text, not_found_person_id::text FROM access_audit',
+    );
     for (const cell of cells) {
       expect(cell.operation).toMatch(/^(searchPersons|getPerson)$/);
       expect(String(cell.person_ids)).toMatch(/^\{([0-9a-f-]{36}(,[0-9a-f-]{36})*)?\}$/);
@@ -122,24 +133,6 @@ describe.each(engines)('access audit on %s', (engine) => {
       await db().query('DROP FUNCTION refuse_audit_for_test()');
     }
     expect((await search({ lastName: 'durand' })).status).toBe(200);
-  });
-
-  it('writes entries recorded together in one statement (group commit)', async () => {
-    await db().query('CREATE TABLE audit_statements_for_test (n int)');
-    await db().query(`CREATE FUNCTION count_audit_statements_for_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO audit_statements_for_test VALUES (1); RETURN NULL; END $$`);
-    await db().query('CREATE TRIGGER count_audit_statements_for_test AFTER INSERT ON access_audit FOR EACH STATEMENT EXECUTE FUNCTION count_audit_statements_for_test()');
-    try {
-      const writer = new GroupCommitAuditWriter(db(), { durability: 'flush' });
-      const from = new Date();
-      await Promise.all(Array.from({ length: 20 }, (_, i) => writer.record({ at: from, credentialId: acme, operation: 'getPerson', personIds: [i % 2 ? ids.ana : ids.emile] })));
-      const [{ n }] = (await db().query<{ n: number }>('SELECT count(*)::int AS n FROM audit_statements_for_test')) as [{ n: number }];
-      expect(n).toBe(1);
-      expect((await auditOfCredential(db(), acme, { since: from })).filter((e) => e.at.getTime() === from.getTime())).toHaveLength(20);
-    } finally {
-      await db().query('DROP TRIGGER count_audit_statements_for_test ON access_audit');
-      await db().query('DROP FUNCTION count_audit_statements_for_test()');
-      await db().query('DROP TABLE audit_statements_for_test');
-    }
   });
 
   describe('retention', () => {

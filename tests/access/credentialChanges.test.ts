@@ -10,7 +10,7 @@ import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import { createLogger } from '../../server/observability/logger.js';
 import { smallDataset, tokens } from '../fixtures/small.js';
-import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 describe.each(engines)('credential company changes on %s', (engine) => {
   let database: ThrowawayDatabase;
@@ -22,8 +22,12 @@ describe.each(engines)('credential company changes on %s', (engine) => {
   const db = () => database.db;
   const held = async (token: string) => (await findActiveCredential(db(), hashToken(token)))!;
   const rollup = async (setId: string) =>
-    (await db().query<{ people: number }>('SELECT coalesce(sum(people), 0)::int AS people FROM people_by_credential_day WHERE credential_id = $1', [setId]))[0]!.people;
-  const setRows = async (setId: string) => (await db().query<{ company_id: string }>('SELECT company_id FROM credential_companies WHERE credential_id = $1 ORDER BY 1', [setId])).map((r) => r.company_id);
+    (await db().query<{ people: number }>('SELECT coalesce(sum(people), 0)::int AS people FROM people_by_credential_day WHERE credential_id = $1', [setId]))[0]!
+      .people;
+  const setRows = async (setId: string) =>
+    (await db().query<{ company_id: string }>('SELECT company_id FROM credential_companies WHERE credential_id = $1 ORDER BY 1', [setId])).map(
+      (r) => r.company_id,
+    );
 
   it('makes a new set with its own rollup, and keeps the old one whole until housekeeping removes it', async () => {
     const before = await held(tokens.both);

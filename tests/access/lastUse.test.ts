@@ -19,7 +19,9 @@ describe.each(engines)('credential last use on %s', (engine) => {
     await server.database.db.query(
       `CREATE FUNCTION count_credential_updates_for_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO credential_updates_for_test VALUES (NEW.id); RETURN NULL; END $$`,
     );
-    await server.database.db.query('CREATE TRIGGER count_credential_updates_for_test AFTER UPDATE ON credentials FOR EACH ROW EXECUTE FUNCTION count_credential_updates_for_test()');
+    await server.database.db.query(
+      'CREATE TRIGGER count_credential_updates_for_test AFTER UPDATE ON credentials FOR EACH ROW EXECUTE FUNCTION count_credential_updates_for_test()',
+    );
   });
   afterEach(async () => {
     await server.app.close(); // again, where a test closed it already: a no-op
@@ -66,7 +68,9 @@ describe.each(engines)('credential last use on %s', (engine) => {
 
   it('never fails a request when the write fails, and writes the uses with the next write', async () => {
     await db().query(`CREATE FUNCTION refuse_credential_updates_for_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no'; END $$`);
-    await db().query('CREATE TRIGGER refuse_credential_updates_for_test BEFORE UPDATE ON credentials FOR EACH STATEMENT EXECUTE FUNCTION refuse_credential_updates_for_test()');
+    await db().query(
+      'CREATE TRIGGER refuse_credential_updates_for_test BEFORE UPDATE ON credentials FOR EACH STATEMENT EXECUTE FUNCTION refuse_credential_updates_for_test()',
+    );
     const recorder = new LastUseRecorder(db(), createLogger('silent'));
     recorder.record((await findActiveCredential(db(), hashToken(tokens.both)))!);
     await recorder.flush(); // fails, logged, kept

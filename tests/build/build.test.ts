@@ -3,15 +3,15 @@
 // bundled contracts, Redoc), serves, and stops on SIGTERM delivered to node itself. Built
 // once, into a directory of its own inside the project (node_modules must be above it).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/build.js';
 import { demoCredentials } from '../../server/demo/dataset.js';
+import { type ChildServer, startChildServer } from '../hardening/support/childServer.js';
 import { contractCall } from '../helpers/call.js';
-import { startChildServer, type ChildServer } from '../hardening/support/childServer.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -45,10 +45,26 @@ describe('the built server', () => {
     expect(await (await fetch(`${child.url}/docs`)).text()).toContain('/docs/redoc.');
   });
 
+  it('validates with the contract the build prepared (no YAML, no openapi-backend at start)', async () => {
+    expect(existsSync(join(outDir, 'generated', 'prepared', 'operations.json'))).toBe(true);
+    const call = contractCall(child.url);
+    const token = demoCredentials[0]!.token;
+    expect((await call('GET', '/v1/companies/-bad/hello', { token })).body).toEqual({ error: 'invalid_company_id' });
+    expect((await call('GET', '/v1/persons/not-a-uuid', { token })).body).toEqual({ error: 'invalid_person_id' });
+    const typo = await call('POST', '/v1/persons/search', { token, body: { lastname: 'dur', limit: 0 } });
+    expect(typo.status).toBe(400);
+    expect(typo.body.details.map((d: { path: string }) => d.path).sort()).toEqual(['/body', '/body/limit']);
+    expect((await call('POST', '/v1/persons/search', { token, body: { lastName: 'dur', limit: 1 } })).body.persons).toHaveLength(1);
+  });
+
   it('runs the CLIs too', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lookup-built-cli-'));
     try {
-      const cli = (name: string, ...args: string[]) => execFileSync(process.execPath, [join(outDir, 'server', 'cli', `${name}.js`), ...args], { env: { PATH: process.env.PATH, PGLITE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+      const cli = (name: string, ...args: string[]) =>
+        execFileSync(process.execPath, [join(outDir, 'server', 'cli', `${name}.js`), ...args], {
+          env: { PATH: process.env.PATH, PGLITE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+          encoding: 'utf8',
+        });
       writeFileSync(join(dataDir, 'companies.ndjson'), '{"type":"company","id":"acme-corp","name":"Acme"}\n');
       cli('import', join(dataDir, 'companies.ndjson'));
       expect(cli('credentials', 'create', 'built', 'acme-corp')).toMatch(/plk_/);

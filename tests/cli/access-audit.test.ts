@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/db/database.js';
 import { findActiveCredential } from '../../server/db/credentials.js';
+import { openDatabase } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
-import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { startTestServer } from '../helpers/server.js';
 
 const run = promisify(execFile);
@@ -76,8 +76,20 @@ describe.each(engines)('access-audit command on %s', (engine) => {
       expect.stringMatching(new RegExp(`^${ISO}  getPerson      none returned  \\(asked for ${ids.hidden}, not returned\\)$`)),
     ]);
     const json = await audit('credential', both, '--json');
-    expect(json.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([
-      { at: expect.stringMatching(new RegExp(`^${ISO}$`)), credentialId: both, credentialName: 'acme and globex', operation: 'searchPersons', personIds: [listedFirst], notFoundPersonId: null },
+    expect(
+      json.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      {
+        at: expect.stringMatching(new RegExp(`^${ISO}$`)),
+        credentialId: both,
+        credentialName: 'acme and globex',
+        operation: 'searchPersons',
+        personIds: [listedFirst],
+        notFoundPersonId: null,
+      },
     ]);
     expect((await audit('credential', both, '--since', '2999-01-01T00:00:00Z')).stdout).toBe(`credential ${both}: 0 entries, 0 distinct people returned\n`);
   });

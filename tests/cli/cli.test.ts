@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smallDataset } from '../fixtures/small.js';
-import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const run = promisify(execFile);
 const tsx = join('node_modules', '.bin', 'tsx');
@@ -36,7 +36,12 @@ describe.each(engines)('operator commands on %s', (engine) => {
 
   it('imports a file, re-applies it as unchanged, and rejects a bad one naming each problem while writing nothing', async () => {
     const good = join(dir, 'good.ndjson');
-    writeFileSync(good, smallDataset().map((r) => JSON.stringify(r)).join('\n'));
+    writeFileSync(
+      good,
+      smallDataset()
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
     const ok = await cli('import', good);
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/company: 3 added, 0 changed, 0 unchanged, 0 deleted, 0 already absent/);
@@ -47,16 +52,20 @@ describe.each(engines)('operator commands on %s', (engine) => {
     expect(again.stdout).toMatch(/employee: 0 added, 0 changed, 6 unchanged, 0 deleted, 0 already absent/);
 
     const bad = join(dir, 'bad.ndjson');
-    writeFileSync(bad, [
-      JSON.stringify({ type: 'company', id: 'new-co', name: 'New' }),
-      JSON.stringify({ type: 'company', id: 'acme-corp', name: 'Again' }),
-      '{not json',
-    ].join('\n'));
+    writeFileSync(
+      bad,
+      [JSON.stringify({ type: 'company', id: 'new-co', name: 'New' }), JSON.stringify({ type: 'company', id: 'acme-corp', name: 'Again' }), '{not json'].join(
+        '\n',
+      ),
+    );
     const parseFailure = await cli('import', bad);
     expect(parseFailure.code).toBe(2);
     expect(parseFailure.stderr).toMatch(/line 3: not valid JSON/);
 
-    writeFileSync(bad, [JSON.stringify({ type: 'company', id: 'new-co', name: 'New' }), JSON.stringify({ type: 'delete', record: 'company', id: 'acme-corp' })].join('\n'));
+    writeFileSync(
+      bad,
+      [JSON.stringify({ type: 'company', id: 'new-co', name: 'New' }), JSON.stringify({ type: 'delete', record: 'company', id: 'acme-corp' })].join('\n'),
+    );
     const rejected = await cli('import', bad);
     expect(rejected.code).toBe(2);
     expect(rejected.stderr).toMatch(/line 2: delete company acme-corp: company acme-corp still has 3 employment\(s\)/);

@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/db/database.js';
 import { findActiveCredential } from '../../server/db/credentials.js';
+import { openDatabase } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import { smallDataset } from '../fixtures/small.js';
-import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const run = promisify(execFile);
 const tsx = join('node_modules', '.bin', 'tsx');
@@ -86,7 +86,8 @@ describe.each(engines)('credential lifecycle commands on %s', (engine) => {
     // Both tokens open the credential (the first in its overlap), now with its new companies.
     const db = database?.db ?? (await openDatabase({ pgliteDataDir: join(dir, 'db') }));
     try {
-      for (const token of [firstToken, secondToken]) expect((await findActiveCredential(db, hashToken(token)))?.companyList).toEqual(['acme-corp', 'secret-co']);
+      for (const token of [firstToken, secondToken])
+        expect((await findActiveCredential(db, hashToken(token)))?.companyList).toEqual(['acme-corp', 'secret-co']);
     } finally {
       if (!database) await db.close();
     }
@@ -98,26 +99,33 @@ describe.each(engines)('credential lifecycle commands on %s', (engine) => {
   }, 120_000);
 
   // The refusals are the same on either engine: checked on one (PostgreSQL where there is one; each command is a process).
-  it.runIf(engine === engines.at(-1))('refuses an unknown credential or company, a revoked credential, and an expiry in the past', async () => {
-    const unknownId = '00000000-0000-4000-8000-0000000000ff';
-    for (const args of [['grant', unknownId, 'acme-corp'], ['rotate', 'not-a-credential']]) {
-      const result = await credentials(...args);
-      expect(result.code, args.join(' ')).toBe(1);
-      expect(result.stderr).toMatch(/^unknown credential \S+ \(npm run credentials -- list shows them\)\n$/);
-    }
-    const created = await credentials('create', 'short-lived', 'acme-corp');
-    const id = /created credential ([0-9a-f-]{36})/.exec(created.stdout)![1]!;
-    const unknownCompany = await credentials('revoke-company', id, 'acme-corp', 'no-such-co');
-    expect(unknownCompany.code).toBe(1);
-    expect(unknownCompany.stderr).toContain('unknown companies: no-such-co (import them first)');
-    const past = await credentials('set-expiry', id, '2020-01-01T00:00:00Z');
-    expect(past.code).toBe(1);
-    expect(past.stderr).toContain('the expiry must be in the future (to stop a credential now, revoke it)');
-    expect((await credentials('revoke', id)).code).toBe(0);
-    const onRevoked = await credentials('grant', id, 'globex');
-    expect(onRevoked.code).toBe(1);
-    expect(onRevoked.stderr).toContain(`credential ${id} is revoked; create a new one`);
-  }, 120_000);
+  it.runIf(engine === engines.at(-1))(
+    'refuses an unknown credential or company, a revoked credential, and an expiry in the past',
+    async () => {
+      const unknownId = '00000000-0000-4000-8000-0000000000ff';
+      for (const args of [
+        ['grant', unknownId, 'acme-corp'],
+        ['rotate', 'not-a-credential'],
+      ]) {
+        const result = await credentials(...args);
+        expect(result.code, args.join(' ')).toBe(1);
+        expect(result.stderr).toMatch(/^unknown credential \S+ \(npm run credentials -- list shows them\)\n$/);
+      }
+      const created = await credentials('create', 'short-lived', 'acme-corp');
+      const id = /created credential ([0-9a-f-]{36})/.exec(created.stdout)![1]!;
+      const unknownCompany = await credentials('revoke-company', id, 'acme-corp', 'no-such-co');
+      expect(unknownCompany.code).toBe(1);
+      expect(unknownCompany.stderr).toContain('unknown companies: no-such-co (import them first)');
+      const past = await credentials('set-expiry', id, '2020-01-01T00:00:00Z');
+      expect(past.code).toBe(1);
+      expect(past.stderr).toContain('the expiry must be in the future (to stop a credential now, revoke it)');
+      expect((await credentials('revoke', id)).code).toBe(0);
+      const onRevoked = await credentials('grant', id, 'globex');
+      expect(onRevoked.code).toBe(1);
+      expect(onRevoked.stderr).toContain(`credential ${id} is revoked; create a new one`);
+    },
+    120_000,
+  );
 });
 
 describe('credential command arguments', () => {
@@ -134,9 +142,13 @@ describe('credential command arguments', () => {
     [['rotate', id, '--overlp', '1h'], /Unknown option '--overlp'/],
     [['grant', id], /^usage: npm run credentials -- <command>/],
     [['delete', id], /^usage: npm run credentials -- <command>/],
-  ])('%j exits 1: %s', async (args, message) => {
-    const result = await credentials(...(args as string[]));
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(message as RegExp);
-  }, 30_000);
+  ])(
+    '%j exits 1: %s',
+    async (args, message) => {
+      const result = await credentials(...(args as string[]));
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(message as RegExp);
+    },
+    30_000,
+  );
 });

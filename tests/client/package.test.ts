@@ -15,7 +15,7 @@ import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, startLocalServer, type LocalServer } from './helpers/local-server.js';
+import { json, type LocalServer, startLocalServer } from './helpers/local-server.js';
 
 const exec = promisify(execFile);
 const repo = resolve(import.meta.dirname, '../..');
@@ -40,10 +40,18 @@ const consumers: Record<string, { build: (app: string) => Promise<unknown>; star
   bundler: {
     build: async (app) => {
       await run(join(app, 'node_modules/.bin/tsc'), ['-p', '.'], app);
-      await run(join(app, 'node_modules/.bin/esbuild'), ['src/app.ts', '--bundle', '--platform=browser', '--format=esm', '--outfile=dist/app.js', '--log-level=warning'], app);
+      await run(
+        join(app, 'node_modules/.bin/esbuild'),
+        ['src/app.ts', '--bundle', '--platform=browser', '--format=esm', '--outfile=dist/app.js', '--log-level=warning'],
+        app,
+      );
     },
     start: (app, url) =>
-      run(process.execPath, ['--input-type=module', '-e', `const { greet } = await import('./dist/app.js'); console.log(JSON.stringify(await greet(${JSON.stringify(url)})));`], app),
+      run(
+        process.execPath,
+        ['--input-type=module', '-e', `const { greet } = await import('./dist/app.js'); console.log(JSON.stringify(await greet(${JSON.stringify(url)})));`],
+        app,
+      ),
   },
 };
 
@@ -82,9 +90,7 @@ afterAll(async () => {
 
 describe('the packed @lookup/client', () => {
   it('is laid out flat: an ES-module and a CommonJS build, each with its types and the contract types', () => {
-    const flat = ['index', 'drafts'].flatMap((entry) =>
-      ['esm', 'cjs'].flatMap((format) => [`dist/${format}/${entry}.js`, `dist/${format}/${entry}.d.ts`]),
-    );
+    const flat = ['index', 'drafts'].flatMap((entry) => ['esm', 'cjs'].flatMap((format) => [`dist/${format}/${entry}.js`, `dist/${format}/${entry}.d.ts`]));
     expect(packedFiles).toEqual(
       expect.arrayContaining([
         'package.json',

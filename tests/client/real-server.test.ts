@@ -4,8 +4,8 @@
 // Every response the client receives, retried attempts included, is checked against the
 // contract on its way in (helpers/contract-checked-fetch.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLookupClient, type RetryOptions } from '../../client/src/index.js';
 import { createLookupDraftsClient } from '../../client/src/drafts.js';
+import { createLookupClient, type RetryOptions } from '../../client/src/index.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { engines } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

@@ -1,9 +1,9 @@
 // Retries against a local server that misbehaves on purpose: 429/503 with Retry-After,
 // dropped connections. Only GET/HEAD/OPTIONS are retried after a network error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLookupClient, type RetryOptions } from '../../client/src/index.js';
 import { createLookupDraftsClient } from '../../client/src/drafts.js';
-import { drop, json, startLocalServer, type LocalServer } from './helpers/local-server.js';
+import { createLookupClient, type RetryOptions } from '../../client/src/index.js';
+import { drop, json, type LocalServer, startLocalServer } from './helpers/local-server.js';
 
 let server: LocalServer;
 beforeAll(async () => {

@@ -3,13 +3,6 @@
 import type { ClientPathsWithMethod } from 'openapi-fetch';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
-  createLookupClient,
-  type ErrorCode,
-  type HelloError,
-  type HelloResponse,
-  type LookupClient,
-} from '../../client/src/index.js';
-import {
   createLookupDraftsClient,
   type GetPersonError,
   type GetPersonResponse,
@@ -17,6 +10,7 @@ import {
   type SearchPersonsError,
   type SearchPersonsResponse,
 } from '../../client/src/drafts.js';
+import { createLookupClient, type ErrorCode, type HelloError, type HelloResponse, type LookupClient } from '../../client/src/index.js';
 
 const neverFetch = async (): Promise<Response> => {
   throw new Error('type tests send no requests');
@@ -25,8 +19,7 @@ const client = createLookupClient({ baseUrl: 'https://lookup.internal.example', 
 const drafts = createLookupDraftsClient({ baseUrl: 'http://localhost:3000', token: 't', fetch: neverFetch });
 const helloCall = () => client.GET('/v1/companies/{companyId}/hello', { params: { path: { companyId: 'acme-corp' } } });
 const searchCall = () => drafts.POST('/v1/persons/search', { body: { lastName: 'dur' } });
-const getPersonCall = () =>
-  drafts.GET('/v1/persons/{personId}', { params: { path: { personId: '3f0c2a7e-9b1d-4e55-8a2f-6c1d7e9b0a11' } } });
+const getPersonCall = () => drafts.GET('/v1/persons/{personId}', { params: { path: { personId: '3f0c2a7e-9b1d-4e55-8a2f-6c1d7e9b0a11' } } });
 
 describe('the default client', () => {
   it('has only the released operations: calling a draft does not compile', () => {

@@ -1,15 +1,13 @@
 // Draft operations are in the full contract and absent from the public one.
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { contractPaths, readContractDocument } from '../../server/contract.js';
 import type { paths as FullPaths } from '../../generated/types.full.js';
 import type { paths as PublicPaths } from '../../generated/types.public.js';
+import { contractPaths, readContractDocument } from '../../server/contract.js';
 import { draftMentionsInDocument } from '../helpers/draft-mentions.js';
 
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 function operations(doc: Record<string, any>) {
-  return Object.entries(doc.paths ?? {}).flatMap(([path, item]: [string, any]) =>
-    methods.filter((m) => item[m]).map((m) => ({ path, method: m, ...item[m] })),
-  );
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]: [string, any]) => methods.filter((m) => item[m]).map((m) => ({ path, method: m, ...item[m] })));
 }
 
 describe('draft operations', () => {
@@ -35,7 +33,16 @@ describe('draft operations', () => {
 
   it('are not mentioned anywhere in the public bundle: no overview row, error code, section or local server', () => {
     expect(draftMentionsInDocument(pub)).toEqual([]);
-    expect(pub.components.schemas.ErrorCode.enum).toEqual(['invalid_api_key', 'rate_limited', 'invalid_company_id', 'forbidden', 'not_found', 'internal_error', 'service_unavailable']);
+    expect(pub.components.schemas.ErrorCode.enum).toEqual([
+      'invalid_api_key',
+      'rate_limited',
+      'invalid_company_id',
+      'forbidden',
+      'not_found',
+      'internal_error',
+      'service_unavailable',
+      'method_not_allowed',
+    ]);
     expect(pub.servers.map((s: any) => s.url)).toEqual(['https://sandbox.lookup.example.com', 'https://api.lookup.example.com']);
     // The full bundle keeps all of it, without the markers that sort the lines.
     expect(draftMentionsInDocument(full)).toEqual(expect.arrayContaining(['Search persons', 'invalid_person_id', 'localhost:3000']));

@@ -8,8 +8,7 @@ const api = loadContract();
 const operations = api.router.getOperations();
 
 type Example = { name: string; value: unknown };
-const examplesOf = (media: any): Example[] =>
-  Object.entries(media?.examples ?? {}).map(([name, ex]: [string, any]) => ({ name, value: ex.value }));
+const examplesOf = (media: any): Example[] => Object.entries(media?.examples ?? {}).map(([name, ex]: [string, any]) => ({ name, value: ex.value }));
 
 describe('contract examples', () => {
   const responseCases = operations.flatMap((op) =>
@@ -17,9 +16,7 @@ describe('contract examples', () => {
       examplesOf(response.content?.['application/json']).map((ex) => ({ op, status, ...ex })),
     ),
   );
-  const requestCases = operations.flatMap((op) =>
-    examplesOf((op.requestBody as any)?.content?.['application/json']).map((ex) => ({ op, ...ex })),
-  );
+  const requestCases = operations.flatMap((op) => examplesOf((op.requestBody as any)?.content?.['application/json']).map((ex) => ({ op, ...ex })));
 
   it('exist for every response of every operation', () => {
     for (const op of operations) {
@@ -29,23 +26,17 @@ describe('contract examples', () => {
     }
   });
 
-  it.each(responseCases.map((c) => [`${c.op.operationId} ${c.status} ${c.name}`, c] as const))(
-    'response example %s is valid',
-    (_, { op, status, value }) => {
-      expect(api.validator.validateResponse(value, op, Number(status)).errors).toBeNull();
-    },
-  );
+  it.each(responseCases.map((c) => [`${c.op.operationId} ${c.status} ${c.name}`, c] as const))('response example %s is valid', (_, { op, status, value }) => {
+    expect(api.validator.validateResponse(value, op, Number(status)).errors).toBeNull();
+  });
 
-  it.each(requestCases.map((c) => [`${c.op.operationId} ${c.name}`, c] as const))(
-    'request example %s is valid',
-    (_, { op, value }) => {
-      const result = api.validator.validateRequest(
-        { method: op.method, path: op.path, headers: { 'content-type': 'application/json' }, query: {}, body: value },
-        op,
-      );
-      expect(result.errors).toBeNull();
-    },
-  );
+  it.each(requestCases.map((c) => [`${c.op.operationId} ${c.name}`, c] as const))('request example %s is valid', (_, { op, value }) => {
+    const result = api.validator.validateRequest(
+      { method: op.method, path: op.path, headers: { 'content-type': 'application/json' }, query: {}, body: value },
+      op,
+    );
+    expect(result.errors).toBeNull();
+  });
 
   it('rejects an example that breaks its schema (the check can fail)', () => {
     const hello = api.router.getOperation('hello')!;

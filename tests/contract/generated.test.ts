@@ -14,9 +14,7 @@ describe('generated/', () => {
     const committed = readdirSync('generated').sort();
     expect(readdirSync(fresh).sort()).toEqual(committed);
     for (const file of committed) {
-      expect(readFileSync(join(fresh, file), 'utf8'), `generated/${file} is stale`).toBe(
-        readFileSync(join('generated', file), 'utf8'),
-      );
+      expect(readFileSync(join(fresh, file), 'utf8'), `generated/${file} is stale`).toBe(readFileSync(join('generated', file), 'utf8'));
     }
   }, 60_000);
 });

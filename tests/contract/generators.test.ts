@@ -66,7 +66,9 @@ beforeAll(async () => {
   );
   // One tsc over every output and probe; its diagnostics are sorted out per generator below.
   const tsc = await exec(bin('tsc'), ['-p', work, '--pretty', 'false'], { cwd: work, maxBuffer: 16 << 20 }).catch((error) => error);
-  diagnostics = String(tsc.stdout).split('\n').filter((line) => /error TS\d+/.test(line));
+  diagnostics = String(tsc.stdout)
+    .split('\n')
+    .filter((line) => /error TS\d+/.test(line));
 }, 180_000);
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
@@ -85,7 +87,9 @@ describe('the contract in other generators', () => {
   });
 
   it('the probes can fail: tsc refuses every type the output does not have', () => {
-    const refusals = readFileSync(join(work, 'probes', 'must-fail.ts'), 'utf8').split('\n').filter((line) => line.includes('// refused'));
+    const refusals = readFileSync(join(work, 'probes', 'must-fail.ts'), 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('// refused'));
     expect(refusals.length).toBeGreaterThan(0);
     expect(errorsIn('probes/must-fail.ts')).toHaveLength(refusals.length);
     expect(diagnostics.filter((line) => !line.startsWith('probes/must-fail.ts'))).toEqual([]);

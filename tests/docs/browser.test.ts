@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractPaths, readContractDocument } from '../../server/contract.js';
 import { startTestServer } from '../helpers/server.js';
@@ -22,7 +22,10 @@ const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`tests/docs/browser.test.ts skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
-interface Example { summary: string | undefined; value: unknown }
+interface Example {
+  summary: string | undefined;
+  value: unknown;
+}
 interface OperationToCheck {
   operationId: string;
   method: string;
@@ -35,9 +38,16 @@ interface OperationToCheck {
 
 /** What the docs must show, read from the bundle itself ($refs to components/examples resolved). */
 function operationsOf(document: Record<string, any>): OperationToCheck[] {
-  const deref = (node: any): any => (node?.$ref ? deref(node.$ref.split('/').slice(1).reduce((at: any, key: string) => at[key], document)) : node);
-  const examples = (media: any): Example[] =>
-    Object.values(media?.examples ?? {}).map((ex: any) => ({ summary: deref(ex).summary, value: deref(ex).value }));
+  const deref = (node: any): any =>
+    node?.$ref
+      ? deref(
+          node.$ref
+            .split('/')
+            .slice(1)
+            .reduce((at: any, key: string) => at[key], document),
+        )
+      : node;
+  const examples = (media: any): Example[] => Object.values(media?.examples ?? {}).map((ex: any) => ({ summary: deref(ex).summary, value: deref(ex).value }));
   return Object.entries<any>(document.paths).flatMap(([path, item]) =>
     METHODS.filter((m) => item[m]).map((method) => {
       const op = item[method];
@@ -131,38 +141,42 @@ describe.skipIf(!hasChromium)('/docs in chromium', () => {
   it.each([
     { environment: 'sandbox', draftsEnabled: false, bundle: contractPaths.public, screenshot: 'test-results/docs.png' },
     { environment: 'development', draftsEnabled: true, bundle: contractPaths.full, screenshot: 'test-results/docs-drafts.png' },
-  ])('renders every operation and example of the contract on a $environment server', async ({ environment, draftsEnabled, bundle, screenshot }) => {
-    const server = await startTestServer({ env: { APP_ENV: environment } });
-    expect(server.config.draftsEnabled).toBe(draftsEnabled);
-    const origin = new URL(server.url).origin;
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    try {
-      const { errors, elsewhere } = watch(page, (url) => url.startsWith(origin));
+  ])(
+    'renders every operation and example of the contract on a $environment server',
+    async ({ environment, draftsEnabled, bundle, screenshot }) => {
+      const server = await startTestServer({ env: { APP_ENV: environment } });
+      expect(server.config.draftsEnabled).toBe(draftsEnabled);
+      const origin = new URL(server.url).origin;
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      try {
+        const { errors, elsewhere } = watch(page, (url) => url.startsWith(origin));
 
-      const response = await page.goto(`${origin}/docs`);
-      // The server passes on the responder's policy: it is what keeps the page on this origin.
-      expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
-      const document = readContractDocument(bundle);
-      await expect.poll(() => page.locator('h1').first().innerText(), { timeout: 20_000 }).toContain(document.info.title);
-      const operations = operationsOf(document);
-      expect(operations.map((op) => op.operationId).sort()).toEqual(draftsEnabled ? ['getPerson', 'hello', 'searchPersons'] : ['hello']);
-      // The codes that key the markdown tables (the error table's above all) are each on one line.
-      const codes = page.locator('[data-component-name="Markdown/Markdown"] td:first-child code');
-      expect(await codes.count()).toBeGreaterThan(5);
-      const broken = await codes.evaluateAll((elements) => elements.filter((e) => e.getClientRects().length > 1).map((e) => e.textContent));
-      expect(broken, 'codes broken across lines').toEqual([]);
-      for (const op of operations) await checkOperation(page, op);
-      if (!draftsEnabled) expect(await page.locator('[data-component-name="Menu/Menu"]').first().innerText()).not.toMatch(/draft/i);
+        const response = await page.goto(`${origin}/docs`);
+        // The server passes on the responder's policy: it is what keeps the page on this origin.
+        expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
+        const document = readContractDocument(bundle);
+        await expect.poll(() => page.locator('h1').first().innerText(), { timeout: 20_000 }).toContain(document.info.title);
+        const operations = operationsOf(document);
+        expect(operations.map((op) => op.operationId).sort()).toEqual(draftsEnabled ? ['getPerson', 'hello', 'searchPersons'] : ['hello']);
+        // The codes that key the markdown tables (the error table's above all) are each on one line.
+        const codes = page.locator('[data-component-name="Markdown/Markdown"] td:first-child code');
+        expect(await codes.count()).toBeGreaterThan(5);
+        const broken = await codes.evaluateAll((elements) => elements.filter((e) => e.getClientRects().length > 1).map((e) => e.textContent));
+        expect(broken, 'codes broken across lines').toEqual([]);
+        for (const op of operations) await checkOperation(page, op);
+        if (!draftsEnabled) expect(await page.locator('[data-component-name="Menu/Menu"]').first().innerText()).not.toMatch(/draft/i);
 
-      mkdirSync('test-results', { recursive: true });
-      await page.screenshot({ path: screenshot, fullPage: true });
-      expect(errors).toEqual([]);
-      expect(elsewhere).toEqual([]);
-    } finally {
-      await page.close();
-      await server.close();
-    }
-  }, 120_000);
+        mkdirSync('test-results', { recursive: true });
+        await page.screenshot({ path: screenshot, fullPage: true });
+        expect(errors).toEqual([]);
+        expect(elsewhere).toEqual([]);
+      } finally {
+        await page.close();
+        await server.close();
+      }
+    },
+    120_000,
+  );
 
   it('npm run docs: the static page renders the public contract, logs no error and loads nothing from elsewhere', async () => {
     const out = mkdtempSync(join(tmpdir(), 'docs-static-'));

@@ -10,12 +10,26 @@ import { inlineRedocLogo } from '../../server/http/redoc-logo.js';
 import { draftMentions, draftMentionsInDocument } from '../helpers/draft-mentions.js';
 
 const operationIds = (doc: any) =>
-  Object.values(doc.paths).flatMap((item: any) => Object.values(item).map((op: any) => op.operationId)).sort();
+  Object.values(doc.paths)
+    .flatMap((item: any) => Object.values(item).map((op: any) => op.operationId))
+    .sort();
 const text = (body: Buffer | string) => body.toString();
 
 describe.each([
-  { draftsEnabled: false, bundle: contractPaths.public, operations: ['hello'], summaries: ['Hello world'], absent: ['Search persons (draft)', 'Get person (draft)'] },
-  { draftsEnabled: true, bundle: contractPaths.full, operations: ['getPerson', 'hello', 'searchPersons'], summaries: ['Hello world', 'Search persons (draft)', 'Get person (draft)'], absent: [] },
+  {
+    draftsEnabled: false,
+    bundle: contractPaths.public,
+    operations: ['hello'],
+    summaries: ['Hello world'],
+    absent: ['Search persons (draft)', 'Get person (draft)'],
+  },
+  {
+    draftsEnabled: true,
+    bundle: contractPaths.full,
+    operations: ['getPerson', 'hello', 'searchPersons'],
+    summaries: ['Hello world', 'Search persons (draft)', 'Get person (draft)'],
+    absent: [],
+  },
 ])('docs with drafts $draftsEnabled', ({ draftsEnabled, bundle, operations, summaries, absent }) => {
   const respond = createDocsResponder({ draftsEnabled });
 
@@ -52,7 +66,11 @@ describe.each([
     const url = /import \{ init \} from "(\/docs\/redoc\.[0-9a-f]{16}\.js)"/.exec(html)?.[1];
     expect(url).toBeDefined();
     const script = respond(url!)!;
-    expect(script).toMatchObject({ status: 200, contentType: 'text/javascript; charset=utf-8', headers: { 'Cache-Control': 'public, max-age=31536000, immutable' } });
+    expect(script).toMatchObject({
+      status: 200,
+      contentType: 'text/javascript; charset=utf-8',
+      headers: { 'Cache-Control': 'public, max-age=31536000, immutable' },
+    });
     expect(text(script.body)).toContain('export{RedocStandalone,hydrate,init}');
     expect(respond('/docs/redoc.0000000000000000.js')).toBeUndefined(); // a stale URL is not the page
   });
@@ -79,7 +97,7 @@ describe('the public docs (drafts off)', () => {
     expect(draftMentionsInDocument(JSON.parse(text(respond('/openapi.json')!.body)))).toEqual([]);
   });
 
-  it("serve Redoc with its logo inlined, so the page asks cdn.redoc.ly for nothing", () => {
+  it('serve Redoc with its logo inlined, so the page asks cdn.redoc.ly for nothing', () => {
     const html = text(respond('/docs')!.body);
     const script = text(respond(/import \{ init \} from "([^"]+)"/.exec(html)![1]!)!.body);
     expect(script).not.toContain('cdn.redoc.ly');

@@ -8,8 +8,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContractDocument } from '../../server/contract.js';
 import { canonicalUuid, databaseInstant } from '../../server/domain/formats.js';
-import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
 import { dateTimeLike, rfc3339, uuidLike } from '../hardening/support/arbitraries.js';
+import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const RUNS = Number(process.env.FORMAT_PROPERTY_RUNS ?? 2_000);
 const contract = readContractDocument();

@@ -8,7 +8,11 @@ const none: MembershipSources = { membership: null, invitation: null, linkedUser
 describe('membership status derivation (first rule that applies wins)', () => {
   it.each<[string, MembershipSources, string]>([
     ['active membership beats everything', { membership: 'active', invitation: pending('2020-01-01T00:00:00Z'), linkedUser: 'deactivated' }, 'active'],
-    ['revoked membership beats a live invitation', { membership: 'revoked', invitation: pending('2030-01-01T00:00:00Z'), linkedUser: 'active' }, 'revoked_access'],
+    [
+      'revoked membership beats a live invitation',
+      { membership: 'revoked', invitation: pending('2030-01-01T00:00:00Z'), linkedUser: 'active' },
+      'revoked_access',
+    ],
     ['a deactivated user without membership', { ...none, linkedUser: 'deactivated', invitation: pending('2030-01-01T00:00:00Z') }, 'revoked_access'],
     ['a pending invitation expiring after asOf', { ...none, invitation: pending('2026-01-01T00:00:00.001Z') }, 'invited_pending'],
     ['a pending invitation expiring exactly at asOf', { ...none, invitation: pending('2026-01-01T00:00:00Z') }, 'invited_expired'],

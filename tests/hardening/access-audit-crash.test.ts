@@ -9,8 +9,8 @@ import { findActiveCredential } from '../../server/db/credentials.js';
 import { demoCredentials, demoDataset } from '../../server/demo/dataset.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
-import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
-import { startChildServer, type ChildServer } from './support/childServer.js';
+import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { type ChildServer, startChildServer } from './support/childServer.js';
 import { databaseUrl } from './support/environment.js';
 
 const CLIENTS = 12;

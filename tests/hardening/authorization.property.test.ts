@@ -10,29 +10,33 @@ import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee } from '../fixtures/small.js';
 import { engines } from '../helpers/databases.js';
-import { startTestServer, type CallResult, type TestServer } from '../helpers/server.js';
+import { type CallResult, startTestServer, type TestServer } from '../helpers/server.js';
 
 const RUNS = Number(process.env.HARDENING_AUTHZ_RUNS ?? 12);
 const lastNames = ['Durand', 'Martin', 'Nguyen'];
 const phones = ['+14155550100', '+14155550101', '(415) 555-0102'];
 
 /** The shape of a dataset; concrete ids are minted per run so runs never collide. */
-const datasetShape = fc
-  .integer({ min: 1, max: 4 })
-  .chain((companies) =>
-    fc.record({
-      companies: fc.constant(companies),
-      persons: fc.array(
-        fc.record({
-          createdDay: fc.integer({ min: 0, max: 20 }),
-          employments: fc.array(fc.record({ company: fc.nat(companies - 1), lastName: fc.nat(lastNames.length - 1), phone: fc.nat(phones.length - 1), createdDay: fc.nat(20) }), { maxLength: 3 }),
-        }),
-        { minLength: 1, maxLength: 6 },
-      ),
-      unlinked: fc.array(fc.record({ company: fc.nat(companies - 1), lastName: fc.nat(lastNames.length - 1) }), { maxLength: 2 }),
-      credentials: fc.array(fc.record({ companies: fc.array(fc.boolean(), { minLength: companies, maxLength: companies }), alsoEmptyCompany: fc.boolean() }), { minLength: 1, maxLength: 3 }),
+const datasetShape = fc.integer({ min: 1, max: 4 }).chain((companies) =>
+  fc.record({
+    companies: fc.constant(companies),
+    persons: fc.array(
+      fc.record({
+        createdDay: fc.integer({ min: 0, max: 20 }),
+        employments: fc.array(
+          fc.record({ company: fc.nat(companies - 1), lastName: fc.nat(lastNames.length - 1), phone: fc.nat(phones.length - 1), createdDay: fc.nat(20) }),
+          { maxLength: 3 },
+        ),
+      }),
+      { minLength: 1, maxLength: 6 },
+    ),
+    unlinked: fc.array(fc.record({ company: fc.nat(companies - 1), lastName: fc.nat(lastNames.length - 1) }), { maxLength: 2 }),
+    credentials: fc.array(fc.record({ companies: fc.array(fc.boolean(), { minLength: companies, maxLength: companies }), alsoEmptyCompany: fc.boolean() }), {
+      minLength: 1,
+      maxLength: 3,
     }),
-  );
+  }),
+);
 type Shape = typeof datasetShape extends fc.Arbitrary<infer T> ? T : never;
 
 interface World {
@@ -55,11 +59,21 @@ function mint(shape: Shape): World {
     for (const e of p.employments) {
       const id = randomUUID();
       person.employments.push({ id, companyId: companies[e.company]! });
-      records.push(employee({ id, companyId: companies[e.company]!, personId: person.id, lastName: lastNames[e.lastName]!, phone: phones[e.phone]!, createdAt: day(e.createdDay) }));
+      records.push(
+        employee({
+          id,
+          companyId: companies[e.company]!,
+          personId: person.id,
+          lastName: lastNames[e.lastName]!,
+          phone: phones[e.phone]!,
+          createdAt: day(e.createdDay),
+        }),
+      );
     }
     persons.push(person);
   }
-  for (const u of shape.unlinked) records.push(employee({ id: randomUUID(), companyId: companies[u.company]!, personId: null, lastName: lastNames[u.lastName]! }));
+  for (const u of shape.unlinked)
+    records.push(employee({ id: randomUUID(), companyId: companies[u.company]!, personId: null, lastName: lastNames[u.lastName]! }));
   const credentials = shape.credentials.map((c, i) => {
     const granted = companies.filter((_, j) => c.companies[j]);
     // A credential may hold a company nobody works for: it must widen nothing.

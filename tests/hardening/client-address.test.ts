@@ -51,9 +51,12 @@ describe.each([
     server = await startTestServer({ records: smallDataset(), env: { AUTH_FAILURES_PER_MINUTE: '2', TRUSTED_PROXIES: trusted } });
   });
   afterAll(() => server?.close());
-  const guess = (forwardedFor: string) => server.call('GET', '/v1/companies/acme-corp/hello', { token: 'plk_guess_0000000000000000', headers: { 'x-forwarded-for': forwardedFor } }).then((r) => r.status);
+  const guess = (forwardedFor: string) =>
+    server
+      .call('GET', '/v1/companies/acme-corp/hello', { token: 'plk_guess_0000000000000000', headers: { 'x-forwarded-for': forwardedFor } })
+      .then((r) => r.status);
 
-  it(trusted ? 'is kept per client, and a forged header changes nothing' : 'is the connection\'s, whatever the header says', async () => {
+  it(trusted ? 'is kept per client, and a forged header changes nothing' : "is the connection's, whatever the header says", async () => {
     expect(await guess('198.51.100.1')).toBe(401);
     expect(await guess('198.51.100.1')).toBe(401);
     if (trusted) {
@@ -62,7 +65,9 @@ describe.each([
       expect(await guess('198.51.100.2, 198.51.100.1')).toBe(429); // forging a new address to the left of the real one does not help
       const limited = await server.call('GET', '/v1/companies/acme-corp/hello', { token: tokens.both, headers: { 'x-forwarded-for': '198.51.100.1' } });
       expect(limited.status).toBe(429);
-      expect((await server.call('GET', '/v1/companies/acme-corp/hello', { token: tokens.both, headers: { 'x-forwarded-for': '198.51.100.3' } })).status).toBe(200);
+      expect((await server.call('GET', '/v1/companies/acme-corp/hello', { token: tokens.both, headers: { 'x-forwarded-for': '198.51.100.3' } })).status).toBe(
+        200,
+      );
     } else {
       expect(await guess('198.51.100.2')).toBe(429); // one budget for the connection's address
     }

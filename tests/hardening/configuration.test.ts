@@ -29,18 +29,26 @@ function start(env: Record<string, string>): Promise<{ code: number | null; outp
 }
 
 describe('persistent storage outside development', () => {
-  it.each(['production', 'sandbox'])('APP_ENV=%s without DATABASE_URL or PGLITE_DATA_DIR: refuses to start, saying what to set', async (environment) => {
-    const { code, output } = await start({ APP_ENV: environment });
-    expect(code).toBe(1);
-    expect(output).toContain(`configuration error: APP_ENV=${environment} needs a database that survives a restart: set DATABASE_URL`);
-    expect(output).toContain('PGLITE_DATA_DIR');
-    expect(output).not.toContain('listening');
-  }, 90_000);
+  it.each(['production', 'sandbox'])(
+    'APP_ENV=%s without DATABASE_URL or PGLITE_DATA_DIR: refuses to start, saying what to set',
+    async (environment) => {
+      const { code, output } = await start({ APP_ENV: environment });
+      expect(code).toBe(1);
+      expect(output).toContain(`configuration error: APP_ENV=${environment} needs a database that survives a restart: set DATABASE_URL`);
+      expect(output).toContain('PGLITE_DATA_DIR');
+      expect(output).not.toContain('listening');
+    },
+    90_000,
+  );
 
   it('is required only where the service opens its own database', async () => {
     expect(() => requirePersistentStorage(loadConfig({ APP_ENV: 'production' }))).toThrow(ConfigError);
     await expect(createApp(loadConfig({ APP_ENV: 'production', LOG_LEVEL: 'silent' }))).rejects.toThrow(/DATABASE_URL/);
-    for (const env of [{ APP_ENV: 'production', DATABASE_URL: 'postgres://db/lookup' }, { APP_ENV: 'sandbox', PGLITE_DATA_DIR: '/var/lib/lookup' }, { APP_ENV: 'development' }]) {
+    for (const env of [
+      { APP_ENV: 'production', DATABASE_URL: 'postgres://db/lookup' },
+      { APP_ENV: 'sandbox', PGLITE_DATA_DIR: '/var/lib/lookup' },
+      { APP_ENV: 'development' },
+    ]) {
       expect(() => requirePersistentStorage(loadConfig(env))).not.toThrow();
     }
   });
@@ -49,7 +57,11 @@ describe('persistent storage outside development', () => {
 describe('settings for browsers and balancers', () => {
   it('CORS_ORIGINS: origins as browsers send them, nothing else', () => {
     expect(loadConfig({}).corsOrigins).toEqual([]);
-    expect(loadConfig({ CORS_ORIGINS: ' https://hr.example.com, HTTP://Localhost:5173 ,https://a.example:443/' }).corsOrigins).toEqual(['https://hr.example.com', 'http://localhost:5173', 'https://a.example']);
+    expect(loadConfig({ CORS_ORIGINS: ' https://hr.example.com, HTTP://Localhost:5173 ,https://a.example:443/' }).corsOrigins).toEqual([
+      'https://hr.example.com',
+      'http://localhost:5173',
+      'https://a.example',
+    ]);
     for (const bad of ['*', 'hr.example.com', 'https://hr.example.com/app', 'https://hr.example.com?x=1', 'null', 'file:///tmp']) {
       expect(() => loadConfig({ CORS_ORIGINS: bad }), bad).toThrow(/CORS_ORIGINS/);
     }

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smallDataset, tokens } from '../fixtures/small.js';
 import { expectContractResponse } from '../helpers/contract.js';
@@ -23,14 +23,20 @@ interface Seen {
 }
 
 /** In the page: fetch, and what its script can read of the answer (or the error the browser gave). */
-function fetchFromPage(page: Page, url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Seen | { blocked: string }> {
+function fetchFromPage(
+  page: Page,
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Seen | { blocked: string }> {
   return page.evaluate(
     async ({ url, init }) => {
       try {
         const res = await fetch(url, init);
         const text = await res.text();
         const headers: Record<string, string> = {};
-        res.headers.forEach((value, name) => (headers[name] = value));
+        res.headers.forEach((value, name) => {
+          headers[name] = value;
+        });
         return { status: res.status, body: text ? JSON.parse(text) : text, headers };
       } catch (error) {
         return { blocked: String(error) };
@@ -79,7 +85,11 @@ describe.runIf(hasChromium)('CORS, from pages in Chromium', () => {
     });
 
     it('calls hello with a token and reads the answer, its request id and its rate-limit headers', async () => {
-      const res = expectSeen('GET', '/v1/companies/acme-corp/hello', await fetchFromPage(page, hello(), { headers: { Authorization: `Bearer ${tokens.both}`, 'X-Request-Id': 'from-the-browser-1' } }));
+      const res = expectSeen(
+        'GET',
+        '/v1/companies/acme-corp/hello',
+        await fetchFromPage(page, hello(), { headers: { Authorization: `Bearer ${tokens.both}`, 'X-Request-Id': 'from-the-browser-1' } }),
+      );
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ message: 'Hello, acme-corp!' });
       expect(res.headers['x-request-id']).toBe('from-the-browser-1');
@@ -92,14 +102,22 @@ describe.runIf(hasChromium)('CORS, from pages in Chromium', () => {
       const res = expectSeen(
         'POST',
         '/v1/persons/search',
-        await fetchFromPage(page, `${api.url}/v1/persons/search`, { method: 'POST', headers: { Authorization: `Bearer ${tokens.both}`, 'Content-Type': 'application/json' }, body: '{"lastName":"dur"}' }),
+        await fetchFromPage(page, `${api.url}/v1/persons/search`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${tokens.both}`, 'Content-Type': 'application/json' },
+          body: '{"lastName":"dur"}',
+        }),
       );
       expect(res.status).toBe(200);
       expect((res.body as { persons: unknown[] }).persons.length).toBeGreaterThan(0);
     });
 
     it('reads a 401 and its WWW-Authenticate', async () => {
-      const res = expectSeen('GET', '/v1/companies/acme-corp/hello', await fetchFromPage(page, hello(), { headers: { Authorization: 'Bearer plk_not_a_token_00000000000' } }));
+      const res = expectSeen(
+        'GET',
+        '/v1/companies/acme-corp/hello',
+        await fetchFromPage(page, hello(), { headers: { Authorization: 'Bearer plk_not_a_token_00000000000' } }),
+      );
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: 'invalid_api_key' });
       expect(res.headers['www-authenticate']).toBe('Bearer');
@@ -107,7 +125,8 @@ describe.runIf(hasChromium)('CORS, from pages in Chromium', () => {
 
     it('reads a 429 and its Retry-After, so it can wait as told', async () => {
       let res: Seen | undefined;
-      for (let i = 0; i < 30 && res?.status !== 429; i++) res = expectSeen('GET', '/v1/companies/acme-corp/hello', await fetchFromPage(page, hello(), { headers: { Authorization: `Bearer ${tokens.acme}` } }));
+      for (let i = 0; i < 30 && res?.status !== 429; i++)
+        res = expectSeen('GET', '/v1/companies/acme-corp/hello', await fetchFromPage(page, hello(), { headers: { Authorization: `Bearer ${tokens.acme}` } }));
       expect(res!.status).toBe(429);
       expect(Number(res!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(res!.headers['ratelimit-remaining']).toBe('0');
@@ -134,7 +153,9 @@ describe('CORS answers, header by header (no browser needed)', () => {
   });
   afterAll(() => api?.close());
   const preflight = (from: string, path = '/v1/persons/search') =>
-    api.call('OPTIONS', path, { headers: { origin: from, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' } });
+    api.call('OPTIONS', path, {
+      headers: { origin: from, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
 
   it('a preflight from a listed origin: 204, its methods and headers allowed for 10 minutes, no token needed', async () => {
     const res = await preflight(origin);
@@ -157,7 +178,9 @@ describe('CORS answers, header by header (no browser needed)', () => {
     const res = await api.call('GET', '/v1/companies/acme-corp/hello', { headers: { origin } });
     expect(res.status).toBe(401);
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
-    expect(res.headers.get('access-control-expose-headers')).toBe('Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id, WWW-Authenticate');
+    expect(res.headers.get('access-control-expose-headers')).toBe(
+      'Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, X-Request-Id, WWW-Authenticate',
+    );
     expect(res.headers.get('vary')).toBe('Origin');
   });
 

@@ -9,10 +9,10 @@ import { findActiveCredential, insertCredential } from '../../server/db/credenti
 import { hashToken, newToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
-import { contractCall, type Call } from '../helpers/call.js';
-import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
-import { startChildServer, type ChildServer } from './support/childServer.js';
-import { startConfiguredServer, type ConfiguredServer } from './support/configuredServer.js';
+import { type Call, contractCall } from '../helpers/call.js';
+import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { type ChildServer, startChildServer } from './support/childServer.js';
+import { type ConfiguredServer, startConfiguredServer } from './support/configuredServer.js';
 import { databaseUrl } from './support/environment.js';
 
 const CACHE_MS = 3_000;
@@ -84,15 +84,30 @@ describe.runIf(databaseUrl)('credential lifecycle on two instances sharing Postg
     const id = await credentialId(tokens.both);
     // acme-corp + globex see Émile and Ana; with secret-co also Hidden; globex + secret-co see Émile and Hidden.
     await expectFollowed(tokens.both, () => grantCompanies(database.db, id, ['secret-co']), sorted(ids.emile, ids.ana), sorted(ids.emile, ids.ana, ids.hidden));
-    await expectFollowed(tokens.both, () => revokeCompanies(database.db, id, ['acme-corp']), sorted(ids.emile, ids.ana, ids.hidden), sorted(ids.emile, ids.hidden));
+    await expectFollowed(
+      tokens.both,
+      () => revokeCompanies(database.db, id, ['acme-corp']),
+      sorted(ids.emile, ids.ana, ids.hidden),
+      sorted(ids.emile, ids.hidden),
+    );
     // Name searches and created ranges (partial days counted exactly) follow the same set.
-    await expectFollowed(tokens.both, () => grantCompanies(database.db, id, ['acme-corp']), sorted(ids.emile), sorted(ids.emile, ids.ana), { createdFrom: '2023-01-01T12:00:00Z' });
-    await expectFollowed(tokens.both, () => revokeCompanies(database.db, id, ['globex', 'secret-co']), sorted(ids.emile, ids.ana, ids.hidden), sorted(ids.emile, ids.ana), { lastName: 'dur' });
+    await expectFollowed(tokens.both, () => grantCompanies(database.db, id, ['acme-corp']), sorted(ids.emile), sorted(ids.emile, ids.ana), {
+      createdFrom: '2023-01-01T12:00:00Z',
+    });
+    await expectFollowed(
+      tokens.both,
+      () => revokeCompanies(database.db, id, ['globex', 'secret-co']),
+      sorted(ids.emile, ids.ana, ids.hidden),
+      sorted(ids.emile, ids.ana),
+      { lastName: 'dur' },
+    );
 
     // The credential's rollup is its companies' people, counted from scratch.
     const current = (await findActiveCredential(database.db, hashToken(tokens.both)))!;
     expect(current.companyList).toEqual(['acme-corp']);
-    const rollup = await database.db.query('SELECT day::text, people FROM people_by_credential_day WHERE credential_id = $1 ORDER BY day', [current.companySetId]);
+    const rollup = await database.db.query('SELECT day::text, people FROM people_by_credential_day WHERE credential_id = $1 ORDER BY day', [
+      current.companySetId,
+    ]);
     const recount = await database.db.query(
       `SELECT utc_day(person_created_at)::text AS day, count(DISTINCT person_id)::int AS people FROM employees
         WHERE company_id = 'acme-corp' AND person_id IS NOT NULL GROUP BY 1 ORDER BY 1`,

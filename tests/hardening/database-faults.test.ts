@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRecords } from '../../server/importing/index.js';
 import { smallDataset, tokens } from '../fixtures/small.js';
-import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
-import { startConfiguredServer, type ConfiguredServer } from './support/configuredServer.js';
+import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { type ConfiguredServer, startConfiguredServer } from './support/configuredServer.js';
 import { databaseUrl, postgresTarget, viaPort } from './support/environment.js';
 import { lockTable, untilSomeoneWaitsForALock } from './support/locks.js';
 import { startTcpProxy, type TcpProxy } from './support/tcpProxy.js';
@@ -55,7 +55,12 @@ describe.runIf(databaseUrl)('database faults', () => {
   describe('an exhausted pool (PG_POOL_MAX=1)', () => {
     let server: ConfiguredServer;
     beforeAll(async () => {
-      server = await startConfiguredServer({ DATABASE_URL: database.url!, PG_POOL_MAX: '1', PG_CONNECTION_TIMEOUT_MS: '400', PG_STATEMENT_TIMEOUT_MS: '20000' });
+      server = await startConfiguredServer({
+        DATABASE_URL: database.url!,
+        PG_POOL_MAX: '1',
+        PG_CONNECTION_TIMEOUT_MS: '400',
+        PG_STATEMENT_TIMEOUT_MS: '20000',
+      });
       expect((await search(server)).status).toBe(200); // credential cached, connection open
     });
     afterAll(() => server?.close());

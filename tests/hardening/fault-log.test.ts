@@ -2,12 +2,12 @@
 // every request) writes the first failure once, with its stack, then one summary line per
 // window with the count, not a stack per request; and never a request's own values.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importRecords } from '../../server/importing/index.js';
 import { ApiError } from '../../server/errors.js';
+import { importRecords } from '../../server/importing/index.js';
 import { FaultLog } from '../../server/observability/faultLog.js';
 import { serializeError } from '../../server/observability/logger.js';
 import { smallDataset, tokens } from '../fixtures/small.js';
-import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { startConfiguredServer } from './support/configuredServer.js';
 import { databaseUrl, postgresTarget, viaPort } from './support/environment.js';
 import { captureLogs } from './support/logCapture.js';
@@ -57,7 +57,10 @@ describe('a storm of 500s (PGlite)', () => {
     await database.db.query('ALTER TABLE employees RENAME COLUMN last_name_folded TO last_name_folded_gone');
     try {
       for (let i = 0; i < STORM; i++) {
-        const res = await server.call('POST', '/v1/persons/search', { token: tokens.both, body: { lastName: 'Durand', firstName: 'Émile', phone: '(415) 555-0132' } });
+        const res = await server.call('POST', '/v1/persons/search', {
+          token: tokens.both,
+          body: { lastName: 'Durand', firstName: 'Émile', phone: '(415) 555-0132' },
+        });
         expect(res.status).toBe(500);
       }
     } finally {
@@ -85,7 +88,10 @@ describe.runIf(databaseUrl)('a storm of 503s while PostgreSQL is down', () => {
   it(`writes ${STORM} failures as one full line and summaries, and serves again after`, async () => {
     const proxy = await startTcpProxy(postgresTarget(database.url!));
     const logs = captureLogs('info');
-    const server = await startConfiguredServer({ LOG_LEVEL: 'info', DATABASE_URL: viaPort(database.url!, proxy.port), PG_CONNECTION_TIMEOUT_MS: '500' }, { logger: logs.logger });
+    const server = await startConfiguredServer(
+      { LOG_LEVEL: 'info', DATABASE_URL: viaPort(database.url!, proxy.port), PG_CONNECTION_TIMEOUT_MS: '500' },
+      { logger: logs.logger },
+    );
     try {
       expect((await server.call('POST', '/v1/persons/search', { token: tokens.both, body: { lastName: 'dur' } })).status).toBe(200);
       await proxy.cut();

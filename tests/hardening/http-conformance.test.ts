@@ -39,9 +39,12 @@ describe('HTTP conformance', () => {
       ['a search (a database round trip)', [search('{"lastName":"dur"}')]],
       ['two requests', [search('{"lastName":"dur"}'), hello()]],
     ])('answers %s before the malformed request behind it, then closes', async (_, valid) => {
-      const exchange = await rawExchange(server.url, valid.join('') + 'NOT HTTP AT ALL\r\n\r\n');
+      const exchange = await rawExchange(server.url, `${valid.join('')}NOT HTTP AT ALL\r\n\r\n`);
       const answers = responsesIn(exchange.text);
-      expect(answers.map((a) => a.status), exchange.text.replace(/\{.*\}/g, '{…}')).toEqual([...valid.map(() => 200), 400]);
+      expect(
+        answers.map((a) => a.status),
+        exchange.text.replace(/\{.*\}/g, '{…}'),
+      ).toEqual([...valid.map(() => 200), 400]);
       expect(JSON.parse(answers.at(-1)!.body)).toEqual({ error: 'invalid_request' });
       expect(answers.at(-1)!.headers.connection).toBe('close');
       expect(exchange.closedByServer).toBe(true);
@@ -78,7 +81,10 @@ describe('HTTP conformance', () => {
   describe('headers that must be there once', () => {
     it.each([
       ['two Host headers', `GET /healthz HTTP/1.1\r\nHost: a.example\r\nHost: b.example\r\n\r\n`],
-      ['two Authorization headers', `GET /v1/companies/acme-corp/hello HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokens.acme}\r\nAuthorization: Bearer ${tokens.both}\r\n\r\n`],
+      [
+        'two Authorization headers',
+        `GET /v1/companies/acme-corp/hello HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokens.acme}\r\nAuthorization: Bearer ${tokens.both}\r\n\r\n`,
+      ],
       ['two Content-Type headers', search('{}', 'Content-Type: text/plain\r\n')],
       ['no Host in HTTP/1.1', 'GET /healthz HTTP/1.1\r\n\r\n'],
     ])('%s: 400 invalid_request in the contract shape, and the connection closes', async (_, request) => {
@@ -108,7 +114,9 @@ describe('HTTP conformance', () => {
     it('100-continue: "100 Continue" once the body is wanted, then the answer', async () => {
       const body = '{"lastName":"dur"}';
       const connection = await openRaw(server.url);
-      connection.socket.write(`POST /v1/persons/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokens.both}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`);
+      connection.socket.write(
+        `POST /v1/persons/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokens.both}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+      );
       await expect.poll(() => connection.socket.bytesRead).toBeGreaterThan(0);
       connection.socket.write(body);
       const answers = responsesIn((await connection.done).text);
@@ -116,7 +124,10 @@ describe('HTTP conformance', () => {
     });
 
     it('100-continue from a caller without a valid token: 401, and the body is never asked for', async () => {
-      const exchange = await rawExchange(server.url, `POST /v1/persons/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer plk_wrong_000000000000000\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n`);
+      const exchange = await rawExchange(
+        server.url,
+        `POST /v1/persons/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer plk_wrong_000000000000000\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n`,
+      );
       const answers = responsesIn(exchange.text);
       expect(answers.map((a) => a.status)).toEqual([401]);
       expect(answers[0]!.headers.connection).toBe('close');
@@ -136,14 +147,25 @@ describe('HTTP conformance', () => {
     });
 
     it('identity is no coding at all', async () => {
-      const res = await server.call('POST', '/v1/persons/search', { token: tokens.both, body: { lastName: 'dur' }, headers: { 'content-encoding': 'identity' } });
+      const res = await server.call('POST', '/v1/persons/search', {
+        token: tokens.both,
+        body: { lastName: 'dur' },
+        headers: { 'content-encoding': 'identity' },
+      });
       expect(res.status).toBe(200);
     });
   });
 
   describe('request targets', () => {
     it('the absolute form a proxy sends is the same request', async () => {
-      const res = parseResponse((await rawExchange(server.url, `GET http://api.example.com/v1/companies/acme-corp/hello?x=1 HTTP/1.1\r\nHost: api.example.com\r\nAuthorization: Bearer ${tokens.both}\r\nConnection: close\r\n\r\n`)).text);
+      const res = parseResponse(
+        (
+          await rawExchange(
+            server.url,
+            `GET http://api.example.com/v1/companies/acme-corp/hello?x=1 HTTP/1.1\r\nHost: api.example.com\r\nAuthorization: Bearer ${tokens.both}\r\nConnection: close\r\n\r\n`,
+          )
+        ).text,
+      );
       expect(res.status).toBe(200);
       expect(JSON.parse(res.body)).toEqual({ message: 'Hello, acme-corp!' });
     });
@@ -177,6 +199,28 @@ describe('HTTP conformance', () => {
       const res = await server.call('OPTIONS', '/v1/nowhere');
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: 'not_found' });
+    });
+  });
+
+  describe('a method the path does not serve', () => {
+    it.each([
+      ['POST', '/v1/companies/acme-corp/hello', 'GET, HEAD, OPTIONS'],
+      ['DELETE', `/v1/persons/${ids.emile}`, 'GET, HEAD, OPTIONS'],
+      ['PUT', '/v1/persons/search', 'GET, HEAD, POST, OPTIONS'],
+      ['PATCH', '/healthz', 'GET, HEAD, OPTIONS'],
+    ])('%s %s: 405 with Allow %s, before authentication', async (method, path, allow) => {
+      const res = await server.call(method, path, { token: tokens.both, body: {} });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+      expect(res.body).toEqual({ error: 'method_not_allowed' });
+      expect((await server.call(method, path)).status, 'without a token').toBe(405);
+    });
+
+    it('an unknown path stays 404 whatever the method', async () => {
+      const res = await server.call('POST', '/v1/companies/acme-corp/goodbye', { token: tokens.both, body: {} });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ error: 'not_found' });
+      expect(res.headers.get('allow')).toBeNull();
     });
   });
 

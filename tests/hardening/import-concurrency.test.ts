@@ -8,7 +8,7 @@ import { findPersons } from '../../server/db/persons.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee } from '../fixtures/small.js';
-import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
 const PEOPLE = 400;
@@ -28,13 +28,23 @@ describe.skipIf(!process.env.DATABASE_URL)('imports alongside other imports and 
   let database: ThrowawayDatabase;
   beforeAll(async () => {
     database = await throwawayDatabase('postgres');
-    await importRecords(database.db, [{ type: 'company', id: 'co-a', name: 'A' }, { type: 'company', id: 'co-b', name: 'B' }, { type: 'company', id: 'co-c', name: 'C' }, ...renameAll('Original', 'co-a', '2024-01-01')], 'US');
+    await importRecords(
+      database.db,
+      [
+        { type: 'company', id: 'co-a', name: 'A' },
+        { type: 'company', id: 'co-b', name: 'B' },
+        { type: 'company', id: 'co-c', name: 'C' },
+        ...renameAll('Original', 'co-a', '2024-01-01'),
+      ],
+      'US',
+    );
     await database.db.query(`INSERT INTO credentials (id, name, token_hash) VALUES ($1, 'all', '\\x01')`, [CREDENTIAL]);
     await database.db.query(`INSERT INTO credential_companies VALUES ($1, 'co-a'), ($1, 'co-b'), ($1, 'co-c')`, [CREDENTIAL]);
   }, 120_000);
   afterAll(() => database?.drop());
 
-  const lastNames = async () => (await database.db.query<{ last_name: string; n: number }>('SELECT last_name, count(*)::int AS n FROM employees GROUP BY 1 ORDER BY 1'));
+  const lastNames = async () =>
+    await database.db.query<{ last_name: string; n: number }>('SELECT last_name, count(*)::int AS n FROM employees GROUP BY 1 ORDER BY 1');
   const expectExact = async () => {
     const { kept, rebuilt } = await derivedDataAndRebuild(database.db);
     expect(kept).toEqual(rebuilt);
@@ -49,15 +59,33 @@ describe.skipIf(!process.env.DATABASE_URL)('imports alongside other imports and 
     const names = await lastNames();
     expect([[{ last_name: 'Alpha', n: 2 * PEOPLE }], [{ last_name: 'Beta', n: 2 * PEOPLE }]]).toContainEqual(names);
     const company = names[0]!.last_name === 'Alpha' ? 'co-a' : 'co-c';
-    expect(await database.db.query(`SELECT company_id, count(*)::int AS n FROM employees WHERE id::text LIKE '%-9100-%' GROUP BY 1`)).toEqual([{ company_id: company, n: PEOPLE }]);
+    expect(await database.db.query(`SELECT company_id, count(*)::int AS n FROM employees WHERE id::text LIKE '%-9100-%' GROUP BY 1`)).toEqual([
+      { company_id: company, n: PEOPLE },
+    ]);
     await expectExact();
   });
 
   it('lets searches run during an import, each seeing the state before the file or after it', async () => {
     // Two searches, each one statement (one snapshot): a name search (name pieces) and a
     // listing from a creation day (rollups). Each total is all or nothing.
-    const byName = () => findPersons(database.db, { credentialId: CREDENTIAL, authorizedCompanies: ['co-a', 'co-b', 'co-c'], inlineCompaniesMax: 200, lastName: 'gamma', limit: 1, offset: 0 });
-    const listed = () => findPersons(database.db, { credentialId: CREDENTIAL, authorizedCompanies: ['co-a'], inlineCompaniesMax: 200, createdFrom: '2024-04-01T00:00:00Z', limit: 1, offset: 0 });
+    const byName = () =>
+      findPersons(database.db, {
+        credentialId: CREDENTIAL,
+        authorizedCompanies: ['co-a', 'co-b', 'co-c'],
+        inlineCompaniesMax: 200,
+        lastName: 'gamma',
+        limit: 1,
+        offset: 0,
+      });
+    const listed = () =>
+      findPersons(database.db, {
+        credentialId: CREDENTIAL,
+        authorizedCompanies: ['co-a'],
+        inlineCompaniesMax: 200,
+        createdFrom: '2024-04-01T00:00:00Z',
+        limit: 1,
+        offset: 0,
+      });
     const total = async (search: typeof byName) => Number((await search())[0]!.total);
     expect([await total(byName), await total(listed)]).toEqual([0, 0]);
     let importing = true;
@@ -77,7 +105,11 @@ describe.skipIf(!process.env.DATABASE_URL)('imports alongside other imports and 
     seen.byName.add(await total(byName));
     seen.listed.add(await total(listed));
     // Before: nobody named Gamma, nobody created from April in co-a. After: everyone.
-    for (const totals of [seen.byName, seen.listed]) expect([...totals].every((n) => n === 0 || n === PEOPLE), [...totals].join(' ')).toBe(true);
+    for (const totals of [seen.byName, seen.listed])
+      expect(
+        [...totals].every((n) => n === 0 || n === PEOPLE),
+        [...totals].join(' '),
+      ).toBe(true);
     expect(seen.byName.has(PEOPLE) && seen.listed.has(PEOPLE)).toBe(true);
     expect(during).toBeGreaterThan(0);
     await expectExact();

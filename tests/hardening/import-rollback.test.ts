@@ -5,15 +5,14 @@
 // by tests/server/import.test.ts.)
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/database.js';
 import { openDatabase } from '../../server/db/database.js';
 import { ImportRejected, importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee, ids, smallDataset } from '../fixtures/small.js';
-import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
-import { databaseUrl, postgresTarget, viaPort } from './support/environment.js';
-import { startTcpProxy } from './support/tcpProxy.js';
+import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { databaseFingerprint as counts } from '../helpers/storedCounts.js';
+import { postgresTarget, viaPort } from './support/environment.js';
+import { startTcpProxy } from './support/tcpProxy.js';
 
 /** A valid import touching every table, changing and deleting stored rows too, the credential (written last) included. */
 function freshImport(): ImportRecord[] {
@@ -47,7 +46,10 @@ describe.each(engines)('a failed import on %s', (engine) => {
     await database.db.query('CREATE TRIGGER refuse BEFORE INSERT ON credential_companies FOR EACH ROW EXECUTE FUNCTION refuse()');
     try {
       const before = await counts(database.db);
-      const error = await importRecords(database.db, freshImport(), 'US').then(() => undefined, (e: Error) => e);
+      const error = await importRecords(database.db, freshImport(), 'US').then(
+        () => undefined,
+        (e: Error) => e,
+      );
       expect(error).toBeInstanceOf(Error);
       expect(error).not.toBeInstanceOf(ImportRejected);
       expect(error!.message).toMatch(/refused by test trigger/);
@@ -81,13 +83,20 @@ describe.skipIf(!process.env.DATABASE_URL)('an import whose PostgreSQL connectio
     const viaProxy = await openDatabase({ databaseUrl: viaPort(database.url!, proxy.port), poolMax: 1 });
     try {
       const before = await counts(database.db);
-      const importing = importRecords(viaProxy, freshImport(), 'US').then(() => undefined, (e: Error) => e);
-      await expect.poll(async () => (await database.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'PgSleep'"))[0]!.n).toBe(1);
+      const importing = importRecords(viaProxy, freshImport(), 'US').then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      await expect
+        .poll(async () => (await database.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'PgSleep'"))[0]!.n)
+        .toBe(1);
       await proxy.cut();
       const error = await importing;
       expect(error).toBeInstanceOf(Error);
       // PostgreSQL rolls the open transaction back when its client is gone.
-      await expect.poll(async () => (await database.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'PgSleep'"))[0]!.n).toBe(0);
+      await expect
+        .poll(async () => (await database.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'PgSleep'"))[0]!.n)
+        .toBe(0);
       expect(await counts(database.db)).toEqual(before);
     } finally {
       await viaProxy.close().catch(() => {});

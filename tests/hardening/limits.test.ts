@@ -15,7 +15,12 @@ describe('request limits', () => {
   beforeAll(async () => {
     server = await startTestServer({
       records: smallDataset(),
-      env: { BODY_LIMIT_BYTES: String(BODY_LIMIT), MAX_JSON_DEPTH: '6', HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT), REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT) },
+      env: {
+        BODY_LIMIT_BYTES: String(BODY_LIMIT),
+        MAX_JSON_DEPTH: '6',
+        HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT),
+        REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT),
+      },
     });
   });
   afterAll(() => server?.close());
@@ -41,7 +46,11 @@ describe('request limits', () => {
   });
 
   it('answers 400 invalid_request to JSON nested deeper than MAX_JSON_DEPTH, before parsing it', async () => {
-    const res = await server.call('POST', '/v1/persons/search', { token: tokens.both, rawBody: '{"a":'.repeat(7) + '1' + '}'.repeat(7), headers: { 'content-type': 'application/json' } });
+    const res = await server.call('POST', '/v1/persons/search', {
+      token: tokens.both,
+      rawBody: `${'{"a":'.repeat(7)}1${'}'.repeat(7)}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual([{ path: '/body', message: 'nests deeper than 6 levels' }]);
   });
@@ -58,7 +67,7 @@ describe('request limits', () => {
 
   it('closes the connection of a client that does not finish its body within REQUEST_TIMEOUT_MS', async () => {
     const connection = await openRaw(server.url, 10_000);
-    connection.socket.write(searchHead('Content-Length: 20\r\n') + '{"lastName":');
+    connection.socket.write(`${searchHead('Content-Length: 20\r\n')}{"lastName":`);
     const exchange = await connection.done;
     expect(exchange.closedByServer).toBe(true);
     expect(exchange.text).toBe('');
@@ -69,7 +78,10 @@ describe('request limits', () => {
     ['a Content-Length that is not a number', 'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: ten\r\n\r\n'],
     ['headers over the 16 KiB limit', `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`],
     ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n'],
-    ['both Content-Length and Transfer-Encoding (request smuggling)', `${searchHead('Content-Length: 2\r\nTransfer-Encoding: chunked\r\n')}2\r\n{}\r\n0\r\n\r\n`],
+    [
+      'both Content-Length and Transfer-Encoding (request smuggling)',
+      `${searchHead('Content-Length: 2\r\nTransfer-Encoding: chunked\r\n')}2\r\n{}\r\n0\r\n\r\n`,
+    ],
   ])('answers %s with the contract error body 400 invalid_request and closes', async (_, request) => {
     const exchange = await rawExchange(server.url, request);
     const res = parseResponse(exchange.text);
@@ -90,16 +102,37 @@ describe('limit configuration', () => {
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '1000' })).toThrow(/HEADERS_TIMEOUT_MS.*REQUEST_TIMEOUT_MS/);
   });
 
-  it.each(['BODY_LIMIT_BYTES', 'MAX_JSON_DEPTH', 'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'PG_STATEMENT_TIMEOUT_MS', 'PG_CONNECTION_TIMEOUT_MS', 'PG_POOL_MAX', 'SHUTDOWN_TIMEOUT_MS', 'RATE_LIMIT_BURST'])(
-    'reads %s and rejects a value that is not a sane integer',
-    (name) => {
-      expect(() => loadConfig({ [name]: 'lots' })).toThrow(new RegExp(name));
-      expect(() => loadConfig({ [name]: '-1' })).toThrow(ConfigError);
-    },
-  );
+  it.each([
+    'BODY_LIMIT_BYTES',
+    'MAX_JSON_DEPTH',
+    'HEADERS_TIMEOUT_MS',
+    'REQUEST_TIMEOUT_MS',
+    'PG_STATEMENT_TIMEOUT_MS',
+    'PG_CONNECTION_TIMEOUT_MS',
+    'PG_POOL_MAX',
+    'SHUTDOWN_TIMEOUT_MS',
+    'RATE_LIMIT_BURST',
+  ])('reads %s and rejects a value that is not a sane integer', (name) => {
+    expect(() => loadConfig({ [name]: 'lots' })).toThrow(new RegExp(name));
+    expect(() => loadConfig({ [name]: '-1' })).toThrow(ConfigError);
+  });
 
   it('maps each limit to its setting', () => {
-    const config = loadConfig({ BODY_LIMIT_BYTES: '4096', MAX_JSON_DEPTH: '9', PG_STATEMENT_TIMEOUT_MS: '250', PG_CONNECTION_TIMEOUT_MS: '750', PG_POOL_MAX: '3', RATE_LIMIT_KEY_PREFIX: 'blue' });
-    expect(config).toMatchObject({ bodyLimitBytes: 4096, maxJsonDepth: 9, statementTimeoutMs: 250, connectionTimeoutMs: 750, poolMax: 3, rateLimitKeyPrefix: 'blue' });
+    const config = loadConfig({
+      BODY_LIMIT_BYTES: '4096',
+      MAX_JSON_DEPTH: '9',
+      PG_STATEMENT_TIMEOUT_MS: '250',
+      PG_CONNECTION_TIMEOUT_MS: '750',
+      PG_POOL_MAX: '3',
+      RATE_LIMIT_KEY_PREFIX: 'blue',
+    });
+    expect(config).toMatchObject({
+      bodyLimitBytes: 4096,
+      maxJsonDepth: 9,
+      statementTimeoutMs: 250,
+      connectionTimeoutMs: 750,
+      poolMax: 3,
+      rateLimitKeyPrefix: 'blue',
+    });
   });
 });

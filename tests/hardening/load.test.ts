@@ -6,9 +6,9 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runLoad, type LoadReport } from '../../scripts/load.js';
-import { measureLiveMemory, type LiveMemory } from '../../scripts/load/server.js';
-import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { type LiveMemory, measureLiveMemory } from '../../scripts/load/server.js';
+import { type LoadReport, runLoad } from '../../scripts/load.js';
+import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { databaseUrl } from './support/environment.js';
 
 describe(`load, briefly (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`, () => {
@@ -37,7 +37,11 @@ describe('the live memory measure of a load run', () => {
   it('sees memory kept alive, not garbage waiting for a collection', async () => {
     const probe = fileURLToPath(new URL('../../scripts/load/liveMemoryProbe.ts', import.meta.url));
     const child = fork('-e', [subject], { execArgv: ['--expose-gc', '--import', 'tsx', '--import', probe], stdio: 'ignore' });
-    const tell = (message: string) => new Promise<void>((resolve) => { child.once('message', () => resolve()); child.send(message); });
+    const tell = (message: string) =>
+      new Promise<void>((resolve) => {
+        child.once('message', () => resolve());
+        child.send(message);
+      });
     const live = (memory: LiveMemory) => (memory.heapUsed + memory.external) / 1024 / 1024;
     try {
       const start = live(await measureLiveMemory(child));

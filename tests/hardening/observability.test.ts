@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRecords } from '../../server/importing/index.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
-import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
-import { startConfiguredServer, type ConfiguredServer } from './support/configuredServer.js';
+import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { type ConfiguredServer, startConfiguredServer } from './support/configuredServer.js';
 import { captureLogs, type LogCapture } from './support/logCapture.js';
 
 // Personal data of the fixture that requests and responses below carry.
@@ -29,7 +29,7 @@ describe('observability without leaks', () => {
     await database?.drop();
   });
 
-  it('logs each request with its request id (the caller\'s, or a generated one echoed back)', async () => {
+  it("logs each request with its request id (the caller's, or a generated one echoed back)", async () => {
     const mine = await server.call('GET', '/v1/companies/acme-corp/hello', { token: tokens.both, headers: { 'x-request-id': 'hardening-trace-1' } });
     expect(mine.headers.get('x-request-id')).toBe('hardening-trace-1');
     const generated = await server.call('GET', `/v1/persons/${ids.emile}`, { token: tokens.both });

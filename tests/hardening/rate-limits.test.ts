@@ -3,9 +3,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRecords } from '../../server/importing/index.js';
 import { smallDataset, tokens } from '../fixtures/small.js';
-import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
-import { startTestServer, type TestServer } from '../helpers/server.js';
 import { expectContractResponse } from '../helpers/contract.js';
+import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 import { databaseUrl, dropRedisKeys, redisTarget, redisUrl, uniqueKeyPrefix } from './support/environment.js';
 import { parseResponse, sendAtOnce } from './support/rawHttp.js';
 import { startTcpProxy, type TcpProxy } from './support/tcpProxy.js';
@@ -124,7 +124,10 @@ describe.each(stores)(`the failed-authentication budget under concurrency, in %s
     try {
       const exchanges = await sendAtOnce(
         server.url,
-        Array.from({ length: concurrent }, (_, i) => `GET ${hello} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer plk_guess_${concurrent}_${i}_000000000000\r\nConnection: close\r\n\r\n`),
+        Array.from(
+          { length: concurrent },
+          (_, i) => `GET ${hello} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer plk_guess_${concurrent}_${i}_000000000000\r\nConnection: close\r\n\r\n`,
+        ),
       );
       const answers = exchanges.map(({ text }) => {
         const res = parseResponse(text);

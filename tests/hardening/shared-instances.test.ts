@@ -4,10 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRecords } from '../../server/importing/index.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
-import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
-import { contractCall, type Call } from '../helpers/call.js';
-import { startChildServer, type ChildServer } from './support/childServer.js';
-import { startConfiguredServer, type ConfiguredServer } from './support/configuredServer.js';
+import { type Call, contractCall } from '../helpers/call.js';
+import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { type ChildServer, startChildServer } from './support/childServer.js';
+import { type ConfiguredServer, startConfiguredServer } from './support/configuredServer.js';
 import { databaseUrl, dropRedisKeys, redisUrl, uniqueKeyPrefix } from './support/environment.js';
 
 // A small sustained rate and a burst that refills over 100 s: the budget the test spends
@@ -95,7 +95,11 @@ describe.runIf(databaseUrl && redisUrl)('two instances sharing PostgreSQL and Re
     const loadA = async () => {
       while (performance.now() < deadline) {
         try {
-          const res = await fetch(`${a.url}/v1/persons/search`, { method: 'POST', headers: { authorization: `Bearer ${tokens.none}`, 'content-type': 'application/json' }, body: '{}' });
+          const res = await fetch(`${a.url}/v1/persons/search`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${tokens.none}`, 'content-type': 'application/json' },
+            body: '{}',
+          });
           await res.text();
           onA.push(String(res.status));
         } catch (error) {

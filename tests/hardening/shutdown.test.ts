@@ -8,8 +8,8 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials } from '../../server/demo/dataset.js';
-import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
-import { startChildServer, type ChildServer } from './support/childServer.js';
+import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { type ChildServer, startChildServer } from './support/childServer.js';
 import { databaseUrl } from './support/environment.js';
 import { openRaw, parseResponse } from './support/rawHttp.js';
 
@@ -46,7 +46,13 @@ describe(`graceful shutdown (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`, () => {
     // All processes start at once: starting is the slow part.
     await Promise.all(
       [...signals, 'load'].map(async (name) => {
-        const env: Record<string, string> = { APP_ENV: 'development', DEMO_DATA: 'true', SHUTDOWN_TIMEOUT_MS: '15000', KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_TIMEOUT_MS), LOG_LEVEL: 'warn' };
+        const env: Record<string, string> = {
+          APP_ENV: 'development',
+          DEMO_DATA: 'true',
+          SHUTDOWN_TIMEOUT_MS: '15000',
+          KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_TIMEOUT_MS),
+          LOG_LEVEL: 'warn',
+        };
         if (name === 'load') Object.assign(env, { RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' });
         if (databaseUrl) {
           const database = await throwawayDatabase('postgres', { migrate: false });
@@ -62,57 +68,60 @@ describe(`graceful shutdown (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`, () => {
     for (const database of databases) await database.drop();
   });
 
-  it.each(signals)('on %s: refuses new connections, completes the in-flight request, answers what arrives on an idle keep-alive connection, exits 0', async (signal) => {
-    const child = children.get(signal)!;
-    const body = JSON.stringify({ lastName: 'a', limit: 3 });
-    const half = Math.floor(body.length / 2);
+  it.each(signals)(
+    'on %s: refuses new connections, completes the in-flight request, answers what arrives on an idle keep-alive connection, exits 0',
+    async (signal) => {
+      const child = children.get(signal)!;
+      const body = JSON.stringify({ lastName: 'a', limit: 3 });
+      const half = Math.floor(body.length / 2);
 
-    // In flight: headers and half of the body sent, the rest still to come.
-    const inFlight = await openRaw(child.url, 20_000);
-    inFlight.socket.write(
-      `POST /v1/persons/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`,
-    );
-    // And a keep-alive connection, idle when the signal comes.
-    const idle = await openRaw(child.url, 20_000);
-    const onIdle = received(idle.socket);
-    idle.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
-    const first = await onIdle.nth(1);
-    expect(first.status).toBe(200);
-    expect(first.headers.connection).toBe('keep-alive');
-    await new Promise((r) => setTimeout(r, 200));
+      // In flight: headers and half of the body sent, the rest still to come.
+      const inFlight = await openRaw(child.url, 20_000);
+      inFlight.socket.write(
+        `POST /v1/persons/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`,
+      );
+      // And a keep-alive connection, idle when the signal comes.
+      const idle = await openRaw(child.url, 20_000);
+      const onIdle = received(idle.socket);
+      idle.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+      const first = await onIdle.nth(1);
+      expect(first.status).toBe(200);
+      expect(first.headers.connection).toBe('keep-alive');
+      await new Promise((r) => setTimeout(r, 200));
 
-    const signalled = performance.now();
-    child.process.kill(signal);
-    await child.waitForLog('shutting down: finishing in-flight requests');
-    await expect.poll(() => connectionRefused(child.url), { timeout: 5_000 }).toBe(true);
-    expect(child.process.exitCode).toBeNull(); // still finishing
+      const signalled = performance.now();
+      child.process.kill(signal);
+      await child.waitForLog('shutting down: finishing in-flight requests');
+      await expect.poll(() => connectionRefused(child.url), { timeout: 5_000 }).toBe(true);
+      expect(child.process.exitCode).toBeNull(); // still finishing
 
-    // A client that sends on its idle connection just after the signal is answered, and
-    // told to let go.
-    await new Promise((r) => setTimeout(r, 300));
-    idle.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
-    const second = await onIdle.nth(2);
-    expect(second.status).toBe(200);
-    expect(second.headers.connection).toBe('close');
-    expect((await idle.done).closedByServer).toBe(true);
+      // A client that sends on its idle connection just after the signal is answered, and
+      // told to let go.
+      await new Promise((r) => setTimeout(r, 300));
+      idle.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+      const second = await onIdle.nth(2);
+      expect(second.status).toBe(200);
+      expect(second.headers.connection).toBe('close');
+      expect((await idle.done).closedByServer).toBe(true);
 
-    const sent = performance.now();
-    inFlight.socket.write(body.slice(half));
-    const exchange = await inFlight.done;
-    const res = parseResponse(exchange.text);
-    expect(res.status, exchange.text).toBe(200);
-    expect(JSON.parse(res.body).persons.length).toBeGreaterThan(0);
-    // The answer tells the keep-alive client to let go, and the server closes right away.
-    expect(res.headers.connection).toBe('close');
-    expect(exchange.closedByServer).toBe(true);
-    expect(performance.now() - sent).toBeLessThan(3_000);
+      const sent = performance.now();
+      inFlight.socket.write(body.slice(half));
+      const exchange = await inFlight.done;
+      const res = parseResponse(exchange.text);
+      expect(res.status, exchange.text).toBe(200);
+      expect(JSON.parse(res.body).persons.length).toBeGreaterThan(0);
+      // The answer tells the keep-alive client to let go, and the server closes right away.
+      expect(res.headers.connection).toBe('close');
+      expect(exchange.closedByServer).toBe(true);
+      expect(performance.now() - sent).toBeLessThan(3_000);
 
-    // Nothing holds it any more: it exits without waiting out the keep-alive timeout.
-    const { code } = await child.exited;
-    expect(code, child.output()).toBe(0);
-    expect(performance.now() - signalled).toBeLessThan(KEEP_ALIVE_TIMEOUT_MS + 1_000);
-    await child.waitForLog('stopped', 0);
-  });
+      // Nothing holds it any more: it exits without waiting out the keep-alive timeout.
+      const { code } = await child.exited;
+      expect(code, child.output()).toBe(0);
+      expect(performance.now() - signalled).toBeLessThan(KEEP_ALIVE_TIMEOUT_MS + 1_000);
+      await child.waitForLog('stopped', 0);
+    },
+  );
 
   it('under load, loses no request: each one sent around SIGTERM is answered or refused at connect', async () => {
     const child = children.get('load')!;

@@ -1,7 +1,8 @@
 // `call`: HTTP to a running server (in-process, or one a test started as a process),
 // checking every response against the contract.
-import type { CallOptions, CallResult } from './server.js';
+
 import { expectContractResponse } from './contract.js';
+import type { CallOptions, CallResult } from './server.js';
 
 export type Call = <T = any>(method: string, path: string, options?: CallOptions) => Promise<CallResult<T>>;
 

@@ -31,7 +31,8 @@ export function expectContractResponse(method: string, url: string, status: numb
   if (method === 'HEAD') {
     expect(body, `HEAD ${path}: no body`).toBe('');
     const get = api.router.matchOperation({ method: 'GET', path, headers: {} } as any);
-    if (get && !(path.length > 1 && path.endsWith('/'))) expect(Object.keys(get.responses ?? {}), `HEAD ${path} → ${status}: status not declared for GET`).toContain(String(status));
+    if (get && !(path.length > 1 && path.endsWith('/')))
+      expect(Object.keys(get.responses ?? {}), `HEAD ${path} → ${status}: status not declared for GET`).toContain(String(status));
     return;
   }
   // openapi-backend's matcher forgives a trailing slash; the server (and the contract) do not.
@@ -39,6 +40,8 @@ export function expectContractResponse(method: string, url: string, status: numb
   const where = `${method} ${path} → ${status} ${JSON.stringify(body)?.slice(0, 300)}`;
   if (!operation) {
     expect(validateErrorBody(body), `${where}: not the contract's Error body`).toBe(true);
+    // A method the path does not serve: 405 says which it does (RFC 9110 §15.5.6).
+    if (status === 405) expect(headers.get('allow'), `${where}: Allow missing`).toMatch(/OPTIONS/);
     return;
   }
   expect(Object.keys(operation.responses ?? {}), `${where}: status not declared by ${operation.operationId}`).toContain(String(status));

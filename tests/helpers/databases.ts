@@ -3,7 +3,7 @@
 // files never share data.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase, type Database } from '../../server/db/database.js';
+import { type Database, openDatabase } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
 
 export type Engine = 'pglite' | 'postgres';

@@ -1,12 +1,12 @@
 // Starts the real server in-process on a free port, on a throwaway database, and gives
 // tests a `call` that speaks HTTP to it and checks every response against the contract.
-import { createApp, type App } from '../../server/app.js';
-import { loadConfig, type Config } from '../../server/config.js';
+import { type App, createApp } from '../../server/app.js';
+import { type Config, loadConfig } from '../../server/config.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { createLogger } from '../../server/observability/logger.js';
 import { contractCall } from './call.js';
-import { throwawayDatabase, type Engine, type ThrowawayDatabase } from './databases.js';
+import { type Engine, type ThrowawayDatabase, throwawayDatabase } from './databases.js';
 
 export interface CallOptions {
   token?: string;

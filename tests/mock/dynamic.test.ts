@@ -2,10 +2,10 @@
 // with a fixed seed. Generated bodies must still match the contract, and the same seed must
 // give the same bodies on every start (two instances side by side, started once).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLookupClient } from '../../client/src/index.js';
 import { createLookupDraftsClient } from '../../client/src/drafts.js';
+import { createLookupClient } from '../../client/src/index.js';
+import { type MockServer, startPrism } from '../../mock/prism.js';
 import { loadContract } from '../../server/contract.js';
-import { startPrism, type MockServer } from '../../mock/prism.js';
 import { expectConforms } from './helpers/conformance.js';
 
 const api = loadContract();
@@ -22,15 +22,19 @@ const callsOn = (mock: MockServer): Record<string, (headers?: Record<string, str
   return {
     hello: (headers) => lookup.GET('/v1/companies/{companyId}/hello', { params: { path: { companyId: 'acme-corp' } }, headers }),
     searchPersons: (headers) => drafts.POST('/v1/persons/search', { body: { lastName: 'dur' }, headers }),
-    getPerson: (headers) =>
-      drafts.GET('/v1/persons/{personId}', { params: { path: { personId: '3f0c2a7e-9b1d-4e55-8a2f-6c1d7e9b0a11' } }, headers }),
+    getPerson: (headers) => drafts.GET('/v1/persons/{personId}', { params: { path: { personId: '3f0c2a7e-9b1d-4e55-8a2f-6c1d7e9b0a11' } }, headers }),
   };
 };
 
 describe('mock in dynamic mode', () => {
   it('generates bodies and headers that match the contract, for every status of every operation', async () => {
     const calls = callsOn(mocks[0]!);
-    expect(Object.keys(calls).sort()).toEqual(api.router.getOperations().map((op) => op.operationId).sort());
+    expect(Object.keys(calls).sort()).toEqual(
+      api.router
+        .getOperations()
+        .map((op) => op.operationId)
+        .sort(),
+    );
     for (const op of api.router.getOperations()) {
       for (const status of Object.keys(op.responses ?? {}).map(Number)) {
         const { data, error, response } = await calls[op.operationId!]!({ Prefer: `code=${status}` });

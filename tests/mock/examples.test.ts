@@ -2,10 +2,10 @@
 // operation, drafts through @lookup/client/drafts, and every response example the contract
 // lists, asked for with `Prefer`. Every response is validated against the contract.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLookupClient } from '../../client/src/index.js';
 import { createLookupDraftsClient } from '../../client/src/drafts.js';
+import { createLookupClient } from '../../client/src/index.js';
+import { type MockServer, startPrism } from '../../mock/prism.js';
 import { loadContract } from '../../server/contract.js';
-import { startPrism, type MockServer } from '../../mock/prism.js';
 import { expectConforms, responseExamples } from './helpers/conformance.js';
 
 const api = loadContract();
@@ -33,7 +33,12 @@ const calls: Record<string, (headers?: Record<string, string>) => Promise<Outcom
 
 describe('mock: every operation with the typed client', () => {
   it('covers every operation of the full contract, drafts included', () => {
-    expect(Object.keys(calls).sort()).toEqual(api.router.getOperations().map((op) => op.operationId).sort());
+    expect(Object.keys(calls).sort()).toEqual(
+      api.router
+        .getOperations()
+        .map((op) => op.operationId)
+        .sort(),
+    );
   });
 
   it.each(Object.keys(calls))('%s answers 200 with its first example by default', async (operationId) => {
@@ -50,7 +55,9 @@ describe('mock: every response example is reachable with Prefer', () => {
   const scenarios = responseExamples(api);
   it('includes every error status of every operation', () => {
     for (const op of api.router.getOperations()) {
-      const statuses = Object.keys(op.responses ?? {}).map(Number).sort();
+      const statuses = Object.keys(op.responses ?? {})
+        .map(Number)
+        .sort();
       expect([...new Set(scenarios.filter((s) => s.operationId === op.operationId).map((s) => s.status))].sort(), op.operationId).toEqual(statuses);
     }
   });
@@ -69,9 +76,7 @@ describe('the conformance check', () => {
   it('fails on a wrong body or a missing required header (it can fail)', () => {
     const json = { 'content-type': 'application/json' };
     expect(() => expectConforms(api, 'hello', new Response('', { status: 401, headers: json }), { error: 'invalid_api_key' })).toThrow(/headers/);
-    expect(() =>
-      expectConforms(api, 'hello', new Response('', { status: 403, headers: json }), { error: 'forbidden', detail: 'x' }),
-    ).toThrow(/body/);
+    expect(() => expectConforms(api, 'hello', new Response('', { status: 403, headers: json }), { error: 'forbidden', detail: 'x' })).toThrow(/body/);
   });
 });
 

@@ -5,8 +5,8 @@
 // them so is in the contract: formats, bounds and `x-faker` hints on the schemas.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/types.full.js';
+import { type MockServer, startPrism } from '../../mock/prism.js';
 import { loadContract } from '../../server/contract.js';
-import { startPrism, type MockServer } from '../../mock/prism.js';
 import { expectConforms } from './helpers/conformance.js';
 
 type Person = components['schemas']['Person'];
@@ -138,6 +138,14 @@ describe('dynamic mock data is plausible', () => {
       createdAt: '1950-01-01T00:00:00Z',
       updatedAt: '1920-01-01T00:00:00Z',
     };
-    expect(oddities(lorem, asOf).map((message) => message.split(':')[0])).toEqual(['names', 'age', 'email', 'street', 'city, state, zip', 'created <= updated', 'updated <= asOf']);
+    expect(oddities(lorem, asOf).map((message) => message.split(':')[0])).toEqual([
+      'names',
+      'age',
+      'email',
+      'street',
+      'city, state, zip',
+      'created <= updated',
+      'updated <= asOf',
+    ]);
   });
 });

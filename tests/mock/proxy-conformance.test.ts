@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractPaths, loadContract } from '../../server/contract.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { startPrismProxy, violationsOf, type PrismProxy } from './helpers/prism-proxy.js';
+import { type PrismProxy, startPrismProxy, violationsOf } from './helpers/prism-proxy.js';
 import { startUpstreamSwitch, upstreamHeader } from './helpers/upstream-switch.js';
 
 type Upstream = 'development' | 'sandbox' | 'limited' | 'broken';
@@ -41,52 +41,320 @@ const hello = (companyId: string) => `/v1/companies/${companyId}/hello`;
 const scenarios: Scenario[] = [
   // hello
   { name: 'greets an authorized company', operationId: 'hello', method: 'GET', path: hello('acme-corp'), status: 200, badRequest: false },
-  { name: 'ignores a cache-busting query string', operationId: 'hello', method: 'GET', path: `${hello('globex')}?_=1700000000`, status: 200, badRequest: false },
+  {
+    name: 'ignores a cache-busting query string',
+    operationId: 'hello',
+    method: 'GET',
+    path: `${hello('globex')}?_=1700000000`,
+    status: 200,
+    badRequest: false,
+  },
   { name: 'malformed company id', operationId: 'hello', method: 'GET', path: hello('-acme'), status: 400, error: 'invalid_company_id', badRequest: true },
   { name: 'no token', operationId: 'hello', method: 'GET', path: hello('acme-corp'), token: null, status: 401, error: 'invalid_api_key', badRequest: true },
-  { name: 'another scheme', operationId: 'hello', method: 'GET', path: hello('acme-corp'), token: 'Basic dXNlcjpwYXNz', status: 401, error: 'invalid_api_key', badRequest: true },
+  {
+    name: 'another scheme',
+    operationId: 'hello',
+    method: 'GET',
+    path: hello('acme-corp'),
+    token: 'Basic dXNlcjpwYXNz',
+    status: 401,
+    error: 'invalid_api_key',
+    badRequest: true,
+  },
   // Prism checks that a bearer token is there, not that the server knows it.
-  { name: 'unknown token', operationId: 'hello', method: 'GET', path: hello('acme-corp'), token: 'plk_not_a_real_token_at_all', status: 401, error: 'invalid_api_key', badRequest: false },
+  {
+    name: 'unknown token',
+    operationId: 'hello',
+    method: 'GET',
+    path: hello('acme-corp'),
+    token: 'plk_not_a_real_token_at_all',
+    status: 401,
+    error: 'invalid_api_key',
+    badRequest: false,
+  },
   { name: 'company outside the credential', operationId: 'hello', method: 'GET', path: hello('secret-co'), status: 403, error: 'forbidden', badRequest: false },
-  { name: 'well-formed company that does not exist', operationId: 'hello', method: 'GET', path: hello('no-such-co'), token: tokens.acme, status: 403, error: 'forbidden', badRequest: false },
+  {
+    name: 'well-formed company that does not exist',
+    operationId: 'hello',
+    method: 'GET',
+    path: hello('no-such-co'),
+    token: tokens.acme,
+    status: 403,
+    error: 'forbidden',
+    badRequest: false,
+  },
 
   // searchPersons
-  { name: 'search with filters', operationId: 'searchPersons', method: 'POST', path: '/v1/persons/search', body: json({ companyId: 'acme-corp', firstName: 'émi', phone: '(415) 555-0132', externalIdSystems: ['payroll'] }), status: 200, badRequest: false },
-  { name: 'search, every person, paged', operationId: 'searchPersons', method: 'POST', path: '/v1/persons/search', body: json({ limit: 1, offset: 1 }), status: 200, badRequest: false },
-  { name: 'search past the end', operationId: 'searchPersons', method: 'POST', path: '/v1/persons/search', body: json({ lastName: 'dur', offset: 10 }), status: 200, badRequest: false },
-  { name: 'search by creation time', operationId: 'searchPersons', method: 'POST', path: '/v1/persons/search', body: json({ createdFrom: '2024-01-01T00:00:00Z', createdBefore: '2025-01-01T00:00:00+02:00' }), status: 200, badRequest: false },
-  { name: 'search with limit out of range', operationId: 'searchPersons', method: 'POST', path: '/v1/persons/search', body: json({ limit: 500 }), status: 400, error: 'invalid_request', badRequest: true },
-  { name: 'search with an unknown field', operationId: 'searchPersons', method: 'POST', path: '/v1/persons/search', body: json({ lastname: 'dur' }), status: 400, error: 'invalid_request', badRequest: true },
-  { name: 'search with an empty name', operationId: 'searchPersons', method: 'POST', path: '/v1/persons/search', body: json({ firstName: '' }), status: 400, error: 'invalid_request', badRequest: true },
-  { name: 'search with a bad date-time', operationId: 'searchPersons', method: 'POST', path: '/v1/persons/search', body: json({ createdFrom: 'yesterday' }), status: 400, error: 'invalid_request', badRequest: true },
+  {
+    name: 'search with filters',
+    operationId: 'searchPersons',
+    method: 'POST',
+    path: '/v1/persons/search',
+    body: json({ companyId: 'acme-corp', firstName: 'émi', phone: '(415) 555-0132', externalIdSystems: ['payroll'] }),
+    status: 200,
+    badRequest: false,
+  },
+  {
+    name: 'search, every person, paged',
+    operationId: 'searchPersons',
+    method: 'POST',
+    path: '/v1/persons/search',
+    body: json({ limit: 1, offset: 1 }),
+    status: 200,
+    badRequest: false,
+  },
+  {
+    name: 'search past the end',
+    operationId: 'searchPersons',
+    method: 'POST',
+    path: '/v1/persons/search',
+    body: json({ lastName: 'dur', offset: 10 }),
+    status: 200,
+    badRequest: false,
+  },
+  {
+    name: 'search by creation time',
+    operationId: 'searchPersons',
+    method: 'POST',
+    path: '/v1/persons/search',
+    body: json({ createdFrom: '2024-01-01T00:00:00Z', createdBefore: '2025-01-01T00:00:00+02:00' }),
+    status: 200,
+    badRequest: false,
+  },
+  {
+    name: 'search with limit out of range',
+    operationId: 'searchPersons',
+    method: 'POST',
+    path: '/v1/persons/search',
+    body: json({ limit: 500 }),
+    status: 400,
+    error: 'invalid_request',
+    badRequest: true,
+  },
+  {
+    name: 'search with an unknown field',
+    operationId: 'searchPersons',
+    method: 'POST',
+    path: '/v1/persons/search',
+    body: json({ lastname: 'dur' }),
+    status: 400,
+    error: 'invalid_request',
+    badRequest: true,
+  },
+  {
+    name: 'search with an empty name',
+    operationId: 'searchPersons',
+    method: 'POST',
+    path: '/v1/persons/search',
+    body: json({ firstName: '' }),
+    status: 400,
+    error: 'invalid_request',
+    badRequest: true,
+  },
+  {
+    name: 'search with a bad date-time',
+    operationId: 'searchPersons',
+    method: 'POST',
+    path: '/v1/persons/search',
+    body: json({ createdFrom: 'yesterday' }),
+    status: 400,
+    error: 'invalid_request',
+    badRequest: true,
+  },
   // Only the server can tell: a string the contract allows, but not a phone number.
-  { name: 'search with an unparseable phone', operationId: 'searchPersons', method: 'POST', path: '/v1/persons/search', body: json({ phone: 'not a phone' }), status: 400, error: 'invalid_request', badRequest: false },
-  { name: 'search with a body that is not an object', operationId: 'searchPersons', method: 'POST', path: '/v1/persons/search', body: json(['dur']), status: 400, error: 'invalid_request', badRequest: true },
-  { name: 'search without a token', operationId: 'searchPersons', method: 'POST', path: '/v1/persons/search', token: null, body: json({}), status: 401, error: 'invalid_api_key', badRequest: true },
-  { name: 'search body over 16 KiB', operationId: 'searchPersons', method: 'POST', path: '/v1/persons/search', body: json({ lastName: 'x'.repeat(20_000) }), status: 413, error: 'payload_too_large', badRequest: true },
-  { name: 'search body as text/plain', operationId: 'searchPersons', method: 'POST', path: '/v1/persons/search', contentType: 'text/plain', body: 'lastName=dur', status: 415, error: 'unsupported_media_type', badRequest: true },
-  { name: 'search where drafts are off', operationId: 'searchPersons', upstream: 'sandbox', method: 'POST', path: '/v1/persons/search', body: json({ lastName: 'dur' }), status: 404, error: 'not_found', badRequest: false },
+  {
+    name: 'search with an unparseable phone',
+    operationId: 'searchPersons',
+    method: 'POST',
+    path: '/v1/persons/search',
+    body: json({ phone: 'not a phone' }),
+    status: 400,
+    error: 'invalid_request',
+    badRequest: false,
+  },
+  {
+    name: 'search with a body that is not an object',
+    operationId: 'searchPersons',
+    method: 'POST',
+    path: '/v1/persons/search',
+    body: json(['dur']),
+    status: 400,
+    error: 'invalid_request',
+    badRequest: true,
+  },
+  {
+    name: 'search without a token',
+    operationId: 'searchPersons',
+    method: 'POST',
+    path: '/v1/persons/search',
+    token: null,
+    body: json({}),
+    status: 401,
+    error: 'invalid_api_key',
+    badRequest: true,
+  },
+  {
+    name: 'search body over 16 KiB',
+    operationId: 'searchPersons',
+    method: 'POST',
+    path: '/v1/persons/search',
+    body: json({ lastName: 'x'.repeat(20_000) }),
+    status: 413,
+    error: 'payload_too_large',
+    badRequest: true,
+  },
+  {
+    name: 'search body as text/plain',
+    operationId: 'searchPersons',
+    method: 'POST',
+    path: '/v1/persons/search',
+    contentType: 'text/plain',
+    body: 'lastName=dur',
+    status: 415,
+    error: 'unsupported_media_type',
+    badRequest: true,
+  },
+  {
+    name: 'search where drafts are off',
+    operationId: 'searchPersons',
+    upstream: 'sandbox',
+    method: 'POST',
+    path: '/v1/persons/search',
+    body: json({ lastName: 'dur' }),
+    status: 404,
+    error: 'not_found',
+    badRequest: false,
+  },
 
   // getPerson
   { name: 'get a person', operationId: 'getPerson', method: 'GET', path: `/v1/persons/${ids.emile}`, status: 200, badRequest: false },
-  { name: 'get a person, some external ids', operationId: 'getPerson', method: 'GET', path: `/v1/persons/${ids.emile}?externalIdSystems=payroll&externalIdSystems=hris`, status: 200, badRequest: false },
-  { name: 'get a person, narrowed to one company', operationId: 'getPerson', method: 'GET', path: `/v1/persons/${ids.ana}`, token: tokens.acme, status: 200, badRequest: false },
-  { name: 'person id that is not a UUID', operationId: 'getPerson', method: 'GET', path: '/v1/persons/not-a-uuid', status: 400, error: 'invalid_person_id', badRequest: true },
-  { name: 'external id system too long', operationId: 'getPerson', method: 'GET', path: `/v1/persons/${ids.emile}?externalIdSystems=${'x'.repeat(65)}`, status: 400, error: 'invalid_request', badRequest: true },
-  { name: 'empty external id system among others', operationId: 'getPerson', method: 'GET', path: `/v1/persons/${ids.emile}?externalIdSystems=payroll&externalIdSystems=`, status: 400, error: 'invalid_request', badRequest: true },
+  {
+    name: 'get a person, some external ids',
+    operationId: 'getPerson',
+    method: 'GET',
+    path: `/v1/persons/${ids.emile}?externalIdSystems=payroll&externalIdSystems=hris`,
+    status: 200,
+    badRequest: false,
+  },
+  {
+    name: 'get a person, narrowed to one company',
+    operationId: 'getPerson',
+    method: 'GET',
+    path: `/v1/persons/${ids.ana}`,
+    token: tokens.acme,
+    status: 200,
+    badRequest: false,
+  },
+  {
+    name: 'person id that is not a UUID',
+    operationId: 'getPerson',
+    method: 'GET',
+    path: '/v1/persons/not-a-uuid',
+    status: 400,
+    error: 'invalid_person_id',
+    badRequest: true,
+  },
+  {
+    name: 'external id system too long',
+    operationId: 'getPerson',
+    method: 'GET',
+    path: `/v1/persons/${ids.emile}?externalIdSystems=${'x'.repeat(65)}`,
+    status: 400,
+    error: 'invalid_request',
+    badRequest: true,
+  },
+  {
+    name: 'empty external id system among others',
+    operationId: 'getPerson',
+    method: 'GET',
+    path: `/v1/persons/${ids.emile}?externalIdSystems=payroll&externalIdSystems=`,
+    status: 400,
+    error: 'invalid_request',
+    badRequest: true,
+  },
   // Prism 5.14.2 reads a lone empty value as no value at all; the contract (minLength 1) and the server do not.
-  { name: 'lone empty external id system', operationId: 'getPerson', method: 'GET', path: `/v1/persons/${ids.emile}?externalIdSystems=`, status: 400, error: 'invalid_request', badRequest: false },
-  { name: 'get a person without a token', operationId: 'getPerson', method: 'GET', path: `/v1/persons/${ids.emile}`, token: null, status: 401, error: 'invalid_api_key', badRequest: true },
-  { name: 'person outside the credential', operationId: 'getPerson', method: 'GET', path: `/v1/persons/${ids.hidden}`, status: 404, error: 'not_found', badRequest: false },
-  { name: 'unknown person', operationId: 'getPerson', method: 'GET', path: '/v1/persons/00000000-0000-4000-8000-000000000000', status: 404, error: 'not_found', badRequest: false },
-  { name: 'get a person where drafts are off', operationId: 'getPerson', upstream: 'sandbox', method: 'GET', path: `/v1/persons/${ids.emile}`, status: 404, error: 'not_found', badRequest: false },
+  {
+    name: 'lone empty external id system',
+    operationId: 'getPerson',
+    method: 'GET',
+    path: `/v1/persons/${ids.emile}?externalIdSystems=`,
+    status: 400,
+    error: 'invalid_request',
+    badRequest: false,
+  },
+  {
+    name: 'get a person without a token',
+    operationId: 'getPerson',
+    method: 'GET',
+    path: `/v1/persons/${ids.emile}`,
+    token: null,
+    status: 401,
+    error: 'invalid_api_key',
+    badRequest: true,
+  },
+  {
+    name: 'person outside the credential',
+    operationId: 'getPerson',
+    method: 'GET',
+    path: `/v1/persons/${ids.hidden}`,
+    status: 404,
+    error: 'not_found',
+    badRequest: false,
+  },
+  {
+    name: 'unknown person',
+    operationId: 'getPerson',
+    method: 'GET',
+    path: '/v1/persons/00000000-0000-4000-8000-000000000000',
+    status: 404,
+    error: 'not_found',
+    badRequest: false,
+  },
+  {
+    name: 'get a person where drafts are off',
+    operationId: 'getPerson',
+    upstream: 'sandbox',
+    method: 'GET',
+    path: `/v1/persons/${ids.emile}`,
+    status: 404,
+    error: 'not_found',
+    badRequest: false,
+  },
 ];
 
 /** 429 for each operation: sent to the server that allows one request a second (and a burst of one). */
 const rateLimited: Scenario[] = [
-  { name: 'hello over budget', operationId: 'hello', upstream: 'limited', method: 'GET', path: hello('acme-corp'), status: 429, error: 'rate_limited', badRequest: false },
-  { name: 'search over budget', operationId: 'searchPersons', upstream: 'limited', method: 'POST', path: '/v1/persons/search', body: json({ lastName: 'dur' }), status: 429, error: 'rate_limited', badRequest: false },
-  { name: 'get person over budget', operationId: 'getPerson', upstream: 'limited', method: 'GET', path: `/v1/persons/${ids.emile}`, status: 429, error: 'rate_limited', badRequest: false },
+  {
+    name: 'hello over budget',
+    operationId: 'hello',
+    upstream: 'limited',
+    method: 'GET',
+    path: hello('acme-corp'),
+    status: 429,
+    error: 'rate_limited',
+    badRequest: false,
+  },
+  {
+    name: 'search over budget',
+    operationId: 'searchPersons',
+    upstream: 'limited',
+    method: 'POST',
+    path: '/v1/persons/search',
+    body: json({ lastName: 'dur' }),
+    status: 429,
+    error: 'rate_limited',
+    badRequest: false,
+  },
+  {
+    name: 'get person over budget',
+    operationId: 'getPerson',
+    upstream: 'limited',
+    method: 'GET',
+    path: `/v1/persons/${ids.emile}`,
+    status: 429,
+    error: 'rate_limited',
+    badRequest: false,
+  },
 ];
 
 // Not driven here: 500 and 503 need a failing database (tests/hardening/ injects those faults).
@@ -122,7 +390,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // Stopped even when something else in beforeAll failed while it was starting.
-  await proxyStarted?.then((started) => started.stop(), () => undefined);
+  await proxyStarted?.then(
+    (started) => started.stop(),
+    () => undefined,
+  );
   await upstreams?.close();
   for (const server of servers) await server.close();
 });
@@ -186,12 +457,28 @@ describe('the real server through prism proxy', () => {
   it('cannot judge the server on a body that is not JSON: Prism answers that one itself', async () => {
     // Prism parses JSON bodies before forwarding; the server's own 400 invalid_request for
     // this case is covered by tests/server/ instead.
-    const result = await send({ name: 'malformed JSON', operationId: 'searchPersons', method: 'POST', path: '/v1/persons/search', body: '{"lastName":', status: 400, badRequest: true });
+    const result = await send({
+      name: 'malformed JSON',
+      operationId: 'searchPersons',
+      method: 'POST',
+      path: '/v1/persons/search',
+      body: '{"lastName":',
+      status: 400,
+      badRequest: true,
+    });
     expect(result).toMatchObject({ status: 400, body: { error: { code: 'invalid_json' } } });
   });
 
   it('reports response-side violations when an upstream breaks the contract (the check itself works)', async () => {
-    const result = await send({ name: 'broken upstream', operationId: 'hello', upstream: 'broken', method: 'GET', path: hello('acme-corp'), status: 200, badRequest: false });
+    const result = await send({
+      name: 'broken upstream',
+      operationId: 'hello',
+      upstream: 'broken',
+      method: 'GET',
+      path: hello('acme-corp'),
+      status: 200,
+      badRequest: false,
+    });
     expect(result.status).toBe(200);
     expect(result.violations.request).toEqual([]);
     expect(result.violations.response.map((v) => v.location.join('.'))).toContain('response.body.message');

@@ -34,12 +34,20 @@ function changeFile(r: Random, store: ModelStore, fixedCompanies: string[], step
   const personIds = () => [...store.persons.keys()];
   const companies = () => [...store.companies.keys()];
   const employee = (base: Partial<EmployeeRecord> & { id: string }): EmployeeRecord => ({
-    type: 'employee', companyId: r.pick(companies()), personId: r.chance(0.85) && personIds().length ? r.pick(personIds()) : null,
-    firstName: r.pick(firstNames), lastName: r.pick(lastNames), dateOfBirth: '1990-05-17', gender: r.pick([null, 'female', 'male']),
-    email: `${base.id.slice(0, 8)}@example.com`, phone: r.pick(r.pick(phones).formats),
+    type: 'employee',
+    companyId: r.pick(companies()),
+    personId: r.chance(0.85) && personIds().length ? r.pick(personIds()) : null,
+    firstName: r.pick(firstNames),
+    lastName: r.pick(lastNames),
+    dateOfBirth: '1990-05-17',
+    gender: r.pick([null, 'female', 'male']),
+    email: `${base.id.slice(0, 8)}@example.com`,
+    phone: r.pick(r.pick(phones).formats),
     address: { line1: '1 Main St', line2: r.pick([null, 'Apt 2']), city: 'Springfield', state: 'IL', postalCode: '62701' },
     externalIds: systems.filter(() => r.chance(0.4)).map((system) => ({ system, system_id: `${system}-${r.int(1, 99)}` })),
-    createdAt: r.pick(instants), updatedAt: r.pick(instants), ...base,
+    createdAt: r.pick(instants),
+    updatedAt: r.pick(instants),
+    ...base,
   });
   const operations = r.int(1, 6);
   for (let o = 0; o < operations && !snapshots.length; o++) {
@@ -78,14 +86,35 @@ function changeFile(r: Random, store: ModelStore, fixedCompanies: string[], step
       const e = r.pick(existing);
       const kind = r.pick(['membership', 'invitation', 'linkedUser', 'participation', 'coverage'] as const);
       file.push(
-        kind === 'membership' ? { type: kind, employeeId: e.id, status: r.pick(['active', 'revoked'] as const) }
-        : kind === 'invitation' ? { type: kind, employeeId: e.id, status: r.pick(['pending', 'accepted'] as const), invitedAt: '2024-01-01T00:00:00.000Z', expiresAt: r.pick(['2024-02-01T00:00:00.000Z', '2099-01-01T00:00:00.000Z']) }
-        : kind === 'linkedUser' ? { type: kind, employeeId: e.id, status: r.pick(['active', 'deactivated'] as const) }
-        : kind === 'participation' ? { type: kind, employeeId: e.id, decision: r.pick(['opt_in', null] as const), decidedAt: r.pick([null, instants[0]!]) }
-        : { type: kind, employeeId: e.id, status: r.pick(['enrolled', 'waived'] as const), startsAt: r.pick(instants), endsAt: null, planTier: r.pick([null, 'family']) },
+        kind === 'membership'
+          ? { type: kind, employeeId: e.id, status: r.pick(['active', 'revoked'] as const) }
+          : kind === 'invitation'
+            ? {
+                type: kind,
+                employeeId: e.id,
+                status: r.pick(['pending', 'accepted'] as const),
+                invitedAt: '2024-01-01T00:00:00.000Z',
+                expiresAt: r.pick(['2024-02-01T00:00:00.000Z', '2099-01-01T00:00:00.000Z']),
+              }
+            : kind === 'linkedUser'
+              ? { type: kind, employeeId: e.id, status: r.pick(['active', 'deactivated'] as const) }
+              : kind === 'participation'
+                ? { type: kind, employeeId: e.id, decision: r.pick(['opt_in', null] as const), decidedAt: r.pick([null, instants[0]!]) }
+                : {
+                    type: kind,
+                    employeeId: e.id,
+                    status: r.pick(['enrolled', 'waived'] as const),
+                    startsAt: r.pick(instants),
+                    endsAt: null,
+                    planTier: r.pick([null, 'family']),
+                  },
       );
     } else if (pick === 8) {
-      file.push({ type: 'delete', record: r.pick(['membership', 'invitation', 'linkedUser', 'participation', 'coverage'] as const), employeeId: r.pick(existing).id });
+      file.push({
+        type: 'delete',
+        record: r.pick(['membership', 'invitation', 'linkedUser', 'participation', 'coverage'] as const),
+        employeeId: r.pick(existing).id,
+      });
     } else if (pick === 9) {
       file.push({ type: 'delete', record: r.pick(['employee', 'person'] as const), id: r.uuid() }); // already absent
     } else if (pick === 10) {
@@ -151,7 +180,10 @@ describe.each(engines)('changes against the reference model on %s', (engine) => 
         const { file, snapshots, valid } = changeFile(r, store.clone(), credentialed, step);
         const next = store.clone();
         const before = valid ? undefined : await readDerivedData(db);
-        const outcome = await importRecords(db, file, { defaultPhoneRegion: 'US', snapshotCompanies: snapshots }).then(() => 'applied', (e) => e);
+        const outcome = await importRecords(db, file, { defaultPhoneRegion: 'US', snapshotCompanies: snapshots }).then(
+          () => 'applied',
+          (e) => e,
+        );
         if (valid) {
           expect(outcome, `${context}: ${JSON.stringify(file)}`).toBe('applied');
           next.apply(file, snapshots);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteCompanies, deleteEmployments, deletePersons, derivedDataAndRebuild } from '../../server/db/derived/index.js';
 import { importRecords } from '../../server/importing/index.js';
 import { ids, smallDataset } from '../fixtures/small.js';
-import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 describe.each(engines)('the delete path on %s', (engine) => {
   let database: ThrowawayDatabase;

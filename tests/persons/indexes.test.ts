@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_SETTINGS } from '../../server/db/database.js';
 import { findPersons, type PersonFilter } from '../../server/db/persons.js';
 import { foldName } from '../../server/domain/names.js';
-import { throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
 const MANY = '00000000-0000-4000-8000-0000000000c2';
@@ -18,7 +18,12 @@ const MANY = '00000000-0000-4000-8000-0000000000c2';
 async function personQuery(filter: Partial<PersonFilter>, companies = ['co-7']) {
   let captured: { sql: string; params: unknown[] } | undefined;
   await findPersons({ query: async (sql: string, params?: unknown[]) => ((captured = { sql, params: params ?? [] }), []) } as any, {
-    credentialId: companies.length > 3 ? MANY : CREDENTIAL, authorizedCompanies: companies, inlineCompaniesMax: 3, limit: 50, offset: 0, ...filter,
+    credentialId: companies.length > 3 ? MANY : CREDENTIAL,
+    authorizedCompanies: companies,
+    inlineCompaniesMax: 3,
+    limit: 50,
+    offset: 0,
+    ...filter,
   });
   return captured!;
 }
@@ -30,7 +35,12 @@ const kinds: [string, Partial<PersonFilter>, string, string][] = [
   ['a first name substring', { firstName: foldName('ann') }, 'first_name_pieces_pkey', 'first_name_pieces'],
   ['a phone', { phone: '+14155550999' }, 'employees_phone', 'employees'],
   ['a person id', { personId: '00000000-0000-4000-8000-000000000042' }, 'employees_person', 'employees'],
-  ['company listing with a created range', { createdFrom: '2020-01-02T00:00:00Z', createdBefore: '2020-01-03T00:00:00Z' }, 'employees_company_person_created', 'employees'],
+  [
+    'company listing with a created range',
+    { createdFrom: '2020-01-02T00:00:00Z', createdBefore: '2020-01-03T00:00:00Z' },
+    'employees_company_person_created',
+    'employees',
+  ],
 ];
 
 describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', () => {
@@ -40,7 +50,9 @@ describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', (
     database = await throwawayDatabase('postgres');
     const db = database.db;
     await db.query(`INSERT INTO companies SELECT 'co-' || i, 'Company ' || i FROM generate_series(1, 40) i`);
-    await db.query(`INSERT INTO persons SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, timestamptz '2020-01-01' + i * interval '1 minute', now() FROM generate_series(1, 20000) i`);
+    await db.query(
+      `INSERT INTO persons SELECT ('00000000-0000-4000-8000-' || lpad(to_hex(i), 12, '0'))::uuid, timestamptz '2020-01-01' + i * interval '1 minute', now() FROM generate_series(1, 20000) i`,
+    );
     await db.query(`INSERT INTO employees (id, company_id, person_id, person_created_at, person_updated_at, first_name, last_name, first_name_folded, last_name_folded, date_of_birth, email, phone, address_line1, city, state, postal_code, created_at, updated_at)
       SELECT gen_random_uuid(), 'co-' || (1 + (i * 7) % 40), p.id, p.created_at, p.updated_at, n.f, n.l, lower(n.f), lower(n.l), date '1980-01-01', 'x@example.com',
              '+1415555' || lpad((i % 10000)::text, 4, '0'), '1 Main', 'City', 'CA', '90000', p.created_at, p.created_at
@@ -49,7 +61,10 @@ describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', (
         CROSS JOIN LATERAL (SELECT (ARRAY['Anna','Ben','Chloé','Dmitri','Elif','Farid'])[1 + i % 6] || (i % 97) AS f,
                                    (ARRAY['Alvarez','Brown','Chen','Dubois','Eze','Fischer'])[1 + i % 6] || (i % 89) AS l) n`);
     await db.query(`INSERT INTO credentials (id, name, token_hash) VALUES ($1, 'one', '\\x01'), ($2, 'many', '\\x02')`, [CREDENTIAL, MANY]);
-    await db.query(`INSERT INTO credential_companies SELECT $1::uuid, 'co-7' UNION ALL SELECT $2::uuid, 'co-' || i FROM generate_series(1, 40) i`, [CREDENTIAL, MANY]);
+    await db.query(`INSERT INTO credential_companies SELECT $1::uuid, 'co-7' UNION ALL SELECT $2::uuid, 'co-' || i FROM generate_series(1, 40) i`, [
+      CREDENTIAL,
+      MANY,
+    ]);
     await db.query('VACUUM ANALYZE');
     client = new pg.Client({ connectionString: database.url });
     await client.connect();
@@ -106,13 +121,16 @@ describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', (
   it.each([
     ['last', { lastName: 'al' }, 'last_name_dictionary_short', 'employees_last_name'],
     ['first', { firstName: 'n' }, 'first_name_dictionary_short', 'employees_first_name'],
-  ] as const)('finds the %s names holding a fragment of one or two characters by their own index, which holds no name piece', async (_, filter, dictionaryIndex, index) => {
-    for (const companies of [['co-7'], everyCompany]) {
-      const used = indexes(await planNodes(filter, companies));
-      expect(used, `${companies.length} companies`).toContain(dictionaryIndex);
-      expect(used, `${companies.length} companies`).toContain(index);
-    }
-  });
+  ] as const)(
+    'finds the %s names holding a fragment of one or two characters by their own index, which holds no name piece',
+    async (_, filter, dictionaryIndex, index) => {
+      for (const companies of [['co-7'], everyCompany]) {
+        const used = indexes(await planNodes(filter, companies));
+        expect(used, `${companies.length} companies`).toContain(dictionaryIndex);
+        expect(used, `${companies.length} companies`).toContain(index);
+      }
+    },
+  );
 
   it.each(kinds)('would read all of a table for %s without that index (the dataset is large enough to tell)', async (_, filter, index, table) => {
     await client.query('BEGIN');
@@ -124,7 +142,10 @@ describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', (
       // company index also holds, after the creation time), that index read company by
       // company from end to end: the person id bounds nothing there.
       const readInFull = nodes.filter(
-        (n) => n['Index Name'] === 'employees_company_person_created' && /person_id =/.test(n['Index Cond'] ?? '') && !/person_created_at/.test(n['Index Cond'] ?? ''),
+        (n) =>
+          n['Index Name'] === 'employees_company_person_created' &&
+          /person_id =/.test(n['Index Cond'] ?? '') &&
+          !/person_created_at/.test(n['Index Cond'] ?? ''),
       );
       expect([...seqScans(nodes).map((n) => n['Relation Name']), ...readInFull.map(() => 'employees')]).toContain(table);
     } finally {

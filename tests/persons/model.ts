@@ -16,20 +16,40 @@ export interface ModelData {
 }
 
 export interface ModelQuery {
-  companyId?: string; firstName?: string; lastName?: string; phoneE164?: string; personId?: string;
-  createdFrom?: string; createdBefore?: string; externalIdSystems?: string[]; limit?: number; offset?: number;
+  companyId?: string;
+  firstName?: string;
+  lastName?: string;
+  phoneE164?: string;
+  personId?: string;
+  createdFrom?: string;
+  createdBefore?: string;
+  externalIdSystems?: string[];
+  limit?: number;
+  offset?: number;
 }
 
 // DECISIONS.md: NFKC, then Unicode full case folding (CaseFolding.txt, statuses C and F,
 // not the Turkic T), compared canonically.
-const fold = (s: string) => [...s.normalize('NFKC')].map((c) => fullFolding.get(c) ?? commonFolding.get(c) ?? c).join('').normalize('NFC');
+const fold = (s: string) =>
+  [...s.normalize('NFKC')]
+    .map((c) => fullFolding.get(c) ?? commonFolding.get(c) ?? c)
+    .join('')
+    .normalize('NFC');
 const time = (s: string) => new Date(s).getTime();
 const iso = (s: string | null) => (s === null ? null : new Date(s).toISOString());
 const byCreatedThenId = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
   time(a.createdAt) - time(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 export function modelData(records: ImportRecord[], toE164: (phone: string) => string): ModelData {
-  const data: ModelData = { persons: [], employees: [], membership: new Map(), invitation: new Map(), linkedUser: new Map(), participation: new Map(), coverage: new Map() };
+  const data: ModelData = {
+    persons: [],
+    employees: [],
+    membership: new Map(),
+    invitation: new Map(),
+    linkedUser: new Map(),
+    participation: new Map(),
+    coverage: new Map(),
+  };
   for (const r of records) {
     if (r.type === 'person') data.persons.push(r);
     else if (r.type === 'employee') data.employees.push({ ...r, phoneE164: toE164(r.phone) });
@@ -66,7 +86,10 @@ function employment(data: ModelData, e: ModelData['employees'][number], systems:
       .sort((a, b) => (a.system < b.system ? -1 : a.system > b.system ? 1 : a.system_id < b.system_id ? -1 : a.system_id > b.system_id ? 1 : 0)),
     demographics: { firstName: e.firstName, lastName: e.lastName, dateOfBirth: e.dateOfBirth, gender: e.gender },
     contact: { email: e.email, phone: e.phoneE164, address: e.address },
-    membership: { status: membershipStatus(data, e.id, asOf), invitation: inv ? { status: inv.status, invitedAt: iso(inv.invitedAt), expiresAt: iso(inv.expiresAt) } : null },
+    membership: {
+      status: membershipStatus(data, e.id, asOf),
+      invitation: inv ? { status: inv.status, invitedAt: iso(inv.invitedAt), expiresAt: iso(inv.expiresAt) } : null,
+    },
     participation: part ? { decision: part.decision, decidedAt: iso(part.decidedAt) } : null,
     coverage: cov ? { status: cov.status, startsAt: iso(cov.startsAt), endsAt: iso(cov.endsAt), planTier: cov.planTier } : null,
     createdAt: iso(e.createdAt),
@@ -93,7 +116,10 @@ export function modelSearch(data: ModelData, companies: Set<string>, q: ModelQue
   return {
     persons: matching.slice(offset, offset + limit).map((p) => ({
       id: p.id,
-      employments: visible.filter((e) => e.personId === p.id).sort(byCreatedThenId).map((e) => employment(data, e, q.externalIdSystems, asOf)),
+      employments: visible
+        .filter((e) => e.personId === p.id)
+        .sort(byCreatedThenId)
+        .map((e) => employment(data, e, q.externalIdSystems, asOf)),
       createdAt: iso(p.createdAt),
       updatedAt: iso(p.updatedAt),
     })),

@@ -11,7 +11,11 @@ export class ModelStore {
   persons = new Map<string, Extract<ImportRecord, { type: 'person' }>>();
   employees = new Map<string, Extract<ImportRecord, { type: 'employee' }>>();
   records: Record<Kind, Map<string, ImportRecord>> = {
-    membership: new Map(), invitation: new Map(), linkedUser: new Map(), participation: new Map(), coverage: new Map(),
+    membership: new Map(),
+    invitation: new Map(),
+    linkedUser: new Map(),
+    participation: new Map(),
+    coverage: new Map(),
   };
 
   clone(): ModelStore {

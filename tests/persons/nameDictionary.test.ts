@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPersons, type PersonFilter } from '../../server/db/persons.js';
 import { foldName } from '../../server/domain/names.js';
-import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
 const PERSON = '00000000-0000-4000-8000-000000000001';
@@ -29,8 +29,8 @@ describe.each(engines)('names written by plain SQL on %s', (engine) => {
 
   const search = async (filter: Partial<PersonFilter>) =>
     (await findPersons(database.db, { credentialId: CREDENTIAL, authorizedCompanies: ['co-1'], inlineCompaniesMax: 200, limit: 10, offset: 0, ...filter }))
-      .filter((row) => row.person_id !== null)
-      .map((row) => `${row.first_name} ${row.last_name}`);
+      .flatMap((row) => (row.person === null ? [] : JSON.parse(row.person).employments))
+      .map((e: any) => `${e.demographics.firstName} ${e.demographics.lastName}`);
 
   it('finds an employment written by plain SQL by first, last and both names', async () => {
     expect(await search({ firstName: foldName('MIL') })).toEqual(['Émile Zola']);

@@ -9,16 +9,32 @@ import { findPersons } from '../../server/db/persons.js';
 import { foldName } from '../../server/domain/names.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
-import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
 const companies = ['co-a', 'co-b'];
 let seq = 0;
 const uuid = () => `00000000-0000-4000-8000-${(++seq).toString(16).padStart(12, '0')}`;
-const person = (): ImportRecord & { type: 'person'; id: string } => ({ type: 'person', id: uuid(), createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' });
+const person = (): ImportRecord & { type: 'person'; id: string } => ({
+  type: 'person',
+  id: uuid(),
+  createdAt: '2024-01-01T00:00:00.000Z',
+  updatedAt: '2024-01-01T00:00:00.000Z',
+});
 const employee = (personId: string | null, companyId: string, firstName: string, lastName: string): ImportRecord & { id: string } => ({
-  type: 'employee', id: uuid(), companyId, personId, firstName, lastName, dateOfBirth: '1990-01-01', gender: null,
-  email: 'x@example.com', phone: '+14155550100', externalIds: [], createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z',
+  type: 'employee',
+  id: uuid(),
+  companyId,
+  personId,
+  firstName,
+  lastName,
+  dateOfBirth: '1990-01-01',
+  gender: null,
+  email: 'x@example.com',
+  phone: '+14155550100',
+  externalIds: [],
+  createdAt: '2024-01-01T00:00:00.000Z',
+  updatedAt: '2024-01-01T00:00:00.000Z',
   address: { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: '62701' },
 });
 
@@ -35,7 +51,20 @@ describe.each(engines)('name pieces on %s', (engine) => {
   beforeAll(async () => {
     database = await throwawayDatabase(engine);
     db = database.db;
-    await importRecords(db, [...companies.map((id): ImportRecord => ({ type: 'company', id, name: id })), ada, zoe, adaA1, adaA2, adaB, zoeA, employee(null, 'co-a', 'Unlinked', 'Lovelace')], 'US');
+    await importRecords(
+      db,
+      [
+        ...companies.map((id): ImportRecord => ({ type: 'company', id, name: id })),
+        ada,
+        zoe,
+        adaA1,
+        adaA2,
+        adaB,
+        zoeA,
+        employee(null, 'co-a', 'Unlinked', 'Lovelace'),
+      ],
+      'US',
+    );
   });
   afterAll(() => database?.drop());
 
@@ -49,16 +78,31 @@ describe.each(engines)('name pieces on %s', (engine) => {
     expect(kept.last_name_pieces.length).toBeGreaterThan(0);
   };
   const search = async (filter: { firstName?: string; lastName?: string; companyId?: string }, authorized = companies) =>
-    (await findPersons(db, {
-      credentialId: CREDENTIAL, authorizedCompanies: authorized, inlineCompaniesMax: 200, limit: 10, offset: 0,
-      firstName: filter.firstName === undefined ? undefined : foldName(filter.firstName),
-      lastName: filter.lastName === undefined ? undefined : foldName(filter.lastName),
-      companyId: filter.companyId,
-    })).filter((row) => row.person_id !== null).map((row) => `${row.person_id} ${row.company_id} ${row.last_name}`);
+    (
+      await findPersons(db, {
+        credentialId: CREDENTIAL,
+        authorizedCompanies: authorized,
+        inlineCompaniesMax: 200,
+        limit: 10,
+        offset: 0,
+        firstName: filter.firstName === undefined ? undefined : foldName(filter.firstName),
+        lastName: filter.lastName === undefined ? undefined : foldName(filter.lastName),
+        companyId: filter.companyId,
+      })
+    )
+      .flatMap((row) => (row.person === null ? [] : JSON.parse(row.person).employments))
+      .map((e: any) => `${e.personId} ${e.companyId} ${e.demographics.lastName}`);
 
   it('files each linked employment under every three-character piece of its folded names, once', async () => {
     const { last, first } = await entries();
-    expect(last.filter((e: any) => e.person_id === ada.id && e.company_id === 'co-a').map((e: any) => e.piece)).toEqual(['ace', 'ela', 'lac', 'lov', 'ove', 'vel']);
+    expect(last.filter((e: any) => e.person_id === ada.id && e.company_id === 'co-a').map((e: any) => e.piece)).toEqual([
+      'ace',
+      'ela',
+      'lac',
+      'lov',
+      'ove',
+      'vel',
+    ]);
     expect(last.filter((e: any) => e.last_name_folded === 'ölçer').map((e: any) => e.piece)).toEqual(['lçe', 'çer', 'ölç']);
     expect(first.filter((e: any) => e.person_id === ada.id).map((e: any) => e.piece)).toEqual(['ada', 'ada']);
     // Unlinked employments never show, so they are not filed.

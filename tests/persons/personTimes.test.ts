@@ -6,13 +6,24 @@ import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
 import { findPersons } from '../../server/db/persons.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
-import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
 const PERSON = '00000000-0000-4000-8000-000000000001';
 const employee = (id: string, companyId: string): ImportRecord => ({
-  type: 'employee', id, companyId, personId: PERSON, firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1990-01-01', gender: null,
-  email: 'ada@example.com', phone: '+14155550100', externalIds: [], createdAt: '2024-01-02T00:00:00.000Z', updatedAt: '2024-01-02T00:00:00.000Z',
+  type: 'employee',
+  id,
+  companyId,
+  personId: PERSON,
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  dateOfBirth: '1990-01-01',
+  gender: null,
+  email: 'ada@example.com',
+  phone: '+14155550100',
+  externalIds: [],
+  createdAt: '2024-01-02T00:00:00.000Z',
+  updatedAt: '2024-01-02T00:00:00.000Z',
   address: { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: '62701' },
 });
 
@@ -20,19 +31,33 @@ describe.each(engines)("a person's times written by plain SQL on %s", (engine) =
   let database: ThrowawayDatabase;
   beforeAll(async () => {
     database = await throwawayDatabase(engine);
-    await importRecords(database.db, [
-      { type: 'company', id: 'co-a', name: 'A' },
-      { type: 'company', id: 'co-b', name: 'B' },
-      { type: 'person', id: PERSON, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' },
-      employee('00000000-0000-4000-8000-0000000000e1', 'co-a'),
-      employee('00000000-0000-4000-8000-0000000000e2', 'co-b'),
-    ], 'US');
+    await importRecords(
+      database.db,
+      [
+        { type: 'company', id: 'co-a', name: 'A' },
+        { type: 'company', id: 'co-b', name: 'B' },
+        { type: 'person', id: PERSON, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' },
+        employee('00000000-0000-4000-8000-0000000000e1', 'co-a'),
+        employee('00000000-0000-4000-8000-0000000000e2', 'co-b'),
+      ],
+      'US',
+    );
   });
   afterAll(() => database?.drop());
 
   const personTimes = async () =>
-    (await findPersons(database.db, { credentialId: CREDENTIAL, authorizedCompanies: ['co-a', 'co-b'], inlineCompaniesMax: 200, personId: PERSON, limit: 1, offset: 0 }))
-      .map((row) => [row.company_id, row.person_created_at, row.person_updated_at]);
+    (
+      await findPersons(database.db, {
+        credentialId: CREDENTIAL,
+        authorizedCompanies: ['co-a', 'co-b'],
+        inlineCompaniesMax: 200,
+        personId: PERSON,
+        limit: 1,
+        offset: 0,
+      })
+    )
+      .flatMap((row) => (row.person === null ? [] : [JSON.parse(row.person)]))
+      .flatMap((person: any) => person.employments.map((e: any) => [e.companyId, person.createdAt, person.updatedAt]));
 
   it("shows a person's new updated_at on every employment", async () => {
     await database.db.query(`UPDATE persons SET updated_at = '2025-06-01T12:00:00Z' WHERE id = $1`, [PERSON]);
@@ -45,14 +70,24 @@ describe.each(engines)("a person's times written by plain SQL on %s", (engine) =
   it("moves every employment with a person's new created_at, in the sort and the listing's counts", async () => {
     await database.db.query(`UPDATE persons SET created_at = '2023-01-01T00:00:00Z' WHERE id = $1`, [PERSON]);
     expect((await personTimes()).map(([, createdAt]) => createdAt)).toEqual(['2023-01-01T00:00:00.000Z', '2023-01-01T00:00:00.000Z']);
-    const listed = await findPersons(database.db, { credentialId: CREDENTIAL, authorizedCompanies: ['co-a'], inlineCompaniesMax: 200, createdFrom: '2023-01-01T00:00:00Z', createdBefore: '2023-01-02T00:00:00Z', limit: 5, offset: 0 });
+    const listed = await findPersons(database.db, {
+      credentialId: CREDENTIAL,
+      authorizedCompanies: ['co-a'],
+      inlineCompaniesMax: 200,
+      createdFrom: '2023-01-01T00:00:00Z',
+      createdBefore: '2023-01-02T00:00:00Z',
+      limit: 5,
+      offset: 0,
+    });
     expect(listed.map((row) => [row.person_id, Number(row.total)])).toEqual([[PERSON, 1]]);
     const { kept, rebuilt } = await derivedDataAndRebuild(database.db);
     expect(kept).toEqual(rebuilt);
   });
 
   it("refuses an employment whose copy of its person's times is not the person's", async () => {
-    await expect(database.db.query(`UPDATE employees SET person_updated_at = '2020-01-01T00:00:00Z' WHERE company_id = 'co-a'`)).rejects.toThrow(/employees_person/);
+    await expect(database.db.query(`UPDATE employees SET person_updated_at = '2020-01-01T00:00:00Z' WHERE company_id = 'co-a'`)).rejects.toThrow(
+      /employees_person/,
+    );
     expect((await personTimes()).map(([, , updatedAt]) => updatedAt)).toEqual(['2025-06-01T12:00:00.000Z', '2025-06-01T12:00:00.000Z']);
   });
 });

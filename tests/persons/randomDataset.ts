@@ -21,8 +21,38 @@ export function rng(seed: number) {
   return { next, int, pick, chance, uuid };
 }
 
-export const firstNames = ['Ana', 'Émile', 'émile', 'EMILE', 'Zoë', 'Åsa', 'Jean-Luc', '100%', 'snake_case', 'Back\\slash', 'Chloé', 'Ｍａｒｉａ', 'ﬁona', 'FIONA', 'ΟΔΥΣΣΕΥΣ', 'Οδυσσεύς'];
-export const lastNames = ['Durand', 'Durán', 'Dupont', "O'Brien", 'Ångström', 'du Pont', 'Le_Gall', '50%Off', 'ÇELİK'.normalize('NFD').normalize('NFC'), 'Straße', 'STRASSER', 'Ｓｔｒａｓｓｅ'];
+export const firstNames = [
+  'Ana',
+  'Émile',
+  'émile',
+  'EMILE',
+  'Zoë',
+  'Åsa',
+  'Jean-Luc',
+  '100%',
+  'snake_case',
+  'Back\\slash',
+  'Chloé',
+  'Ｍａｒｉａ',
+  'ﬁona',
+  'FIONA',
+  'ΟΔΥΣΣΕΥΣ',
+  'Οδυσσεύς',
+];
+export const lastNames = [
+  'Durand',
+  'Durán',
+  'Dupont',
+  "O'Brien",
+  'Ångström',
+  'du Pont',
+  'Le_Gall',
+  '50%Off',
+  'ÇELİK'.normalize('NFD').normalize('NFC'),
+  'Straße',
+  'STRASSER',
+  'Ｓｔｒａｓｓｅ',
+];
 export const phones = [
   { e164: '+14155550132', formats: ['(415) 555-0132', '415.555.0132', '+1 415 555 0132'] },
   { e164: '+13125550187', formats: ['312-555-0187', '+13125550187'] },
@@ -31,8 +61,14 @@ export const phones = [
 // Midnights, instants just after and before them, and a few days in a row: a created range
 // then covers whole UTC days and partial ones, which the people rollups count differently.
 export const instants = [
-  '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.001Z', '2024-01-01T23:59:59.999Z', '2024-01-02T00:00:00.000Z',
-  '2024-01-02T13:00:00.000+02:00', '2024-01-03T08:00:00.000Z', '2024-01-04T00:00:00.000Z', '2024-06-15T12:30:00.000Z',
+  '2024-01-01T00:00:00.000Z',
+  '2024-01-01T00:00:00.001Z',
+  '2024-01-01T23:59:59.999Z',
+  '2024-01-02T00:00:00.000Z',
+  '2024-01-02T13:00:00.000+02:00',
+  '2024-01-03T08:00:00.000Z',
+  '2024-01-04T00:00:00.000Z',
+  '2024-06-15T12:30:00.000Z',
   '2025-02-28T23:59:59.999Z',
 ];
 export const systems = ['payroll', 'hris', 'benefits'];
@@ -53,23 +89,49 @@ export function randomDataset(seed: number): RandomDataset {
     const id = r.uuid();
     const phone = r.pick(phones);
     records.push({
-      type: 'employee', id, companyId, personId,
-      firstName: r.pick(firstNames), lastName: r.pick(lastNames),
-      dateOfBirth: '1990-05-17', gender: r.pick([null, 'female', 'male', 'non-binary']),
-      email: `${id.slice(0, 8)}@example.com`, phone: r.pick(phone.formats),
+      type: 'employee',
+      id,
+      companyId,
+      personId,
+      firstName: r.pick(firstNames),
+      lastName: r.pick(lastNames),
+      dateOfBirth: '1990-05-17',
+      gender: r.pick([null, 'female', 'male', 'non-binary']),
+      email: `${id.slice(0, 8)}@example.com`,
+      phone: r.pick(phone.formats),
       address: { line1: '1 Main St', line2: r.pick([null, 'Apt 2']), city: 'Springfield', state: 'IL', postalCode: '62701' },
       externalIds: systems.filter(() => r.chance(0.5)).map((system) => ({ system, system_id: `${system}-${r.int(1, 999)}` })),
-      createdAt: r.pick(instants), updatedAt: r.pick(instants),
+      createdAt: r.pick(instants),
+      updatedAt: r.pick(instants),
     });
     if (r.chance(0.4)) records.push({ type: 'membership', employeeId: id, status: r.pick(['active', 'revoked'] as const) });
-    if (r.chance(0.5)) records.push({ type: 'invitation', employeeId: id, status: r.pick(['pending', 'pending', 'accepted', 'revoked'] as const), invitedAt: '2024-01-01T00:00:00.000Z', expiresAt: r.pick(['2024-02-01T00:00:00.000Z', '2099-01-01T00:00:00.000Z']) });
+    if (r.chance(0.5))
+      records.push({
+        type: 'invitation',
+        employeeId: id,
+        status: r.pick(['pending', 'pending', 'accepted', 'revoked'] as const),
+        invitedAt: '2024-01-01T00:00:00.000Z',
+        expiresAt: r.pick(['2024-02-01T00:00:00.000Z', '2099-01-01T00:00:00.000Z']),
+      });
     if (r.chance(0.3)) records.push({ type: 'linkedUser', employeeId: id, status: r.pick(['active', 'deactivated'] as const) });
     if (r.chance(0.5)) {
       const decided = r.chance(0.7);
-      records.push({ type: 'participation', employeeId: id, decision: decided ? r.pick(['opt_in', 'opt_out'] as const) : null, decidedAt: decided ? r.pick(instants) : null });
+      records.push({
+        type: 'participation',
+        employeeId: id,
+        decision: decided ? r.pick(['opt_in', 'opt_out'] as const) : null,
+        decidedAt: decided ? r.pick(instants) : null,
+      });
     }
     if (r.chance(0.5)) {
-      records.push({ type: 'coverage', employeeId: id, status: r.pick(['enrolled', 'enrolled_not_paying', 'awaiting_coverage', 'waived', 'terminated'] as const), startsAt: r.pick(instants), endsAt: r.pick([null, '2026-01-01T00:00:00.000Z']), planTier: r.pick([null, 'family']) });
+      records.push({
+        type: 'coverage',
+        employeeId: id,
+        status: r.pick(['enrolled', 'enrolled_not_paying', 'awaiting_coverage', 'waived', 'terminated'] as const),
+        startsAt: r.pick(instants),
+        endsAt: r.pick([null, '2026-01-01T00:00:00.000Z']),
+        planTier: r.pick([null, 'family']),
+      });
     }
   };
   for (let i = r.int(3, 14); i > 0; i--) {

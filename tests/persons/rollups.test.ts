@@ -9,15 +9,27 @@ import { findPersons } from '../../server/db/persons.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
-import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const companies = ['co-a', 'co-b', 'co-c'];
-const instants = ['2024-01-01T00:00:00.000Z', '2024-01-01T09:30:00.000Z', '2024-01-01T23:59:59.999Z', '2024-01-02T00:00:00.000Z',
-  '2024-01-02T12:00:00.000Z', '2024-01-03T00:00:00.001Z', '2024-01-05T18:00:00.000Z', '2024-02-01T00:00:00.000Z'];
+const instants = [
+  '2024-01-01T00:00:00.000Z',
+  '2024-01-01T09:30:00.000Z',
+  '2024-01-01T23:59:59.999Z',
+  '2024-01-02T00:00:00.000Z',
+  '2024-01-02T12:00:00.000Z',
+  '2024-01-03T00:00:00.001Z',
+  '2024-01-05T18:00:00.000Z',
+  '2024-02-01T00:00:00.000Z',
+];
 const ranges: [string | undefined, string | undefined][] = [
-  [undefined, undefined], ['2024-01-01T09:30:00.000Z', undefined], [undefined, '2024-01-02T12:00:00.000Z'],
-  ['2024-01-01T00:00:00.000Z', '2024-01-03T00:00:00.000Z'], ['2024-01-01T12:00:00.000Z', '2024-01-05T19:00:00.000Z'],
-  ['2024-01-02T06:00:00.000Z', '2024-01-02T18:00:00.000Z'], ['2024-01-02T00:00:00.000+05:00', '2024-01-03T00:00:00.000-05:00'],
+  [undefined, undefined],
+  ['2024-01-01T09:30:00.000Z', undefined],
+  [undefined, '2024-01-02T12:00:00.000Z'],
+  ['2024-01-01T00:00:00.000Z', '2024-01-03T00:00:00.000Z'],
+  ['2024-01-01T12:00:00.000Z', '2024-01-05T19:00:00.000Z'],
+  ['2024-01-02T06:00:00.000Z', '2024-01-02T18:00:00.000Z'],
+  ['2024-01-02T00:00:00.000+05:00', '2024-01-03T00:00:00.000-05:00'],
   ['2024-01-04T00:00:00.000Z', '2024-01-01T00:00:00.000Z'],
 ];
 
@@ -25,8 +37,19 @@ let seq = 0;
 const uuid = () => `00000000-0000-4000-8000-${(++seq).toString(16).padStart(12, '0')}`;
 const person = (createdAt: string) => ({ type: 'person' as const, id: uuid(), createdAt, updatedAt: createdAt });
 const employee = (personId: string | null, companyId: string): ImportRecord => ({
-  type: 'employee', id: uuid(), companyId, personId, firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1990-01-01', gender: null,
-  email: 'ada@example.com', phone: '+14155550100', externalIds: [], createdAt: instants[0]!, updatedAt: instants[0]!,
+  type: 'employee',
+  id: uuid(),
+  companyId,
+  personId,
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  dateOfBirth: '1990-01-01',
+  gender: null,
+  email: 'ada@example.com',
+  phone: '+14155550100',
+  externalIds: [],
+  createdAt: instants[0]!,
+  updatedAt: instants[0]!,
   address: { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: '62701' },
 });
 
@@ -53,7 +76,11 @@ describe.each(engines)('people rollups on %s', (engine) => {
   beforeAll(async () => {
     database = await throwawayDatabase(engine);
     db = database.db;
-    await importRecords(db, companies.map((id) => ({ type: 'company', id, name: id })), 'US');
+    await importRecords(
+      db,
+      companies.map((id) => ({ type: 'company', id, name: id })),
+      'US',
+    );
     credentialAB = await insertCredential(db, 'a and b', hashToken('plk_ab'), ['co-a', 'co-b']);
   });
   afterAll(() => database?.drop());
@@ -75,12 +102,14 @@ describe.each(engines)('people rollups on %s', (engine) => {
 
   /** Every matching person, in page order, read from the employments themselves. */
   const everyMatch = async (authorized: string[], from?: string, before?: string) =>
-    (await db.query<{ id: string }>(
-      `SELECT id FROM (SELECT DISTINCT person_created_at, person_id::text AS id FROM employees
+    (
+      await db.query<{ id: string }>(
+        `SELECT id FROM (SELECT DISTINCT person_created_at, person_id::text AS id FROM employees
         WHERE person_id IS NOT NULL AND company_id = ANY($1) AND ($2::timestamptz IS NULL OR person_created_at >= $2) AND ($3::timestamptz IS NULL OR person_created_at < $3)) m
         ORDER BY person_created_at, id`,
-      [authorized, from ?? null, before ?? null],
-    )).map((r) => r.id);
+        [authorized, from ?? null, before ?? null],
+      )
+    ).map((r) => r.id);
 
   const expectListingsAgree = async () => {
     const credentials = [
@@ -92,7 +121,15 @@ describe.each(engines)('people rollups on %s', (engine) => {
       for (const [from, before] of ranges) {
         const expected = await everyMatch(authorized, from, before);
         for (const offset of [0, 3, 7, expected.length - 1, expected.length + 2].filter((o) => o >= 0)) {
-          const rows = await findPersons(db, { credentialId: id, authorizedCompanies: authorized, inlineCompaniesMax, createdFrom: from, createdBefore: before, limit: 4, offset });
+          const rows = await findPersons(db, {
+            credentialId: id,
+            authorizedCompanies: authorized,
+            inlineCompaniesMax,
+            createdFrom: from,
+            createdBefore: before,
+            limit: 4,
+            offset,
+          });
           const ids = [...new Set(rows.filter((r) => r.person_id).map((r) => r.person_id))];
           const where = `${authorized} ${from}..${before} offset ${offset} (inline up to ${inlineCompaniesMax})`;
           expect(Number(rows[0]!.total), where).toBe(expected.length);
@@ -125,16 +162,23 @@ describe.each(engines)('people rollups on %s', (engine) => {
   });
 
   it('follow employments moved to another company, person or creation day, and deleted, by plain SQL', async () => {
-    await db.query(`UPDATE employees SET company_id = 'co-c' WHERE company_id = 'co-a' AND id IN (SELECT id FROM employees WHERE company_id = 'co-a' ORDER BY id LIMIT 5)`);
+    await db.query(
+      `UPDATE employees SET company_id = 'co-c' WHERE company_id = 'co-a' AND id IN (SELECT id FROM employees WHERE company_id = 'co-a' ORDER BY id LIMIT 5)`,
+    );
     await expectRollupsEqualACountFromScratch();
     await expectListingsAgree();
     const [a, b] = await db.query<{ id: string }>('SELECT id::text FROM persons ORDER BY id LIMIT 2');
-    await db.query('UPDATE employees SET person_id = $2, person_created_at = p.created_at, person_updated_at = p.updated_at FROM persons p WHERE p.id = $2 AND employees.person_id = $1', [a!.id, b!.id]);
+    await db.query(
+      'UPDATE employees SET person_id = $2, person_created_at = p.created_at, person_updated_at = p.updated_at FROM persons p WHERE p.id = $2 AND employees.person_id = $1',
+      [a!.id, b!.id],
+    );
     await db.query(`UPDATE persons SET created_at = created_at + interval '1 day' WHERE id IN (SELECT id FROM persons ORDER BY id DESC LIMIT 4)`);
     await expectRollupsEqualACountFromScratch();
     await expectListingsAgree();
     await db.query(`DELETE FROM employees WHERE id IN (SELECT id FROM employees ORDER BY id DESC LIMIT 7)`);
-    await db.query(`UPDATE employees SET person_id = NULL, person_created_at = NULL, person_updated_at = NULL WHERE id IN (SELECT id FROM employees WHERE person_id IS NOT NULL ORDER BY id LIMIT 3)`);
+    await db.query(
+      `UPDATE employees SET person_id = NULL, person_created_at = NULL, person_updated_at = NULL WHERE id IN (SELECT id FROM employees WHERE person_id IS NOT NULL ORDER BY id LIMIT 3)`,
+    );
     await expectRollupsEqualACountFromScratch();
     await expectListingsAgree();
   });

@@ -60,7 +60,16 @@ describe.each(engines)('search persons on %s', (engine) => {
 
   it('matches phones after normalizing the query to E.164, and never returns unlinked records', async () => {
     // ...written as people paste it: padded, with non-breaking spaces, as a tel: URI.
-    for (const phone of ['(415) 555-0132', '+1 415-555-0132', '4155550132', '  +1 415 555 0132  ', '+1\u00a0415\u00a0555\u00a00132\n', 'tel:+14155550132', 'tel:+1-415-555-0132;ext=7', 'tel:415-555-0132;phone-context=+1']) {
+    for (const phone of [
+      '(415) 555-0132',
+      '+1 415-555-0132',
+      '4155550132',
+      '  +1 415 555 0132  ',
+      '+1\u00a0415\u00a0555\u00a00132\n',
+      'tel:+14155550132',
+      'tel:+1-415-555-0132;ext=7',
+      'tel:415-555-0132;phone-context=+1',
+    ]) {
       const body = await search({ phone });
       expect(personIds(body), phone).toEqual([ids.emile]);
     }

@@ -17,7 +17,9 @@ describe('error registry', () => {
         if (Number(status) < 400) continue;
         const examples = Object.values<any>(response.content['application/json'].examples);
         for (const example of examples) {
-          expect(errorRegistry[example.value.error as keyof typeof errorRegistry].status, `${op.operationId} ${status} ${example.value.error}`).toBe(Number(status));
+          expect(errorRegistry[example.value.error as keyof typeof errorRegistry].status, `${op.operationId} ${status} ${example.value.error}`).toBe(
+            Number(status),
+          );
         }
       }
     }
@@ -26,6 +28,9 @@ describe('error registry', () => {
   it('sends details only when there are some', () => {
     expect(new ApiError('forbidden').body).toEqual({ error: 'forbidden' });
     expect(new ApiError('invalid_request', []).body).toEqual({ error: 'invalid_request' });
-    expect(new ApiError('invalid_request', [{ path: '/body', message: 'x' }]).body).toEqual({ error: 'invalid_request', details: [{ path: '/body', message: 'x' }] });
+    expect(new ApiError('invalid_request', [{ path: '/body', message: 'x' }]).body).toEqual({
+      error: 'invalid_request',
+      details: [{ path: '/body', message: 'x' }],
+    });
   });
 });

@@ -67,11 +67,23 @@ describe.each(engines)('hello on %s', (engine) => {
     expect(unsafe.headers.get('x-request-id')).not.toContain('<');
   });
 
-  it('answers 404 not_found on unknown routes and methods, authenticated or not', async () => {
-    for (const [method, path] of [['GET', '/v1/nope'], ['DELETE', '/v1/companies/acme-corp/hello'], ['GET', '/v1/companies/acme-corp/hello/'], ['GET', '/']]) {
+  it('answers 404 not_found on unknown routes, authenticated or not', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/nope'],
+      ['DELETE', '/v1/nope'],
+      ['GET', '/v1/companies/acme-corp/hello/'],
+      ['GET', '/'],
+    ]) {
       const res = await server.call(method!, path!, { token: tokens.both });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body).toEqual({ error: 'not_found' });
     }
+  });
+
+  it('answers 405 method_not_allowed with Allow to a method hello does not serve', async () => {
+    const res = await server.call('DELETE', '/v1/companies/acme-corp/hello', { token: tokens.both });
+    expect(res.status).toBe(405);
+    expect(res.body).toEqual({ error: 'method_not_allowed' });
+    expect(res.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
 });

@@ -7,12 +7,15 @@ import { hashToken } from '../../server/domain/tokens.js';
 import { ImportParseError, ImportRejected, importRecords, importText } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee, ids, smallDataset, tokens } from '../fixtures/small.js';
-import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { startTestServer } from '../helpers/server.js';
 import { databaseFingerprint as snapshot } from '../helpers/storedCounts.js';
 
 async function rejection(db: Database, records: ImportRecord[]): Promise<ImportRejected> {
-  const error = await importRecords(db, records, 'US').then(() => undefined, (e) => e);
+  const error = await importRecords(db, records, 'US').then(
+    () => undefined,
+    (e) => e,
+  );
   expect(error).toBeInstanceOf(ImportRejected);
   return error as ImportRejected;
 }
@@ -29,22 +32,41 @@ describe.each(engines)('import on %s', (engine) => {
   const newEmployee = '66666666-7777-4888-9999-000000000000';
 
   it('stores phones in E.164 and names folded for search', async () => {
-    const [row] = await database.db.query<{ phone: string; first_name_folded: string }>('SELECT phone, first_name_folded FROM employees WHERE id = $1', [ids.emileAcme]);
+    const [row] = await database.db.query<{ phone: string; first_name_folded: string }>('SELECT phone, first_name_folded FROM employees WHERE id = $1', [
+      ids.emileAcme,
+    ]);
     expect(row).toEqual({ phone: '+14155550132', first_name_folded: 'émile' });
   });
 
   it.each<[string, ImportRecord[], RegExp]>([
-    ['an unparseable phone', [employee({ id: newEmployee, companyId: 'acme-corp', personId: null, phone: 'call me maybe' })], /line 1.*phone "call me maybe" cannot be parsed/],
-    ['a person deleted while an employment still names them', [{ type: 'delete', record: 'person', id: ids.ana }],
-      /line 1.*person .* still has 1 employment\(s\) this file neither deletes nor relinks/],
-    ['a per-employment record for an employment the same file deletes', [
-      { type: 'delete', record: 'employee', id: ids.anaAcme },
-      { type: 'coverage', employeeId: ids.anaAcme, status: 'enrolled', startsAt: '2025-01-01T00:00:00Z', endsAt: null, planTier: null },
-    ], /line 2.*employee .* is deleted on line 1/],
+    [
+      'an unparseable phone',
+      [employee({ id: newEmployee, companyId: 'acme-corp', personId: null, phone: 'call me maybe' })],
+      /line 1.*phone "call me maybe" cannot be parsed/,
+    ],
+    [
+      'a person deleted while an employment still names them',
+      [{ type: 'delete', record: 'person', id: ids.ana }],
+      /line 1.*person .* still has 1 employment\(s\) this file neither deletes nor relinks/,
+    ],
+    [
+      'a per-employment record for an employment the same file deletes',
+      [
+        { type: 'delete', record: 'employee', id: ids.anaAcme },
+        { type: 'coverage', employeeId: ids.anaAcme, status: 'enrolled', startsAt: '2025-01-01T00:00:00Z', endsAt: null, planTier: null },
+      ],
+      /line 2.*employee .* is deleted on line 1/,
+    ],
     ['an unknown company', [employee({ id: newEmployee, companyId: 'nowhere-inc', personId: null })], /line 1.*unknown company nowhere-inc/],
     ['an unknown person', [employee({ id: newEmployee, companyId: 'acme-corp', personId: newPerson })], /line 1.*unknown person/],
-    ['a company deleted while a credential names it', [{ type: 'delete', record: 'company', id: 'globex' }, { type: 'delete', record: 'employee', id: ids.emileGlobex }],
-      /line 1.*company globex is one of the companies of credential "acme and globex"/],
+    [
+      'a company deleted while a credential names it',
+      [
+        { type: 'delete', record: 'company', id: 'globex' },
+        { type: 'delete', record: 'employee', id: ids.emileGlobex },
+      ],
+      /line 1.*company globex is one of the companies of credential "acme and globex"/,
+    ],
     ['a record of the wrong shape', [{ type: 'person', id: 'not-a-uuid', createdAt: 'yesterday' } as any], /line 1.*(uuid|date-time|updatedAt)/],
     ['an unknown record type', [{ type: 'salary', amount: 1 } as any], /line 1.*unknown record type "salary"/],
   ])('rejects %s, names it, and writes nothing', async (_, bad, expected) => {
@@ -91,7 +113,10 @@ describe.each(engines)('import on %s', (engine) => {
 describe('imported credentials', () => {
   it('authenticate on the server, by plaintext fixture token and by hash', async () => {
     const server = await startTestServer({
-      records: [...smallDataset(), { type: 'credential', name: 'hashed', tokenHash: hashToken('plk_hashed_token_value_01').toString('hex'), companies: ['globex'] }],
+      records: [
+        ...smallDataset(),
+        { type: 'credential', name: 'hashed', tokenHash: hashToken('plk_hashed_token_value_01').toString('hex'), companies: ['globex'] },
+      ],
     });
     try {
       expect((await server.call('GET', '/v1/companies/acme-corp/hello', { token: tokens.acme })).status).toBe(200);

@@ -7,15 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
-import { ImportRejected, importFile, importRecords, type ImportSummary } from '../../server/importing/index.js';
+import { ImportRejected, type ImportSummary, importFile, importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee, ids, smallDataset, tokens } from '../fixtures/small.js';
-import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { storedRecordCounts } from '../helpers/storedCounts.js';
 
 const none = { added: 0, changed: 0, unchanged: 0, deleted: 0, already_absent: 0 };
-const counts = (summary: ImportSummary) => Object.fromEntries(Object.entries(summary).filter(([k, v]) => k !== 'records' && JSON.stringify(v) !== JSON.stringify(none)));
+const counts = (summary: ImportSummary) =>
+  Object.fromEntries(Object.entries(summary).filter(([_k, v]) => typeof v === 'object' && JSON.stringify(v) !== JSON.stringify(none)));
 
 describe.each(engines)('an import that changes stored data on %s', (engine) => {
   let server: TestServer;
@@ -38,9 +39,14 @@ describe.each(engines)('an import that changes stored data on %s', (engine) => {
   it('applies the same file twice as once: the second run changes nothing and says so', async () => {
     const summary = await apply(smallDataset());
     expect(counts(summary)).toEqual({
-      company: { ...none, unchanged: 3 }, person: { ...none, unchanged: 3 }, employee: { ...none, unchanged: 6 },
-      membership: { ...none, unchanged: 1 }, invitation: { ...none, unchanged: 1 }, participation: { ...none, unchanged: 1 },
-      coverage: { ...none, unchanged: 1 }, credential: { ...none, unchanged: 3 },
+      company: { ...none, unchanged: 3 },
+      person: { ...none, unchanged: 3 },
+      employee: { ...none, unchanged: 6 },
+      membership: { ...none, unchanged: 1 },
+      invitation: { ...none, unchanged: 1 },
+      participation: { ...none, unchanged: 1 },
+      coverage: { ...none, unchanged: 1 },
+      credential: { ...none, unchanged: 3 },
     });
   });
 
@@ -49,17 +55,23 @@ describe.each(engines)('an import that changes stored data on %s', (engine) => {
     const summary = await apply([{ ...(unlinked as any), personId: ids.ana, lastName: 'Straße', phone: '+1 312 555 0187' }]);
     expect(counts(summary)).toEqual({ employee: { ...none, changed: 1 } });
     const ana = (await search({ personId: ids.ana })).persons[0];
-    expect(ana.employments.map((e: any) => [e.id, e.demographics.lastName])).toEqual([[ids.anaAcme, 'Durán'], [ids.unlinked, 'Straße']]);
+    expect(ana.employments.map((e: any) => [e.id, e.demographics.lastName])).toEqual([
+      [ids.anaAcme, 'Durán'],
+      [ids.unlinked, 'Straße'],
+    ]);
     expect((await search({ lastName: 'STRASSE' })).persons.map((p: any) => p.id)).toEqual([ids.ana]);
     await expectDerivedDataExact();
   });
 
-  it("moves an employment to another company and person, and re-dates a person (createdAt may change)", async () => {
+  it('moves an employment to another company and person, and re-dates a person (createdAt may change)', async () => {
     const moved = employee({ id: ids.unlinked, companyId: 'globex', personId: ids.emile, firstName: 'Émile', lastName: 'Durand' });
     const summary = await apply([moved, { type: 'person', id: ids.ana, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-02T00:00:00.000Z' }]);
     expect(counts(summary)).toEqual({ employee: { ...none, changed: 1 }, person: { ...none, changed: 1 } });
     const listed = await search({});
-    expect(listed.persons.map((p: any) => [p.id, p.createdAt])).toEqual([[ids.emile, '2024-03-02T09:15:00.000Z'], [ids.ana, '2025-01-01T00:00:00.000Z']]);
+    expect(listed.persons.map((p: any) => [p.id, p.createdAt])).toEqual([
+      [ids.emile, '2024-03-02T09:15:00.000Z'],
+      [ids.ana, '2025-01-01T00:00:00.000Z'],
+    ]);
     expect(listed.persons[0].employments.map((e: any) => e.id)).toContain(ids.unlinked);
     expect((await search({ createdFrom: '2025-01-01T00:00:00Z' })).pagination.total).toBe(1);
     await expectDerivedDataExact();
@@ -73,7 +85,10 @@ describe.each(engines)('an import that changes stored data on %s', (engine) => {
       { type: 'invitation', employeeId: ids.anaAcme, status: 'pending', invitedAt: '2025-01-01T00:00:00.000Z', expiresAt: '2099-01-01T00:00:00.000Z' },
     ]);
     expect(counts(summary)).toEqual({
-      coverage: { ...none, changed: 1 }, membership: { ...none, deleted: 1 }, linkedUser: { ...none, already_absent: 1 }, invitation: { ...none, added: 1 },
+      coverage: { ...none, changed: 1 },
+      membership: { ...none, deleted: 1 },
+      linkedUser: { ...none, already_absent: 1 },
+      invitation: { ...none, added: 1 },
     });
     const emile = (await search({ personId: ids.emile })).persons[0];
     const byId = Object.fromEntries(emile.employments.map((e: any) => [e.id, e]));
@@ -97,13 +112,18 @@ describe.each(engines)('an import that changes stored data on %s', (engine) => {
     expect(found.employments.map((e: any) => [e.demographics.lastName, e.membership.status])).toEqual([['Second', 'revoked_access']]);
     // A delete then a re-add: the employment comes back without the records it had.
     await apply([{ type: 'delete', record: 'employee', id: job }, employee({ id: job, companyId: 'acme-corp', personId: person, lastName: 'Third' })]);
-    expect((await search({ personId: person })).persons[0].employments.map((e: any) => [e.demographics.lastName, e.membership.status])).toEqual([['Third', 'not_invited']]);
+    expect((await search({ personId: person })).persons[0].employments.map((e: any) => [e.demographics.lastName, e.membership.status])).toEqual([
+      ['Third', 'not_invited'],
+    ]);
   });
 
   it('deletes a person with their employments in one file; deleting again counts them already absent', async () => {
     const person = '11111111-2222-4333-8444-000000000001';
     const job = '11111111-2222-4333-8444-0000000000e1';
-    const deletion: ImportRecord[] = [{ type: 'delete', record: 'person', id: person }, { type: 'delete', record: 'employee', id: job }];
+    const deletion: ImportRecord[] = [
+      { type: 'delete', record: 'person', id: person },
+      { type: 'delete', record: 'employee', id: job },
+    ];
     expect(counts(await apply(deletion))).toEqual({ person: { ...none, deleted: 1 }, employee: { ...none, deleted: 1 } });
     expect(counts(await apply(deletion))).toEqual({ person: { ...none, already_absent: 1 }, employee: { ...none, already_absent: 1 } });
     expect((await server.call('GET', `/v1/persons/${person}`, { token: tokens.both })).status).toBe(404);
@@ -116,7 +136,10 @@ describe.each(engines)('an import that changes stored data on %s', (engine) => {
     const kept = before[0]!.id;
     const [stored] = await db().query<any>('SELECT company_id, person_id::text, first_name, last_name, phone FROM employees WHERE id = $1', [kept]);
     const file = join(dir, 'acme.ndjson');
-    writeFileSync(file, `${JSON.stringify(employee({ id: kept, companyId: 'acme-corp', personId: stored.person_id, firstName: stored.first_name, lastName: stored.last_name, phone: stored.phone }))}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify(employee({ id: kept, companyId: 'acme-corp', personId: stored.person_id, firstName: stored.first_name, lastName: stored.last_name, phone: stored.phone }))}\n`,
+    );
     const summary = await importFile(db(), file, { defaultPhoneRegion: 'US', snapshotCompanies: ['acme-corp'] });
     expect(summary.employee.deleted).toBe(before.length - 1);
     expect(await db().query(`SELECT id::text FROM employees WHERE company_id = 'acme-corp'`)).toEqual([{ id: kept }]);
@@ -126,16 +149,27 @@ describe.each(engines)('an import that changes stored data on %s', (engine) => {
 
   it('refuses a snapshot of an unknown company, and writes nothing', async () => {
     const before = await storedRecordCounts(db());
-    const error = await apply([], ['no-such-co']).then(() => undefined, (e) => e);
+    const error = await apply([], ['no-such-co']).then(
+      () => undefined,
+      (e) => e,
+    );
     expect(error).toBeInstanceOf(ImportRejected);
-    expect(error.problems).toEqual([{ line: 0, record: '--snapshot no-such-co', message: 'unknown company no-such-co: not in this import nor in the database' }]);
+    expect(error.problems).toEqual([
+      { line: 0, record: '--snapshot no-such-co', message: 'unknown company no-such-co: not in this import nor in the database' },
+    ]);
     expect(await storedRecordCounts(db())).toEqual(before);
   });
 
   it('lists the first 100 problems by line, and counts them all', async () => {
     const before = await storedRecordCounts(db());
-    const bad = Array.from({ length: 250 }, (_, i): ImportRecord => employee({ id: `22222222-2222-4222-8222-${String(i).padStart(12, '0')}`, companyId: 'nowhere-inc', personId: null }));
-    const error = (await apply(bad).then(() => undefined, (e) => e)) as ImportRejected;
+    const bad = Array.from(
+      { length: 250 },
+      (_, i): ImportRecord => employee({ id: `22222222-2222-4222-8222-${String(i).padStart(12, '0')}`, companyId: 'nowhere-inc', personId: null }),
+    );
+    const error = (await apply(bad).then(
+      () => undefined,
+      (e) => e,
+    )) as ImportRejected;
     expect(error).toBeInstanceOf(ImportRejected);
     expect(error.total).toBe(250);
     expect(error.problems.map((p) => p.line)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
@@ -144,8 +178,17 @@ describe.each(engines)('an import that changes stored data on %s', (engine) => {
 
   it('reads a JSON array file as a stream, naming records by their position', async () => {
     const file = join(dir, 'array.json');
-    writeFileSync(file, JSON.stringify([{ type: 'company', id: 'array-co', name: 'A' }, { type: 'company', id: 'bad id', name: 'B' }]));
-    const error = (await importFile(db(), file, { defaultPhoneRegion: 'US' }).then(() => undefined, (e) => e)) as ImportRejected;
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { type: 'company', id: 'array-co', name: 'A' },
+        { type: 'company', id: 'bad id', name: 'B' },
+      ]),
+    );
+    const error = (await importFile(db(), file, { defaultPhoneRegion: 'US' }).then(
+      () => undefined,
+      (e) => e,
+    )) as ImportRejected;
     expect(error.problems.map((p) => [p.line, p.record])).toEqual([[2, 'company bad id']]);
   });
 });
@@ -159,12 +202,16 @@ describe.each(engines)('deleting at the source on %s', (engine) => {
   afterAll(() => database?.drop());
 
   it('deletes a company once its employments go and no credential names it; a name only its people bore leaves the dictionaries', async () => {
-    const gone = await importRecords(database.db, [
-      { type: 'delete', record: 'employee', id: ids.emileSecret },
-      { type: 'delete', record: 'employee', id: ids.hiddenSecret },
-      { type: 'delete', record: 'person', id: ids.hidden },
-      { type: 'delete', record: 'company', id: 'secret-co' },
-    ], 'US');
+    const gone = await importRecords(
+      database.db,
+      [
+        { type: 'delete', record: 'employee', id: ids.emileSecret },
+        { type: 'delete', record: 'employee', id: ids.hiddenSecret },
+        { type: 'delete', record: 'person', id: ids.hidden },
+        { type: 'delete', record: 'company', id: 'secret-co' },
+      ],
+      'US',
+    );
     expect(gone.company.deleted).toBe(1);
     expect(await database.db.query(`SELECT folded FROM last_name_dictionary WHERE folded = 'secretive'`)).toEqual([]);
     expect(await database.db.query(`SELECT count(*)::int AS n FROM last_name_pieces WHERE last_name_folded = 'secretive'`)).toEqual([{ n: 0 }]);

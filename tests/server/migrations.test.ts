@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../server/db/migrate.js';
 import { describeStructure } from '../../server/db/structure.js';
-import { engines, throwawayDatabase, type ThrowawayDatabase } from '../helpers/databases.js';
+import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const committed = readFileSync(new URL('../../server/db/structure.sql', import.meta.url), 'utf8');
 

@@ -59,4 +59,18 @@ describe.each(['sandbox', 'production'])('draft operations in %s', (environment)
     expect(get.status).toBe(404);
     expect((await server.call('GET', '/v1/companies/acme-corp/hello', { token: tokens.both })).status).toBe(200);
   });
+
+  it('their paths answer other methods and OPTIONS 404 too, not 405 or an Allow that names them', async () => {
+    for (const [method, path] of [
+      ['GET', '/v1/persons/search'],
+      ['DELETE', `/v1/persons/${ids.emile}`],
+      ['OPTIONS', '/v1/persons/search'],
+      ['OPTIONS', `/v1/persons/${ids.emile}`],
+    ] as const) {
+      const res = await server.call(method, path, { token: tokens.both });
+      expect(res.status, `${method} ${path}`).toBe(404);
+      expect(res.body).toEqual({ error: 'not_found' });
+      expect(res.headers.get('allow')).toBeNull();
+    }
+  });
 });

@@ -3,20 +3,22 @@
 import { describe, expect, it } from 'vitest';
 import { loadContract } from '../../server/contract.js';
 import { buildRouter } from '../../server/http/router.js';
+import { loadServedContract } from '../../server/servedContract.js';
 
 describe('routes', () => {
   const api = loadContract();
 
   it('openapi-backend finds all three operations in the contract', () => {
-    expect(api.router.getOperations().map((o) => `${o.method.toUpperCase()} ${o.path} ${o.operationId}`).sort()).toEqual([
-      'GET /v1/companies/{companyId}/hello hello',
-      'GET /v1/persons/{personId} getPerson',
-      'POST /v1/persons/search searchPersons',
-    ]);
+    expect(
+      api.router
+        .getOperations()
+        .map((o) => `${o.method.toUpperCase()} ${o.path} ${o.operationId}`)
+        .sort(),
+    ).toEqual(['GET /v1/companies/{companyId}/hello hello', 'GET /v1/persons/{personId} getPerson', 'POST /v1/persons/search searchPersons']);
   });
 
-  it('the server router resolves each operation and its path parameters', () => {
-    const router = buildRouter(api, {});
+  it('the server router resolves each operation and its path parameters', async () => {
+    const router = buildRouter(await loadServedContract(), {});
     const hello = router.find('GET', '/v1/companies/acme-corp/hello');
     expect(hello?.route.kind === 'operation' && hello.route.operation.operationId).toBe('hello');
     expect(hello?.params).toEqual({ companyId: 'acme-corp' });

@@ -1,7 +1,7 @@
 // classifyChanges on real documents: the bundled contract before, and the same contract
 // with one deliberate change after.
 import { describe, expect, it } from 'vitest';
-import { classifyChanges, type ContractChanges } from '../../scripts/spec-diff/classify.js';
+import { type ContractChanges, classifyChanges } from '../../scripts/spec-diff/classify.js';
 import { contractPaths, readContractDocument } from '../../server/contract.js';
 
 const contract = readContractDocument(contractPaths.full);
@@ -61,9 +61,7 @@ describe('classifyChanges', () => {
     });
     const search = operation(result, SEARCH);
     expect(search.draft).toBe(true);
-    expect(search.changes).toEqual([
-      expect.objectContaining({ kind: 'breaking', description: expect.stringMatching(/maximum.*\(100 → 20\)/) }),
-    ]);
+    expect(search.changes).toEqual([expect.objectContaining({ kind: 'breaking', description: expect.stringMatching(/maximum.*\(100 → 20\)/) })]);
     expect(result.blocking).toBe(0);
   });
 
@@ -113,8 +111,7 @@ describe('classifyChanges', () => {
   });
 
   it('a type its const already implies restricts nothing; a type that does restrict is breaking', () => {
-    const forbiddenError = (doc: Record<string, any>) =>
-      doc.components.responses.Forbidden.content['application/json'].schema.allOf[1].properties.error;
+    const forbiddenError = (doc: Record<string, any>) => doc.components.responses.Forbidden.content['application/json'].schema.allOf[1].properties.error;
     const before = structuredClone(contract);
     delete forbiddenError(before).type;
     expect(kinds(classifyChanges(before, contract), HELLO)).toEqual(['non-breaking']);

@@ -76,7 +76,10 @@ describe('npm run spec:diff (scripts/spec-diff/main.ts)', () => {
     const unknown = specDiff('no-such-branch');
     expect(unknown.stderr).toContain('unknown git ref: no-such-branch');
     expect(unknown.code).toBe(2);
-    const missing = spawnSync(join(projectRoot, 'node_modules', '.bin', 'tsx'), [join(projectRoot, 'scripts', 'spec-diff', 'main.ts')], { cwd: repo, encoding: 'utf8' });
+    const missing = spawnSync(join(projectRoot, 'node_modules', '.bin', 'tsx'), [join(projectRoot, 'scripts', 'spec-diff', 'main.ts')], {
+      cwd: repo,
+      encoding: 'utf8',
+    });
     expect(missing.stderr).toContain('usage:');
     expect(missing.status).toBe(2);
   });

@@ -12,14 +12,20 @@ describe('renderMarkdown', () => {
       document: [{ kind: 'documentation', description: '[Replaced] document metadata (info.version)', location: 'info.version' }],
       operations: [
         {
-          method: 'GET', path: '/v1/companies/{companyId}/hello', operationId: 'hello', draft: false,
+          method: 'GET',
+          path: '/v1/companies/{companyId}/hello',
+          operationId: 'hello',
+          draft: false,
           changes: [
             { kind: 'breaking', description: '[Removed] property `message`', location: 'responses.200.content.application/json.schema.properties.message' },
             { kind: 'documentation', description: '[Replaced] annotation (summary)', location: 'summary' },
           ],
         },
         {
-          method: 'POST', path: '/v1/persons/search', operationId: 'searchPersons', draft: true,
+          method: 'POST',
+          path: '/v1/persons/search',
+          operationId: 'searchPersons',
+          draft: true,
           changes: [{ kind: 'breaking', description: '[Replaced] maximum validator of `limit`', location: 'requestBody' }],
         },
       ],
@@ -38,7 +44,9 @@ describe('renderMarkdown', () => {
   });
 
   it('does not repeat a ref that is the commit itself', () => {
-    expect(renderMarkdown({ operations: [], document: [], blocking: 0 }, { ref: '0123456', commit: header.commit })).toMatch(/^## Contract changes: `0123456` → working copy/);
+    expect(renderMarkdown({ operations: [], document: [], blocking: 0 }, { ref: '0123456', commit: header.commit })).toMatch(
+      /^## Contract changes: `0123456` → working copy/,
+    );
   });
 
   it('says so when nothing changed, and when there was no contract before', () => {

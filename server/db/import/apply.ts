@@ -2,15 +2,18 @@
 // foreign keys need: companies and persons first, then employments (written once each,
 // whole, only where something differs), deletions of employments, persons, credentials,
 // and companies last. The derived data follows in the database (server/db/derived).
+
+import { removeCompaniesFromReplacedSets, replaceCompanySet } from '../credentials.js';
 import type { Transaction } from '../database.js';
-import { replaceCompanySet } from '../credentials.js';
 import { employmentColumns } from '../employmentColumns.js';
+import { beginUpkeep, finishUpkeep, type Upkeep } from './upkeep.js';
 
 const written = employmentColumns.map((c) => c.column);
 
-export async function applyImport(given: Transaction): Promise<void> {
-  // IMPORT_TIMINGS=1 writes each statement's time to stderr (for tuning).
-  const tx = process.env.IMPORT_TIMINGS === '1' ? timed(given) : given;
+/** Writes the import; says which upkeep of the derived data it took (upkeep.ts). */
+export async function applyImport(given: Transaction): Promise<Upkeep> {
+  const tx = timed(given);
+  const upkeep = await beginUpkeep(tx);
   await tx.query(`
     INSERT INTO companies (id, name) SELECT id, name FROM import_company_outcomes WHERE outcome IN ('added', 'changed')
     ON CONFLICT (id) DO UPDATE SET name = excluded.name`);
@@ -23,7 +26,10 @@ export async function applyImport(given: Transaction): Promise<void> {
     DELETE FROM employees e USING import_employments f WHERE f.id = e.id AND f.stored AND NOT f.present`);
   await tx.query(`
     UPDATE employees e
-       SET ${written.filter((c) => c !== 'id').map((c) => `${c} = f.${c}`).join(', ')},
+       SET ${written
+         .filter((c) => c !== 'id')
+         .map((c) => `${c} = f.${c}`)
+         .join(', ')},
            person_created_at = p.created_at, person_updated_at = p.updated_at
       FROM import_employment_outcomes o JOIN import_employments f ON f.id = o.id LEFT JOIN persons p ON p.id = f.person_id
      WHERE o.write AND f.stored AND e.id = f.id`);
@@ -33,6 +39,7 @@ export async function applyImport(given: Transaction): Promise<void> {
       FROM import_employment_outcomes o JOIN import_employments f ON f.id = o.id LEFT JOIN persons p ON p.id = f.person_id
      WHERE o.write AND NOT f.stored
      ORDER BY f.id`);
+  await finishUpkeep(tx, upkeep);
 
   await tx.query(`DELETE FROM persons p USING import_person_outcomes o WHERE o.id = p.id AND o.outcome = 'deleted'`);
 
@@ -50,10 +57,14 @@ export async function applyImport(given: Transaction): Promise<void> {
 
   // Replaced company sets that a cached credential may still read lose a deleted company
   // with its employments (problems.ts refuses deleting one a credential's current set holds).
-  await tx.query(`
-    DELETE FROM credential_companies cc USING import_company_outcomes o
-     WHERE o.outcome = 'deleted' AND cc.company_id = o.id AND NOT EXISTS (SELECT 1 FROM credentials c WHERE c.company_set_id = cc.credential_id)`);
+  const deleted = await tx.query<{ id: string }>(`SELECT id FROM import_company_outcomes WHERE outcome = 'deleted'`);
+  if (deleted.length)
+    await removeCompaniesFromReplacedSets(
+      tx,
+      deleted.map((c) => c.id),
+    );
   await tx.query(`DELETE FROM companies c USING import_company_outcomes o WHERE o.id = c.id AND o.outcome = 'deleted'`);
+  return upkeep;
 }
 
 export type Outcome = 'added' | 'changed' | 'unchanged' | 'deleted' | 'already_absent';
@@ -71,7 +82,9 @@ export async function countOutcomes(tx: Transaction, kinds: readonly string[]): 
   return counts;
 }
 
-function timed(tx: Transaction): Transaction {
+/** `tx`, writing each statement's time to stderr when IMPORT_TIMINGS=1 (for tuning). */
+export function timed(tx: Transaction): Transaction {
+  if (process.env.IMPORT_TIMINGS !== '1') return tx;
   return {
     ...tx,
     query: async (sql, params) => {

@@ -71,9 +71,6 @@ export async function findProblems(tx: Transaction, limit: number): Promise<{ fi
 
 /** Companies named by --snapshot that are neither stored nor in the file. */
 export async function unknownSnapshotCompanies(tx: Transaction, companies: readonly string[]): Promise<string[]> {
-  const rows = await tx.query<{ id: string }>(
-    `SELECT c AS id FROM unnest($1::text[]) AS c WHERE NOT ${companyAfter('c')} ORDER BY 1`,
-    [companies],
-  );
+  const rows = await tx.query<{ id: string }>(`SELECT c AS id FROM unnest($1::text[]) AS c WHERE NOT ${companyAfter('c')} ORDER BY 1`, [companies]);
   return rows.map((r) => r.id);
 }

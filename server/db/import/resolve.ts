@@ -3,8 +3,10 @@
 // wins, a whole-company snapshot deletes the company's employments the file lacks) beside
 // the state stored now, and the outcome (added, changed, unchanged, deleted, already
 // absent). problems.ts checks the state after; apply.ts writes it.
-import { employeeFields, employmentColumns, employmentRecordKindNames, foldedNameColumns, kindColumns, kindPresent } from '../employmentColumns.js';
+
 import type { Transaction } from '../database.js';
+import { employeeFields, employmentColumns, employmentRecordKindNames, foldedNameColumns, kindColumns, kindPresent } from '../employmentColumns.js';
+import { timed } from './apply.js';
 
 /** An employment's own columns (from its employee record), besides its id. */
 const ownColumns = [...employeeFields.map((f) => f.column), ...foldedNameColumns.map((f) => f.column)].filter((c) => c !== 'id');
@@ -16,7 +18,8 @@ const outcome = (stored: string, after: string, differs: string, deleting: strin
        WHEN NOT (${stored}) THEN 'added'
        WHEN ${differs} THEN 'changed' ELSE 'unchanged' END`;
 
-export async function resolveImport(tx: Transaction, snapshotCompanies: readonly string[]): Promise<void> {
+export async function resolveImport(given: Transaction, snapshotCompanies: readonly string[]): Promise<void> {
+  const tx = timed(given);
   // Companies and persons: the last record for each id.
   await tx.query(`
     CREATE TEMP TABLE import_company_outcomes ON COMMIT DROP AS
@@ -76,7 +79,11 @@ export async function resolveImport(tx: Transaction, snapshotCompanies: readonly
                    `max(line) FILTER (WHERE kind = '${kind}') AS ${kind}_line`,
                    `bool_or(deleting) FILTER (WHERE kind = '${kind}') AS ${kind}_deleting`,
                    `bool_or(explicit) FILTER (WHERE kind = '${kind}') AS ${kind}_explicit`,
-                   ...columns.map((c) => (employmentColumns.find((x) => x.column === c)!.type === 'boolean' ? `bool_or(${c}) FILTER (WHERE kind = '${kind}') AS ${c}` : `max(${c}) FILTER (WHERE kind = '${kind}') AS ${c}`)),
+                   ...columns.map((c) =>
+                     employmentColumns.find((x) => x.column === c)!.type === 'boolean'
+                       ? `bool_or(${c}) FILTER (WHERE kind = '${kind}') AS ${c}`
+                       : `max(${c}) FILTER (WHERE kind = '${kind}') AS ${c}`,
+                   ),
                  ].join(',\n             '),
                )
                .join(',\n             ')}
@@ -147,11 +154,18 @@ export async function resolveImport(tx: Transaction, snapshotCompanies: readonly
     SELECT line, coalesce(stored_id, id, gen_random_uuid()) AS id, name, token_hash,
            ARRAY(SELECT DISTINCT unnest(companies) ORDER BY 1) AS companies,
            stored_id IS NOT NULL AS stored, stored_set, stored_companies,
-           ${outcome('stored_id IS NOT NULL', 'true', "(stored_name, stored_hash, stored_companies) IS DISTINCT FROM (name, token_hash, ARRAY(SELECT DISTINCT unnest(companies) ORDER BY 1))", 'false')} AS outcome
+           ${outcome('stored_id IS NOT NULL', 'true', '(stored_name, stored_hash, stored_companies) IS DISTINCT FROM (name, token_hash, ARRAY(SELECT DISTINCT unnest(companies) ORDER BY 1))', 'false')} AS outcome
       FROM matched`);
-  for (const table of ['import_company_outcomes', 'import_person_outcomes', 'import_employments', 'import_employment_outcomes', 'import_credential_outcomes']) {
-    await tx.query(`ANALYZE ${table}`);
-  }
+  // Statistics of the columns the checks and writes join and filter on (not of every
+  // column: sampling the names and addresses of a whole file's rows costs seconds).
+  const analyzed = {
+    import_company_outcomes: 'id, deleting, outcome',
+    import_person_outcomes: 'id, deleting, outcome',
+    import_employments: 'id, company_id, person_id, employee_line, present, stored',
+    import_employment_outcomes: 'id, write',
+    import_credential_outcomes: 'id, outcome',
+  };
+  for (const [table, columns] of Object.entries(analyzed)) await tx.query(`ANALYZE ${table} (${columns})`);
 }
 
 /** Whether a company / person exists after the file (SQL over an id expression). */

@@ -2,8 +2,9 @@
 // (temporary, dropped at commit): one per kind of record, each row with the line it came
 // from. Everything after the copy (resolving the file's order, checking, applying) is
 // set-based SQL over these tables (resolve.ts, problems.ts, apply.ts).
-import { employeeFields, employmentRecordKindNames, foldedNameColumns, kindColumns, type SqlType } from '../employmentColumns.js';
+
 import type { Transaction } from '../database.js';
+import { employeeFields, employmentRecordKindNames, foldedNameColumns, kindColumns, type SqlType } from '../employmentColumns.js';
 
 type Columns = readonly { column: string; type: SqlType | 'integer' | 'bytea' | 'text[]' }[];
 
@@ -41,10 +42,23 @@ export async function createStagingTables(tx: Transaction): Promise<void> {
 
 /** COPY rows (COPY text format) into a staging table. */
 export async function copyIntoStaging(tx: Transaction, table: StagingTable, text: string): Promise<void> {
-  await tx.copyIn(table, stagingTables[table].map((c) => c.column), text);
+  await tx.copyIn(
+    table,
+    stagingTables[table].map((c) => c.column),
+    text,
+  );
 }
 
 /** After the copy: statistics, so the set-based statements that follow are planned for the sizes staged. */
 export async function analyzeStaging(tx: Transaction): Promise<void> {
-  for (const table of Object.keys(stagingTables)) await tx.query(`ANALYZE ${table}`);
+  // (Of the columns the resolve groups and joins on: not the names and addresses.)
+  const keys: Record<StagingTable, string> = {
+    import_companies: 'id',
+    import_persons: 'id',
+    import_employees: 'id, line',
+    import_employment_records: 'employee_id, kind',
+    import_deletes: 'record, id',
+    import_credentials: 'id, token_hash',
+  };
+  for (const [table, columns] of Object.entries(keys)) await tx.query(`ANALYZE ${table} (${columns})`);
 }

@@ -9,7 +9,10 @@ const document = readContractDocument();
 
 function resolve(schema: Schema): Schema {
   if (!schema.$ref) return schema;
-  const target = (schema.$ref as string).replace(/^#\//, '').split('/').reduce((node: any, key) => node[key], document);
+  const target = (schema.$ref as string)
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce((node: any, key) => node[key], document);
   return resolve({ ...target, ...schema, $ref: undefined });
 }
 
@@ -22,9 +25,17 @@ const isLeapYear = (y: number) => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0
 const daysIn = (y: number, m: number) => (m === 2 ? (isLeapYear(y) ? 29 : 28) : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1]!);
 
 const year = fc.oneof(fc.integer({ min: 0, max: 9999 }), fc.constantFrom(0, 1, 1969, 1970, 2000, 2024, 9999));
-const offsetMinutes = fc.oneof(fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 }), fc.constantFrom(0, 16 * 60, -(16 * 60), 23 * 60 + 59, -(23 * 60 + 59), 15 * 60 + 59));
+const offsetMinutes = fc.oneof(
+  fc.integer({ min: -(23 * 60 + 59), max: 23 * 60 + 59 }),
+  fc.constantFrom(0, 16 * 60, -(16 * 60), 23 * 60 + 59, -(23 * 60 + 59), 15 * 60 + 59),
+);
 /** Fractions of every length: none, milli, micro, and far past what anything stores. */
-const fraction = fc.oneof(fc.constant(''), fc.stringMatching(/^[0-9]{1,9}$/), fc.stringMatching(/^[0-9]{10,60}$/), fc.constantFrom('9999999', '0000001', '5', '999999999999'));
+const fraction = fc.oneof(
+  fc.constant(''),
+  fc.stringMatching(/^[0-9]{1,9}$/),
+  fc.stringMatching(/^[0-9]{10,60}$/),
+  fc.constantFrom('9999999', '0000001', '5', '999999999999'),
+);
 const numericOffset = (minutes: number) => `${minutes < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(minutes) / 60))}:${pad(Math.abs(minutes) % 60)}`;
 
 /**
@@ -33,7 +44,17 @@ const numericOffset = (minutes: number) => `${minutes < 0 ? '-' : '+'}${pad(Math
  * `t`/`z` in lower case.
  */
 export const rfc3339 = fc
-  .record({ year, month: fc.integer({ min: 1, max: 12 }), dayPick: fc.nat(30), time: fc.nat(24 * 3600 - 1), offset: offsetMinutes, leap: fc.boolean(), fraction, lowerT: fc.boolean(), lowerZ: fc.option(fc.boolean(), { nil: undefined }) })
+  .record({
+    year,
+    month: fc.integer({ min: 1, max: 12 }),
+    dayPick: fc.nat(30),
+    time: fc.nat(24 * 3600 - 1),
+    offset: offsetMinutes,
+    leap: fc.boolean(),
+    fraction,
+    lowerT: fc.boolean(),
+    lowerZ: fc.option(fc.boolean(), { nil: undefined }),
+  })
   .map(({ year: y, month, dayPick, time, offset, leap, fraction: f, lowerT, lowerZ }) => {
     const day = 1 + (dayPick % daysIn(y, month));
     // A leap second is 23:59:60 UTC: in local time, 23:59 moved by the offset.
@@ -59,15 +80,36 @@ export const nearlyRfc3339 = fc.oneof(
   bent((t) => `+${t}`),
   bent((t) => t.replace(/^(\d{4})-(\d\d)-(\d\d)/, '$1$2$3')),
   fc.constantFrom(
-    '2024-02-30T00:00:00Z', '2023-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2024-13-01T00:00:00Z', '2024-00-10T00:00:00Z', '2024-01-32T00:00:00Z',
-    '2024-01-01T24:00:00Z', '2024-01-01T23:60:00Z', '2024-01-01T23:59:61Z', '2024-01-01T12:00:60Z', '2016-12-31T23:59:60+01:00',
-    '2024-01-01T00:00:00+24:00', '2024-01-01T00:00:00-24:00', '2024-01-01T00:00:00+23:60', '2024-01-01T00:00:00.Z', '12024-01-01T00:00:00Z',
-    '2024-01-01T00:00:00\u0000Z', '２０２４-01-01T00:00:00Z', '2024-01-01T00:00:00UTC', '2024-01-01', 'now', '',
+    '2024-02-30T00:00:00Z',
+    '2023-02-29T00:00:00Z',
+    '1900-02-29T00:00:00Z',
+    '2024-13-01T00:00:00Z',
+    '2024-00-10T00:00:00Z',
+    '2024-01-32T00:00:00Z',
+    '2024-01-01T24:00:00Z',
+    '2024-01-01T23:60:00Z',
+    '2024-01-01T23:59:61Z',
+    '2024-01-01T12:00:60Z',
+    '2016-12-31T23:59:60+01:00',
+    '2024-01-01T00:00:00+24:00',
+    '2024-01-01T00:00:00-24:00',
+    '2024-01-01T00:00:00+23:60',
+    '2024-01-01T00:00:00.Z',
+    '12024-01-01T00:00:00Z',
+    '2024-01-01T00:00:00\u0000Z',
+    '２０２４-01-01T00:00:00Z',
+    '2024-01-01T00:00:00UTC',
+    '2024-01-01',
+    'now',
+    '',
   ),
 );
 
 /** Every date-time a client may send: the contract's edges, and what it refuses. */
-export const dateTimeLike = fc.oneof(rfc3339.map((text) => ({ text, valid: true })), nearlyRfc3339.map((text) => ({ text, valid: false })));
+export const dateTimeLike = fc.oneof(
+  rfc3339.map((text) => ({ text, valid: true })),
+  nearlyRfc3339.map((text) => ({ text, valid: false })),
+);
 
 const hex = (length: number) => fc.stringMatching(new RegExp(`^[0-9a-f]{${length}}$`));
 const uuidText = fc.tuple(hex(8), hex(4), hex(4), hex(4), hex(12)).map((groups) => groups.join('-'));
@@ -76,7 +118,9 @@ const uuidText = fc.tuple(hex(8), hex(4), hex(4), hex(4), hex(12)).map((groups) 
 export const uuidForms = fc.oneof(
   uuidText,
   uuidText.map((u) => u.toUpperCase()),
-  fc.tuple(uuidText, fc.array(fc.boolean(), { minLength: 36, maxLength: 36 })).map(([u, upper]) => [...u].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join('')),
+  fc
+    .tuple(uuidText, fc.array(fc.boolean(), { minLength: 36, maxLength: 36 }))
+    .map(([u, upper]) => [...u].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join('')),
   fc.constantFrom('00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-ffffffffffff', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF'),
   fc.uuid(),
 );
@@ -87,14 +131,22 @@ export const nearlyUuid = fc.oneof(
   uuidText.map((u) => `URN:UUID:${u.toUpperCase()}`),
   uuidText.map((u) => `{${u}}`),
   uuidText.map((u) => u.replace(/-/g, '')),
-  uuidText.map((u) => u.replace(/-/g, '').replace(/(.{4})/g, '$1-').slice(0, -1)),
+  uuidText.map((u) =>
+    u
+      .replace(/-/g, '')
+      .replace(/(.{4})/g, '$1-')
+      .slice(0, -1),
+  ),
   uuidText.map((u) => `${u}0`),
   uuidText.map((u) => u.slice(1)),
   uuidText.map((u) => ` ${u}`),
   uuidText.map((u) => u.replace(/^./, 'g')),
 );
 
-export const uuidLike = fc.oneof(uuidForms.map((text) => ({ text, valid: true })), nearlyUuid.map((text) => ({ text, valid: false })));
+export const uuidLike = fc.oneof(
+  uuidForms.map((text) => ({ text, valid: true })),
+  nearlyUuid.map((text) => ({ text, valid: false })),
+);
 
 /** Values valid against `schema` (a subset of JSON Schema: what the contract uses). */
 export function valid(schemaOrRef: Schema): fc.Arbitrary<unknown> {
@@ -114,7 +166,13 @@ export function valid(schemaOrRef: Schema): fc.Arbitrary<unknown> {
       if (schema.format === 'uuid') return uuidForms;
       if (schema.format === 'date-time') return rfc3339;
       if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern));
-      return fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40), unit: fc.constantFrom('grapheme', 'binary', 'grapheme-ascii') as any }).filter((s) => s.length >= (schema.minLength ?? 0) && s.length <= (schema.maxLength ?? Infinity));
+      return fc
+        .string({
+          minLength: schema.minLength ?? 0,
+          maxLength: Math.min(schema.maxLength ?? 40, 40),
+          unit: fc.constantFrom('grapheme', 'binary', 'grapheme-ascii') as any,
+        })
+        .filter((s) => s.length >= (schema.minLength ?? 0) && s.length <= (schema.maxLength ?? Infinity));
     default:
       return fc.jsonValue({ maxDepth: 2 });
   }
@@ -124,7 +182,27 @@ export function valid(schemaOrRef: Schema): fc.Arbitrary<unknown> {
 export const oddString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 30 }),
   fc.string({ unit: 'grapheme', maxLength: 30 }),
-  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', '\ud800', '%', '%%', '_', '\\', "'; DROP TABLE persons; --", '../../etc/passwd', '😀👩‍👩‍👧', 'Ｄｕｒａｎｄ', 'e\u0301mile', '\u202edurand', '0000-01-01T00:00:00Z', '9999-12-31T23:59:60Z', 'null', '{}'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    '%',
+    '%%',
+    '_',
+    '\\',
+    "'; DROP TABLE persons; --",
+    '../../etc/passwd',
+    '😀👩‍👩‍👧',
+    'Ｄｕｒａｎｄ',
+    'e\u0301mile',
+    '\u202edurand',
+    '0000-01-01T00:00:00Z',
+    '9999-12-31T23:59:60Z',
+    'null',
+    '{}',
+  ),
   fc.integer({ min: 100, max: 20_000 }).map((n) => 'x'.repeat(n)),
 );
 
@@ -149,7 +227,11 @@ export function mutated(schemaOrRef: Schema): fc.Arbitrary<unknown> {
   const keys = Object.keys(schema.properties ?? {});
   const mutation = fc.oneof(
     fc.record({ kind: fc.constant('drop' as const), key: fc.constantFrom(...keys) }),
-    fc.record({ kind: fc.constant('add' as const), key: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'lastname', 'email', 'companyIds')), value: oddValue }),
+    fc.record({
+      kind: fc.constant('add' as const),
+      key: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('__proto__', 'constructor', 'lastname', 'email', 'companyIds')),
+      value: oddValue,
+    }),
     fc.record({ kind: fc.constant('retype' as const), key: fc.constantFrom(...keys), value: fc.oneof(oddValue, deeplyNested) }),
   );
   return fc.tuple(valid(schema) as fc.Arbitrary<Record<string, unknown>>, fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([base, mutations]) => {

@@ -2,7 +2,7 @@
 // loader directly, so signals reach the server and not a wrapper), or the built server
 // (`node dist/server/main.js`), its JSON log lines read from stdout. The base URL comes
 // from the "listening" line.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -46,7 +46,9 @@ export async function startChildServer(env: Record<string, string>, startTimeout
     }
   });
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
 
   const waitForLog = (msg: string, timeoutMs = 10_000) => {
     const seen = logs.find((l) => l.msg === msg);

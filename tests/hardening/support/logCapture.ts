@@ -19,6 +19,11 @@ export function captureLogs(level = 'info'): LogCapture {
   return {
     logger: createLogger(level, stream),
     text: () => chunks.join(''),
-    lines: () => chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line)),
+    lines: () =>
+      chunks
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
   };
 }

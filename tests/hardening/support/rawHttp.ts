@@ -60,7 +60,7 @@ export function parseResponse(text: string): { status: number; headers: Record<s
  */
 export async function sendAtOnce(baseUrl: string, requests: string[], waitMs = 20_000): Promise<RawExchange[]> {
   const connections = await Promise.all(requests.map(() => openRaw(baseUrl, waitMs)));
-  connections.forEach((connection, i) => connection.socket.write(requests[i]!));
+  for (const [i, connection] of connections.entries()) connection.socket.write(requests[i]!);
   return Promise.all(connections.map((connection) => connection.done));
 }
 
@@ -80,7 +80,12 @@ export interface Upload {
  * `readWhileSending: false` is a client that reads nothing until its whole body is out
  * (many HTTP clients): the one a server that closes early loses.
  */
-export function upload(baseUrl: string, head: string, bodyBytes: number, options: { chunked: boolean; readWhileSending: boolean; waitMs?: number }): Promise<Upload> {
+export function upload(
+  baseUrl: string,
+  head: string,
+  bodyBytes: number,
+  options: { chunked: boolean; readWhileSending: boolean; waitMs?: number },
+): Promise<Upload> {
   const { hostname, port } = new URL(baseUrl);
   const started = performance.now();
   const piece = Buffer.alloc(64 * 1024, 'a');
@@ -104,7 +109,9 @@ export function upload(baseUrl: string, head: string, bodyBytes: number, options
       socket.write(`${head}${options.chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${bodyBytes}`}\r\n\r\n`);
       while (written < bodyBytes && !socket.destroyed && socket.writable) {
         const size = Math.min(piece.length, bodyBytes - written);
-        const data = options.chunked ? Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), piece.subarray(0, size), Buffer.from('\r\n')]) : piece.subarray(0, size);
+        const data = options.chunked
+          ? Buffer.concat([Buffer.from(`${size.toString(16)}\r\n`), piece.subarray(0, size), Buffer.from('\r\n')])
+          : piece.subarray(0, size);
         const more = socket.write(data);
         written += size;
         if (!more) await new Promise((r) => socket.once('drain', r).once('close', r));

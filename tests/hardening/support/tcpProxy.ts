@@ -32,13 +32,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
-  const listen = (port: number) => new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
+  const listen = (port: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
   await listen(0);
   const port = (server.address() as net.AddressInfo).port;
   const closeServer = () => new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));

@@ -14,6 +14,7 @@ export interface PrismProxy {
 }
 
 const prismBin = join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist/index.js');
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the ANSI colour codes this strips
 const ansi = /\x1b\[[0-9;]*m/g;
 
 export function startPrismProxy(document: string, upstream: string, startTimeoutMs = 60_000): Promise<PrismProxy> {

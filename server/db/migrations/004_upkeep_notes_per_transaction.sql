@@ -1,0 +1,158 @@
+-- Erasure: the derived data's upkeep keeps no copy past its transaction.
+--
+-- follow_employment_changes (001) notes each statement's changed rows (ids, folded names)
+-- in temporary tables that stayed filled until the session's next change of employees or
+-- its end. A session that imported or erased someone held their folded names there after
+-- the commit, out of every table a dump reads. Created ON COMMIT DELETE ROWS, the notes
+-- are emptied at every commit (and a rollback undoes them with the rest). The function is
+-- 001's, with only that changed; sessions that made the tables before this migration keep
+-- theirs until they end.
+CREATE OR REPLACE FUNCTION follow_employment_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  noted bigint;
+  hash_join text := current_setting('enable_hashjoin');
+  merge_join text := current_setting('enable_mergejoin');
+BEGIN
+  PERFORM lock_data_writers();
+  IF to_regclass('pg_temp.employment_changes') IS NULL THEN
+    -- side: 'o' an old row, 'n' a new one.
+    CREATE TEMP TABLE employment_changes (
+      side "char" NOT NULL, id uuid NOT NULL, company_id text NOT NULL, person_id uuid NOT NULL,
+      person_created_at timestamptz NOT NULL, last_name_folded text NOT NULL, first_name_folded text NOT NULL) ON COMMIT DELETE ROWS;
+    -- side: 'b' before the statement, 'a' after it; one row per (company, creation time, person, names) borne.
+    CREATE TEMP TABLE employment_states (
+      side "char" NOT NULL, company_id text NOT NULL, person_created_at timestamptz NOT NULL, person_id uuid NOT NULL,
+      last_name_folded text NOT NULL, first_name_folded text NOT NULL) ON COMMIT DELETE ROWS;
+  END IF;
+  TRUNCATE employment_changes, employment_states;
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO employment_changes
+    SELECT 'n', id, company_id, person_id, person_created_at, last_name_folded, first_name_folded FROM new_rows WHERE person_id IS NOT NULL;
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO employment_changes
+    SELECT 'o', id, company_id, person_id, person_created_at, last_name_folded, first_name_folded FROM old_rows WHERE person_id IS NOT NULL;
+  ELSE
+    INSERT INTO employment_changes
+    SELECT s.*
+      FROM old_rows o JOIN new_rows n ON n.id = o.id
+     CROSS JOIN LATERAL (VALUES ('o'::"char", o.id, o.company_id, o.person_id, o.person_created_at, o.last_name_folded, o.first_name_folded),
+                                ('n'::"char", n.id, n.company_id, n.person_id, n.person_created_at, n.last_name_folded, n.first_name_folded))
+           AS s(side, id, company_id, person_id, person_created_at, last_name_folded, first_name_folded)
+     WHERE (o.company_id, o.person_id, o.person_created_at, o.last_name_folded, o.first_name_folded)
+           IS DISTINCT FROM (n.company_id, n.person_id, n.person_created_at, n.last_name_folded, n.first_name_folded)
+       AND s.person_id IS NOT NULL;
+  END IF;
+  GET DIAGNOSTICS noted = ROW_COUNT;
+  IF noted = 0 THEN RETURN NULL; END IF;
+  IF noted > 1000 THEN ANALYZE employment_changes; END IF;
+
+  INSERT INTO employment_states
+  WITH affected AS (SELECT DISTINCT person_id FROM employment_changes),
+  -- (LATERAL: each person's employments by index, never a scan of all employments.)
+  now_borne AS (
+    SELECT e.id, e.company_id, e.person_created_at, e.person_id, e.last_name_folded, e.first_name_folded
+      FROM affected a CROSS JOIN LATERAL (SELECT * FROM employees y WHERE y.person_id = a.person_id) e
+  )
+  SELECT DISTINCT 'b'::"char", company_id, person_created_at, person_id, last_name_folded, first_name_folded
+    FROM (SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM now_borne h
+           WHERE NOT EXISTS (SELECT 1 FROM employment_changes c WHERE c.side = 'n' AND c.id = h.id)
+          UNION ALL
+          SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM employment_changes WHERE side = 'o') b
+  UNION ALL
+  SELECT DISTINCT 'a'::"char", company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM now_borne;
+  IF noted > 1000 THEN ANALYZE employment_states; END IF;
+
+  -- Name pieces: the entries of what is no longer borne go, of what is newly borne come.
+  CREATE TEMP TABLE IF NOT EXISTS name_pieces_gone (side "char", piece text, company_id text, person_created_at timestamptz, person_id uuid, last_name_folded text, first_name_folded text) ON COMMIT DELETE ROWS;
+  TRUNCATE name_pieces_gone;
+  INSERT INTO name_pieces_gone
+  WITH gone AS (
+    SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM employment_states WHERE side = 'b'
+    EXCEPT
+    SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM employment_states WHERE side = 'a'
+  )
+  SELECT 'l', p, g.* FROM gone g CROSS JOIN unnest(name_pieces(g.last_name_folded)) AS p
+  UNION ALL
+  SELECT 'f', p, g.* FROM gone g CROSS JOIN unnest(name_pieces(g.first_name_folded)) AS p;
+  -- From here on, joins with the big tables go by their indexes (nested loops from the
+  -- few changed keys), never by a scan of every entry or bucket; restored at the end.
+  PERFORM set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
+  DELETE FROM last_name_pieces y USING name_pieces_gone g
+   WHERE g.side = 'l' AND y.piece = g.piece AND y.company_id = g.company_id AND y.person_created_at = g.person_created_at AND y.person_id = g.person_id
+     AND y.last_name_folded = g.last_name_folded AND y.first_name_folded = g.first_name_folded;
+  DELETE FROM first_name_pieces y USING name_pieces_gone g
+   WHERE g.side = 'f' AND y.piece = g.piece AND y.company_id = g.company_id AND y.person_created_at = g.person_created_at AND y.person_id = g.person_id
+     AND y.first_name_folded = g.first_name_folded AND y.last_name_folded = g.last_name_folded;
+  WITH came AS (
+    SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM employment_states WHERE side = 'a'
+    EXCEPT
+    SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM employment_states WHERE side = 'b'
+  ),
+  last_came AS (INSERT INTO last_name_pieces
+                SELECT p, c.company_id, c.person_created_at, c.person_id, c.last_name_folded, c.first_name_folded
+                  FROM came c CROSS JOIN unnest(name_pieces(c.last_name_folded)) AS p ORDER BY 1, 2, 3, 4, 5, 6)
+  INSERT INTO first_name_pieces
+  SELECT p, c.company_id, c.person_created_at, c.person_id, c.last_name_folded, c.first_name_folded
+    FROM came c CROSS JOIN unnest(name_pieces(c.first_name_folded)) AS p ORDER BY 1, 2, 3, 4, 6, 5;
+
+  -- People rollups: a person counts once per (company, day), and once per (credential,
+  -- day) over the credential's companies; only those whose presence changed move a count.
+  CREATE TEMP TABLE IF NOT EXISTS rollup_deltas (credential boolean, key text, day date, delta integer) ON COMMIT DELETE ROWS;
+  TRUNCATE rollup_deltas;
+  INSERT INTO rollup_deltas
+  WITH company_presence AS (SELECT DISTINCT side, company_id AS key, utc_day(person_created_at) AS day, person_id FROM employment_states),
+  credential_presence AS (
+    SELECT DISTINCT s.side, cc.credential_id::text AS key, utc_day(s.person_created_at) AS day, s.person_id
+      FROM employment_states s JOIN credential_companies cc ON cc.company_id = s.company_id
+  ),
+  moved AS (
+    (SELECT false AS credential, key, day, person_id, 1 AS delta FROM company_presence WHERE side = 'a'
+     EXCEPT SELECT false, key, day, person_id, 1 FROM company_presence WHERE side = 'b')
+    UNION ALL
+    (SELECT false, key, day, person_id, -1 FROM company_presence WHERE side = 'b'
+     EXCEPT SELECT false, key, day, person_id, -1 FROM company_presence WHERE side = 'a')
+    UNION ALL
+    (SELECT true, key, day, person_id, 1 FROM credential_presence WHERE side = 'a'
+     EXCEPT SELECT true, key, day, person_id, 1 FROM credential_presence WHERE side = 'b')
+    UNION ALL
+    (SELECT true, key, day, person_id, -1 FROM credential_presence WHERE side = 'b'
+     EXCEPT SELECT true, key, day, person_id, -1 FROM credential_presence WHERE side = 'a')
+  )
+  SELECT credential, key, day, sum(delta)::integer FROM moved GROUP BY 1, 2, 3 HAVING sum(delta) <> 0;
+  IF noted > 1000 THEN ANALYZE rollup_deltas; END IF;
+  -- Each bucket by its key: updated, then inserted where missing (an upsert would check a
+  -- negative count before finding its row), then removed where nobody is counted any more.
+  UPDATE people_by_company_day r SET people = r.people + d.delta FROM rollup_deltas d
+   WHERE NOT d.credential AND r.company_id = d.key AND r.day = d.day;
+  INSERT INTO people_by_company_day (company_id, day, people)
+  SELECT d.key, d.day, d.delta FROM rollup_deltas d
+   WHERE NOT d.credential AND NOT EXISTS (SELECT 1 FROM people_by_company_day r WHERE r.company_id = d.key AND r.day = d.day);
+  DELETE FROM people_by_company_day r USING rollup_deltas d
+   WHERE NOT d.credential AND r.company_id = d.key AND r.day = d.day AND r.people = 0;
+  UPDATE people_by_credential_day r SET people = r.people + d.delta FROM rollup_deltas d
+   WHERE d.credential AND r.credential_id = d.key::uuid AND r.day = d.day;
+  INSERT INTO people_by_credential_day (credential_id, day, people)
+  SELECT d.key::uuid, d.day, d.delta FROM rollup_deltas d
+   WHERE d.credential AND NOT EXISTS (SELECT 1 FROM people_by_credential_day r WHERE r.credential_id = d.key::uuid AND r.day = d.day);
+  DELETE FROM people_by_credential_day r USING rollup_deltas d
+   WHERE d.credential AND r.credential_id = d.key::uuid AND r.day = d.day AND r.people = 0;
+  PERFORM set_config('enable_hashjoin', hash_join, true), set_config('enable_mergejoin', merge_join, true);
+
+  -- Name dictionaries: each name of a changed row is in its dictionary exactly when some
+  -- linked employment bears it (a name nobody bears any more goes).
+  INSERT INTO last_name_dictionary
+  SELECT DISTINCT last_name_folded FROM employment_changes WHERE side = 'n' ORDER BY 1 ON CONFLICT DO NOTHING;
+  INSERT INTO first_name_dictionary
+  SELECT DISTINCT first_name_folded FROM employment_changes WHERE side = 'n' ORDER BY 1 ON CONFLICT DO NOTHING;
+  -- (Whether anyone bears a name is one index probe per name, LATERAL.)
+  DELETE FROM last_name_dictionary WHERE folded = ANY (ARRAY(
+    SELECT c.folded FROM (SELECT DISTINCT last_name_folded AS folded FROM employment_changes WHERE side = 'o') c
+      LEFT JOIN LATERAL (SELECT 1 AS held FROM employees e WHERE e.last_name_folded = c.folded AND e.person_id IS NOT NULL LIMIT 1) h ON true
+     WHERE h.held IS NULL));
+  DELETE FROM first_name_dictionary WHERE folded = ANY (ARRAY(
+    SELECT c.folded FROM (SELECT DISTINCT first_name_folded AS folded FROM employment_changes WHERE side = 'o') c
+      LEFT JOIN LATERAL (SELECT 1 AS held FROM employees e WHERE e.first_name_folded = c.folded AND e.person_id IS NOT NULL LIMIT 1) h ON true
+     WHERE h.held IS NULL));
+  RETURN NULL;
+END
+$$;

@@ -1,0 +1,37 @@
+// An NDJSON file is cut into lines a chunk (1 MB) at a time: a record split across chunks,
+// a multi-byte character on a boundary, CRLF endings, blank lines and a last line without
+// a newline all come out whole, each with its line number.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readBatches, type Sourced } from '../../server/importing/read.js';
+
+describe('reading an NDJSON file larger than a chunk', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'import-read-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives every record whole, with its line, across chunk boundaries', async () => {
+    const lines: string[] = [];
+    // About 3 MB of lines of varying length, names in several scripts (2-, 3- and 4-byte UTF-8).
+    for (let i = 1; i <= 30_000; i++) {
+      if (i % 1000 === 0) lines.push('');
+      else if (i === 29_990) lines.push('{"type":"company", not json');
+      else lines.push(JSON.stringify({ type: 'company', id: `co-${i}`, name: `Émile Ωμέγα 東京 🎉 ${'x'.repeat(i % 97)}` }));
+    }
+    const path = join(dir, 'big.ndjson');
+    writeFileSync(path, lines.join('\r\n'));
+
+    const read: Sourced[] = [];
+    for await (const batch of readBatches({ path })) read.push(...batch);
+
+    expect(read).toHaveLength(30_000 - 30);
+    const byLine = new Map(read.map((s) => [s.line, s]));
+    expect(byLine.get(29_990)).toEqual({ line: 29_990, unparsable: 'not valid JSON' });
+    expect(byLine.has(1000)).toBe(false);
+    for (const i of [1, 999, 1001, 12_345, 29_999]) {
+      expect(byLine.get(i)).toEqual({ line: i, value: { type: 'company', id: `co-${i}`, name: `Émile Ωμέγα 東京 🎉 ${'x'.repeat(i % 97)}` } });
+    }
+    expect(read.every((s) => 'unparsable' in s || (s.value as { id: string }).id === `co-${s.line}`)).toBe(true);
+  });
+});
