@@ -5,6 +5,7 @@
 
 import { type CredentialSummary, lockCredential, replaceCompanySet, rotateToken, setExpiry, unknownCompanies } from '../db/credentials.js';
 import type { Database, Queryable } from '../db/database.js';
+import { lockDataWriters } from '../db/writersLock.js';
 import { hashToken, newToken } from '../domain/tokens.js';
 
 /** A change the operator asked for that cannot be made; the message says why. */
@@ -30,6 +31,9 @@ export function revokeCompanies(db: Database, id: string, companies: string[]): 
 
 async function changeCompanies(db: Database, id: string, named: string[], apply: (current: string[], named: string[]) => string[]): Promise<CompanyChange> {
   return db.transaction(async (tx) => {
+    // The new set's rows take the data writers' lock (their trigger); taken here, before the
+    // credential's row, an import that locks the credential after that lock waits instead of deadlocking.
+    await lockDataWriters(tx);
     const credential = await changeable(tx, id);
     const unknown = await unknownCompanies(tx, named);
     if (unknown.length) throw new CredentialChangeRefused(`unknown companies: ${unknown.join(', ')} (import them first)`);

@@ -10,6 +10,7 @@ import { findProblems, type ImportProblem, unknownSnapshotCompanies } from '../d
 import { resolveImport } from '../db/import/resolve.js';
 import { analyzeStaging, createStagingTables } from '../db/import/staging.js';
 import type { Upkeep } from '../db/import/upkeep.js';
+import { lockDataWriters } from '../db/writersLock.js';
 import { ImportParseError, type ImportSource, readBatches } from './read.js';
 import { type ImportRecord, type StoredRecordType, storedRecordTypes } from './records.js';
 import { Stager } from './stage.js';
@@ -71,7 +72,7 @@ export async function importSource(db: Database, source: ImportSource, given: Im
   };
   return db.transaction(async (tx) => {
     // One import at a time, and no other writer's upkeep in between (server/db/derived).
-    await tx.query('SELECT lock_data_writers()');
+    await lockDataWriters(tx);
     await tx.query('SET LOCAL statement_timeout = 0');
     // Room to sort and hash a whole file's records in memory (the upkeep's sorts, the resolve's joins).
     await tx.query("SET LOCAL work_mem = '256MB'");

@@ -15,6 +15,7 @@ import {
   resampleStatistics,
   unlinkedLookalikes,
 } from '../db/erasure.js';
+import { lockDataWriters } from '../db/writersLock.js';
 
 /** An erasure that cannot be made (an unknown id); the message says why, for the operator. */
 export class ErasureRefused extends Error {}
@@ -159,7 +160,7 @@ async function inErasure<T>(db: Database, { dryRun = false }: ErasureOptions, wo
       await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
       return work(tx, true);
     }
-    await tx.query('SELECT lock_data_writers()');
+    await lockDataWriters(tx);
     const report = await work(tx, false);
     await resampleStatistics(tx);
     return report;

@@ -1,6 +1,7 @@
 // Changes of a credential's companies, on the database: a new company set with its own
 // rollup each time, the old set kept whole until housekeeping removes it, and concurrent
 // changes of one credential that all land.
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantCompanies, revokeCompanies } from '../../server/access/credentialChanges.js';
 import { Housekeeping } from '../../server/access/housekeeping.js';
@@ -65,5 +66,27 @@ describe.each(engines)('credential company changes on %s', (engine) => {
     const now = await held(tokens.none);
     expect(now.companyList).toEqual(['acme-corp', 'globex', 'secret-co']);
     expect(await rollup(now.companySetId)).toBe(3);
+  });
+
+  it.runIf(engine === 'postgres')('waits for a running import instead of deadlocking with it over the credential', async () => {
+    const id = (await held(tokens.acme)).id;
+    // An import holds the data writers' lock for its whole transaction and, when the file
+    // has credential records, locks credential rows after it.
+    const importing = new pg.Client({ connectionString: database.url });
+    await importing.connect();
+    try {
+      await importing.query('BEGIN');
+      await importing.query('SELECT lock_data_writers()');
+      const granted = grantCompanies(db(), id, ['globex']);
+      // The grant is now waiting on a lock (whichever it reached first)...
+      while (!(await importing.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rowCount)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      // ...and the import goes on to lock the credential, then commits.
+      await importing.query('SELECT 1 FROM credentials WHERE id = $1 FOR UPDATE', [id]);
+      await importing.query('COMMIT');
+      await expect(granted).resolves.toMatchObject({ after: ['acme-corp', 'globex'] });
+    } finally {
+      await importing.end();
+    }
   });
 });
