@@ -20,7 +20,7 @@ import { type Database, openDatabase } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
 import { findPersons, type PersonFilter } from '../../server/db/persons.js';
 import type { EmployeeRecord, EmploymentRecord, ImportRecord } from '../../server/importing/records.js';
-import { storedEmploymentRow } from '../../server/importing/stage.js';
+import { storedEmploymentRow } from '../../server/importing/rows.js';
 import type { Dataset } from '../dataset/generate.js';
 import { RssSampler } from '../rss.js';
 import { percentile, round } from '../stats.js';
