@@ -56,7 +56,7 @@ export class Stager {
     this.records += chunk.records;
     this.problems.addAll(chunk.problems, chunk.problemCount);
     this.unparsable.addAll(chunk.unparsable, chunk.unparsableCount);
-    for (const [table, rows] of Object.entries(chunk.rows) as [StagingTable, string | Uint8Array<ArrayBuffer>][]) await this.copy(table, rows);
+    for (const [table, rows] of Object.entries(chunk.rows) as [StagingTable, Uint8Array<ArrayBuffer>][]) await this.copy(table, rows);
   }
 
   /** Copies what is still checked here, and waits for every copy. */
@@ -65,7 +65,7 @@ export class Stager {
     await this.copying;
   }
 
-  private async copy(table: StagingTable, rows: string | Uint8Array<ArrayBuffer>): Promise<void> {
+  private async copy(table: StagingTable, rows: Uint8Array<ArrayBuffer>): Promise<void> {
     if (!rows.length) return;
     // One copy at a time on the connection; this one starts when the one before ends,
     // and is waited for only by the next (or by flush).
