@@ -48,10 +48,8 @@ describe('reading an NDJSON file larger than a chunk', () => {
       // Each piece is its own buffer (a worker takes it whole), and ends on a line's end.
       expect(bytes.byteOffset).toBe(0);
       expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
-      Buffer.from(bytes)
-        .toString('utf8')
-        .split('\n')
-        .forEach((text, i) => read.set(firstLine + i, text));
+      const texts = Buffer.from(bytes).toString('utf8').split('\n');
+      for (const [i, text] of texts.entries()) read.set(firstLine + i, text);
     }
     expect(pieces).toBeGreaterThan(100);
     // (CRLF endings: every line but the last, which ends with LF alone, keeps its CR.)
