@@ -44,3 +44,13 @@ export function pinSelf(cpu: number): void {
 export function onCpu(argv: string[], cpu: number | undefined): string[] {
   return cpu === undefined ? argv : ['taskset', '-c', String(cpu), ...argv];
 }
+
+/**
+ * The command line that runs `argv` on every core, whatever the bench is pinned to (where
+ * taskset exists): an operator's `npm run import` is not pinned, and its check workers
+ * run beside its own thread.
+ */
+export function onEveryCpu(argv: string[]): string[] {
+  const taskset = process.platform === 'linux' && spawnSync('taskset', ['--version']).status === 0;
+  return taskset ? ['taskset', '-c', `0-${os.cpus().length - 1}`, ...argv] : argv;
+}

@@ -20,8 +20,9 @@ import { type Database, openDatabase } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
 import { findPersons, type PersonFilter } from '../../server/db/persons.js';
 import type { EmployeeRecord, EmploymentRecord, ImportRecord } from '../../server/importing/records.js';
-import { storedEmploymentRow } from '../../server/importing/stage.js';
+import { storedEmploymentRow } from '../../server/importing/rows.js';
 import type { Dataset } from '../dataset/generate.js';
+import { onEveryCpu } from '../machine.js';
 import { RssSampler } from '../rss.js';
 import { percentile, round } from '../stats.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
@@ -63,7 +64,9 @@ export interface ChangeResults {
 /** Runs `npm run import` (server/cli/import.ts) on `file`, sampling its memory. */
 export async function runImportCli(databaseUrl: string, file: string, label: string, records: number): Promise<ImportRun> {
   const started = performance.now();
-  const child = spawn(process.execPath, [...importNodeFlags, '--import', 'tsx', join(root, 'server/cli/import.ts'), file], {
+  // (Unpinned: the bench's own pinning would put the import's worker threads on one core.)
+  const [command, ...args] = onEveryCpu([process.execPath, ...importNodeFlags, '--import', 'tsx', join(root, 'server/cli/import.ts'), file]);
+  const child = spawn(command!, args, {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl, PGLITE_DATA_DIR: '', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,7 +18,7 @@ export interface QueryOptions {
 /** A transaction's connection: queries, and COPY into a table. */
 export interface Transaction extends Queryable {
   /** COPY `text` (PostgreSQL's COPY text format, db/copyText.ts) into `table` (`columns`). */
-  copyIn(table: string, columns: readonly string[], text: string): Promise<void>;
+  copyIn(table: string, columns: readonly string[], text: string | Uint8Array<ArrayBuffer>): Promise<void>;
 }
 
 export interface Database extends Queryable {

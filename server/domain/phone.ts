@@ -7,8 +7,24 @@
 // accepted and ignored: E.164 has none.
 import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
+/**
+ * A North American number already in E.164 (+1, then ten digits, the first 2–9): its own
+ * E.164 form, whatever the default region. libphonenumber reads it under the plan of
+ * calling code 1, whose national prefix (1) it cannot start with, so nothing is stripped,
+ * and ten digits is a possible length in every country of that code. Most stored phones
+ * look like this, and parsing them is most of an import's phone cost. A property test
+ * holds this equal to the full parse (tests/domain/phoneFastPath.test.ts).
+ */
+const NANP_E164 = /^\+1[2-9]\d{9}$/;
+
 /** The E.164 form of `input`, or undefined when it is not a possible phone number. */
 export function toE164(input: string, defaultRegion: string): string | undefined {
+  if (NANP_E164.test(input)) return input;
+  return parsedE164(input, defaultRegion);
+}
+
+/** toE164 by libphonenumber alone, every time (the fast path's reference). */
+export function parsedE164(input: string, defaultRegion: string): string | undefined {
   const parsed = parsePhoneNumberFromString(asPasted(input), { defaultCountry: defaultRegion as CountryCode, extract: false });
   return parsed?.isPossible() ? parsed.number : undefined;
 }

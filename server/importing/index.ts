@@ -11,9 +11,10 @@ import { resolveImport } from '../db/import/resolve.js';
 import { analyzeStaging, createStagingTables } from '../db/import/staging.js';
 import type { Upkeep } from '../db/import/upkeep.js';
 import { lockDataWriters } from '../db/writersLock.js';
-import { ImportParseError, type ImportSource, readBatches } from './read.js';
+import { ImportParseError, type ImportSource, isNdjsonFile, readBatches } from './read.js';
 import { type ImportRecord, type StoredRecordType, storedRecordTypes } from './records.js';
 import { Stager } from './stage.js';
+import { checkedInWorkers, type WorkerOptions } from './workers.js';
 
 export type { ImportProblem };
 export { ImportParseError, type ImportSource };
@@ -36,6 +37,8 @@ export interface ImportOptions {
   defaultPhoneRegion: string;
   /** Companies whose employments the file holds whole: those of theirs it lacks are deleted. */
   snapshotCompanies?: readonly string[];
+  /** How an NDJSON file is checked in worker threads (workers.ts); `false` checks it in this thread. */
+  workers?: WorkerOptions | false;
 }
 
 export type OutcomeCounts = Record<Outcome, number>;
@@ -78,7 +81,10 @@ export async function importSource(db: Database, source: ImportSource, given: Im
     await tx.query("SET LOCAL work_mem = '256MB'");
     await createStagingTables(tx);
     const stager = new Stager(tx, options.defaultPhoneRegion, PROBLEMS_LISTED);
-    for await (const batch of readBatches(source)) await stager.addBatch(batch);
+    if (options.workers !== false && (await isNdjsonFile(source))) {
+      const data = { defaultPhoneRegion: options.defaultPhoneRegion, keep: PROBLEMS_LISTED };
+      for await (const chunk of checkedInWorkers((source as { path: string }).path, data, options.workers)) await stager.addChecked(chunk);
+    } else for await (const batch of readBatches(source)) await stager.addBatch(batch);
     await stager.flush();
     step('read, check and stage');
     if (stager.unparsable.count) {

@@ -30,6 +30,11 @@ export async function* readBatches(source: ImportSource, size = 2_000): AsyncGen
   if (batch.length) yield batch;
 }
 
+/** Whether the source is a file of NDJSON (not a JSON array). */
+export async function isNdjsonFile(source: ImportSource): Promise<boolean> {
+  return 'path' in source && (await firstCharacter(source.path)) !== '[';
+}
+
 export async function* readSource(source: ImportSource): AsyncGenerator<Sourced> {
   if ('records' in source) {
     let line = 0;
@@ -45,7 +50,7 @@ export async function* readSource(source: ImportSource): AsyncGenerator<Sourced>
 }
 
 /** One record of an NDJSON line (`line` counts from 1), or why it is unparsable; undefined for a blank line. */
-function parseLine(raw: string, line: number): Sourced | undefined {
+export function parseLine(raw: string, line: number): Sourced | undefined {
   const text = raw.trim();
   if (!text) return undefined;
   try {
@@ -81,6 +86,32 @@ async function* ndjsonFile(path: string): AsyncGenerator<Sourced[]> {
   }
   const last = parseLine(rest, ++line);
   if (last) yield [last];
+}
+
+/** Whole lines of an NDJSON file, about `size` bytes at a time, undecoded (for check workers); `firstLine` counts from 1. */
+export async function* ndjsonPieces(path: string, size = 1 << 20): AsyncGenerator<{ bytes: Uint8Array<ArrayBuffer>; firstLine: number }> {
+  let line = 1;
+  let rest: Buffer = Buffer.alloc(0);
+  for await (const chunk of createReadStream(path, { highWaterMark: size }) as AsyncIterable<Buffer>) {
+    const data = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+    const cut = data.lastIndexOf(10);
+    if (cut === -1) {
+      rest = data;
+      continue;
+    }
+    // Each piece has a buffer of its own, to be handed to a worker whole.
+    const piece = new Uint8Array(data.subarray(0, cut));
+    rest = Buffer.from(data.subarray(cut + 1));
+    yield { bytes: piece, firstLine: line };
+    line += newlines(data, cut) + 1;
+  }
+  yield { bytes: new Uint8Array(rest), firstLine: line };
+}
+
+function newlines(data: Buffer, end: number): number {
+  let count = 0;
+  for (let at = data.indexOf(10); at !== -1 && at < end; at = data.indexOf(10, at + 1)) count++;
+  return count;
 }
 
 function* arrayOf(parse: () => unknown): Generator<Sourced> {

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readBatches, type Sourced } from '../../server/importing/read.js';
+import { ndjsonPieces, readBatches, type Sourced } from '../../server/importing/read.js';
 
 describe('reading an NDJSON file larger than a chunk', () => {
   const dir = mkdtempSync(join(tmpdir(), 'import-read-'));
@@ -33,5 +33,28 @@ describe('reading an NDJSON file larger than a chunk', () => {
       expect(byLine.get(i)).toEqual({ line: i, value: { type: 'company', id: `co-${i}`, name: `Émile Ωμέγα 東京 🎉 ${'x'.repeat(i % 97)}` } });
     }
     expect(read.every((s) => 'unparsable' in s || (s.value as { id: string }).id === `co-${s.line}`)).toBe(true);
+  });
+
+  it('cuts it into pieces of whole lines for the check workers, each knowing its first line', async () => {
+    const lines: string[] = [];
+    for (let i = 1; i <= 5_000; i++) lines.push(i % 500 === 0 ? '' : `{"n":${i},"name":"Émile 東京 🎉 ${'x'.repeat(i % 301)}"}`);
+    const path = join(dir, 'pieces.ndjson');
+    writeFileSync(path, `${lines.join('\r\n')}\n`);
+
+    const read = new Map<number, string>();
+    let pieces = 0;
+    for await (const { bytes, firstLine } of ndjsonPieces(path, 4096)) {
+      pieces++;
+      // Each piece is its own buffer (a worker takes it whole), and ends on a line's end.
+      expect(bytes.byteOffset).toBe(0);
+      expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
+      const texts = Buffer.from(bytes).toString('utf8').split('\n');
+      for (const [i, text] of texts.entries()) read.set(firstLine + i, text);
+    }
+    expect(pieces).toBeGreaterThan(100);
+    // (CRLF endings: every line but the last, which ends with LF alone, keeps its CR.)
+    for (let i = 1; i <= 5_000; i++) expect(read.get(i)).toBe(i < 5_000 ? `${lines[i - 1]}\r` : lines[i - 1]);
+    // The file ends with a newline: its last line is empty.
+    expect(read.get(5_001)).toBe('');
   });
 });

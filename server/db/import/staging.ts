@@ -41,7 +41,7 @@ export async function createStagingTables(tx: Transaction): Promise<void> {
 }
 
 /** COPY rows (COPY text format) into a staging table. */
-export async function copyIntoStaging(tx: Transaction, table: StagingTable, text: string): Promise<void> {
+export async function copyIntoStaging(tx: Transaction, table: StagingTable, text: string | Uint8Array<ArrayBuffer>): Promise<void> {
   await tx.copyIn(
     table,
     stagingTables[table].map((c) => c.column),

@@ -1,0 +1,226 @@
+// The checks a record needs no database for, as it streams past: its shape (JSON Schema),
+// its phone (parsed to E.164), and what the application computes for storage (folded
+// names, external ids in order, a token's hash). A record that passes becomes a row of
+// its staging table (db/import/staging.ts) in COPY text; a chunk of records comes out as
+// one text per table, with its problems in file order (the first ones, and how many).
+// Needs no connection: it runs where the import runs, or in a worker (checkWorker.ts).
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { type CopyValue, copyLine } from '../db/copyText.js';
+import { type EmploymentRecordKindName, employmentRecordKindNames, employmentRecordKinds, kindColumns, valueAt } from '../db/employmentColumns.js';
+import type { ImportProblem } from '../db/import/problems.js';
+import type { StagingTable } from '../db/import/staging.js';
+import { foldName } from '../domain/names.js';
+import { toE164 } from '../domain/phone.js';
+import { hashToken } from '../domain/tokens.js';
+import { parseLine, type Sourced } from './read.js';
+import { type CredentialRecord, type ImportRecord, recordSchemas } from './records.js';
+import { employeeRow } from './rows.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
+const validators = Object.fromEntries(Object.entries(recordSchemas).map(([type, schema]) => [type, ajv.compile(schema)])) as Record<
+  ImportRecord['type'],
+  ValidateFunction
+>;
+
+/** A checked run of records: COPY text per staging table, and the problems found. */
+export interface CheckedChunk {
+  rows: Partial<Record<StagingTable, Uint8Array<ArrayBuffer>>>;
+  records: number;
+  problems: ImportProblem[];
+  problemCount: number;
+  unparsable: ImportProblem[];
+  unparsableCount: number;
+}
+
+const label = (r: any): string =>
+  r?.type === 'credential'
+    ? `credential "${r.name}"`
+    : r?.type === 'delete'
+      ? `delete ${r.record ?? ''} ${r.id ?? r.employeeId ?? ''}`.trim()
+      : `${r?.type ?? 'record'} ${r?.id ?? r?.employeeId ?? ''}`.trim();
+
+export class RecordChecker {
+  private rows = new Map<StagingTable, RowBytes>();
+  private pending = 0;
+  private records = 0;
+  private problems: ImportProblem[] = [];
+  private problemCount = 0;
+  private unparsable: ImportProblem[] = [];
+  private unparsableCount = 0;
+  /** Phones as read → E.164 (or null when unparseable), for the employments of one person that repeat theirs. */
+  private readonly phones = new Map<string, string | null>();
+  private readonly kindRow: Record<EmploymentRecordKindName, (record: any) => CopyValue[]>;
+
+  constructor(
+    private readonly defaultPhoneRegion: string,
+    /** How many problems of a chunk are kept (all are counted). */
+    private readonly keep: number,
+  ) {
+    // A per-employment record fills its own kind's columns of the shared staging table.
+    const columns = employmentRecordKindNames.flatMap(kindColumns).map((c) => c.column);
+    this.kindRow = Object.fromEntries(
+      employmentRecordKindNames.map((kind) => {
+        const definition = employmentRecordKinds[kind];
+        const own = new Map<string, (record: any) => CopyValue>(
+          definition.fields.map((f) => [f.column, (record: any) => valueAt(record, f.path) as CopyValue]),
+        );
+        if ('flag' in definition) own.set(definition.flag, () => true);
+        const getters = columns.map((column) => own.get(column) ?? (() => null));
+        return [kind, (record: any) => getters.map((get) => get(record))];
+      }),
+    ) as Record<EmploymentRecordKindName, (record: any) => CopyValue[]>;
+  }
+
+  /** Characters of COPY text held since the last take(). */
+  get pendingLength(): number {
+    return this.pending;
+  }
+
+  /** Checks the lines of NDJSON bytes whose first line is `firstLine`. */
+  addLines(bytes: Buffer, firstLine: number): void {
+    // Decoded a line at a time: a line of ASCII then stays a one-byte string, which decodes
+    // and parses several times faster than its part of a decoded whole (where one
+    // character beyond Latin-1 anywhere makes every line two-byte). A newline byte is never
+    // part of a multi-byte character, so the lines are the same either way.
+    let line = firstLine;
+    let start = 0;
+    for (let end = bytes.indexOf(10); end !== -1; end = bytes.indexOf(10, start)) {
+      const sourced = parseLine(bytes.toString('utf8', start, end), line++);
+      if (sourced) this.add(sourced);
+      start = end + 1;
+    }
+    const last = parseLine(bytes.toString('utf8', start), line);
+    if (last) this.add(last);
+  }
+
+  add(sourced: Sourced): void {
+    const { line } = sourced;
+    if ('unparsable' in sourced) {
+      if (this.unparsable.length < this.keep) this.unparsable.push({ line, record: 'record', message: sourced.unparsable });
+      this.unparsableCount++;
+      return;
+    }
+    this.records++;
+    const value = sourced.value as any;
+    const validate = validators[value?.type as ImportRecord['type']];
+    if (!validate) {
+      this.problem(line, value, `unknown record type ${JSON.stringify(value?.type)}; expected one of ${Object.keys(validators).join(', ')}`);
+      return;
+    }
+    if (!validate(value)) {
+      for (const e of validate.errors ?? [])
+        this.problem(
+          line,
+          value,
+          `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`,
+        );
+      return;
+    }
+    const record = value as ImportRecord;
+    switch (record.type) {
+      case 'company':
+        return this.stage('import_companies', [line, record.id, record.name]);
+      case 'person':
+        return this.stage('import_persons', [line, record.id, record.createdAt, record.updatedAt]);
+      case 'employee': {
+        const phone = this.phone(record.phone);
+        if (!phone)
+          return this.problem(
+            line,
+            value,
+            `phone ${JSON.stringify(record.phone)} cannot be parsed as a phone number (default region ${this.defaultPhoneRegion})`,
+          );
+        return this.stage('import_employees', employeeRow(line, record, phone, this.fold));
+      }
+      case 'delete':
+        return this.stage('import_deletes', [line, record.record, 'id' in record ? record.id : record.employeeId]);
+      case 'credential':
+        return this.stage('import_credentials', [
+          line,
+          record.id ?? null,
+          record.name,
+          `\\x${credentialHash(record).toString('hex')}`,
+          `{${record.companies.join(',')}}`,
+        ]);
+      default:
+        return this.stage('import_employment_records', [line, record.type, record.employeeId, ...this.kindRow[record.type](record)]);
+    }
+  }
+
+  /** What was checked since the last take(), and a fresh start. */
+  take(): CheckedChunk {
+    const rows: CheckedChunk['rows'] = {};
+    for (const [table, bytes] of this.rows) rows[table] = bytes.written();
+    const chunk: CheckedChunk = {
+      rows,
+      records: this.records,
+      problems: this.problems,
+      problemCount: this.problemCount,
+      unparsable: this.unparsable,
+      unparsableCount: this.unparsableCount,
+    };
+    this.rows = new Map();
+    this.pending = this.records = this.problemCount = this.unparsableCount = 0;
+    this.problems = [];
+    this.unparsable = [];
+    return chunk;
+  }
+
+  private problem(line: number, value: unknown, message: string): void {
+    if (this.problems.length < this.keep) this.problems.push({ line, record: label(value), message });
+    this.problemCount++;
+  }
+
+  private phone(text: string): string | null {
+    let phone = this.phones.get(text);
+    if (phone === undefined) {
+      if (this.phones.size >= 10_000) this.phones.clear();
+      this.phones.set(text, (phone = toE164(text, this.defaultPhoneRegion) ?? null));
+    }
+    return phone;
+  }
+
+  /** Names repeat across a file (a few tens of thousands of distinct ones at 1M people): folded once each. */
+  private readonly folded = new Map<string, string>();
+  private readonly fold = (name: string): string => {
+    let folded = this.folded.get(name);
+    if (folded === undefined) {
+      if (this.folded.size >= 50_000) this.folded.clear();
+      this.folded.set(name, (folded = foldName(name)));
+    }
+    return folded;
+  };
+
+  private stage(table: StagingTable, values: CopyValue[]): void {
+    let bytes = this.rows.get(table);
+    if (!bytes) this.rows.set(table, (bytes = new RowBytes()));
+    const text = copyLine(values);
+    bytes.write(text);
+    this.pending += text.length;
+  }
+}
+
+/** COPY text of one table, written as UTF-8 as it comes (joining the lines and encoding them after cost more). */
+class RowBytes {
+  private buffer = Buffer.allocUnsafeSlow(1 << 16);
+  private length = 0;
+  write(text: string): void {
+    // (At most 3 bytes per UTF-16 unit.)
+    if (this.length + text.length * 3 > this.buffer.length) {
+      const larger = Buffer.allocUnsafeSlow(Math.max(this.buffer.length * 2, this.length + text.length * 3));
+      this.buffer.copy(larger, 0, 0, this.length);
+      this.buffer = larger;
+    }
+    this.length += this.buffer.write(text, this.length);
+  }
+  /** The bytes written, over a buffer of their own (that a worker can hand over whole). */
+  written(): Uint8Array<ArrayBuffer> {
+    return new Uint8Array(this.buffer.buffer as ArrayBuffer, this.buffer.byteOffset, this.length);
+  }
+}
+
+function credentialHash(c: CredentialRecord): Buffer {
+  return c.tokenHash ? Buffer.from(c.tokenHash, 'hex') : hashToken(c.token!);
+}

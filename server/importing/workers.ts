@@ -1,0 +1,92 @@
+// An NDJSON file's records checked in worker threads (checkWorker.ts) while the import's
+// own thread copies what they have checked into staging: reading, JSON parsing and the
+// record checks are most of a large import's time in Node, and the copy waits on the
+// database, so the two overlap. Pieces go out in file order and their chunks come back in
+// file order, so problems are listed as they would be in one thread. A worker that fails
+// fails the import (nothing is written: the transaction rolls back).
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { CheckedChunk } from './check.js';
+import { ndjsonPieces } from './read.js';
+
+export interface CheckWorkerData {
+  defaultPhoneRegion: string;
+  /** Problems kept per chunk (all are counted). */
+  keep: number;
+  /** Tests only: the worker throws on this piece (counting from 1). */
+  failOnPiece?: number;
+}
+
+export interface WorkerOptions {
+  /** Worker threads (default: one per core but one, at least one: the database and this thread need the rest). */
+  workers?: number;
+  /** Bytes of the file per piece handed to a worker. */
+  pieceBytes?: number;
+  /** Tests only: a worker throws on its piece of this number. */
+  failOnPiece?: number;
+}
+
+/** Per worker: a heap small enough that the import stays within its memory budget (FORMAT.md). */
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
+
+// Under tsx (development, tests) the worker is TypeScript: it registers tsx's loader first
+// (a worker's --import does not apply to its own entry on Node 20). Built, it is JavaScript.
+const typescript = import.meta.url.endsWith('.ts');
+const tsxApi = () => pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs'); // (its ES module build)
+const script = typescript
+  ? `import(${JSON.stringify(tsxApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./checkWorker.ts', import.meta.url).href)}); })`
+  : new URL('./checkWorker.js', import.meta.url);
+
+class CheckWorker {
+  private readonly worker: Worker;
+  private readonly waiting: { resolve: (chunk: CheckedChunk) => void; reject: (error: Error) => void }[] = [];
+  private failure?: Error;
+
+  constructor(data: CheckWorkerData) {
+    this.worker = new Worker(script, { eval: typescript, workerData: data, resourceLimits: WORKER_LIMITS });
+    this.worker.on('message', (chunk: CheckedChunk) => this.waiting.shift()?.resolve(chunk));
+    this.worker.on('error', (error) => this.fail(error));
+    this.worker.on('exit', (code) => this.fail(new Error(`an import check worker stopped (exit code ${code})`)));
+  }
+
+  check(bytes: Uint8Array, firstLine: number): Promise<CheckedChunk> {
+    if (this.failure) return Promise.reject(this.failure);
+    const checked = new Promise<CheckedChunk>((resolve, reject) => this.waiting.push({ resolve, reject }));
+    this.worker.postMessage({ bytes, firstLine }, [bytes.buffer as ArrayBuffer]);
+    return checked;
+  }
+
+  private fail(error: Error): void {
+    this.failure ??= error;
+    for (const w of this.waiting.splice(0)) w.reject(this.failure);
+  }
+
+  async close(): Promise<void> {
+    this.failure ??= new Error('closed');
+    await this.worker.terminate();
+  }
+}
+
+/** The checked chunks of an NDJSON file, in file order. */
+export async function* checkedInWorkers(path: string, data: Omit<CheckWorkerData, 'failOnPiece'>, options: WorkerOptions = {}): AsyncGenerator<CheckedChunk> {
+  const count = Math.max(1, options.workers ?? availableParallelism() - 1);
+  const workers = Array.from({ length: count }, () => new CheckWorker({ ...data, failOnPiece: options.failOnPiece }));
+  // Pieces in flight: enough to keep every worker busy while a chunk is copied, few enough for memory.
+  const inFlight: Promise<CheckedChunk>[] = [];
+  const most = count * 2;
+  try {
+    let next = 0;
+    for await (const { bytes, firstLine } of ndjsonPieces(path, options.pieceBytes)) {
+      const checked = workers[next++ % count]!.check(bytes, firstLine);
+      // (A failure surfaces where the chunk is waited for, not as an unhandled rejection before.)
+      checked.catch(() => {});
+      inFlight.push(checked);
+      if (inFlight.length >= most) yield await inFlight.shift()!;
+    }
+    while (inFlight.length) yield await inFlight.shift()!;
+  } finally {
+    await Promise.all(workers.map((w) => w.close()));
+  }
+}
