@@ -36,7 +36,10 @@ if (!databaseUrl) {
 const spooledLines = (dir: string) =>
   readdirSync(dir).flatMap((name) => {
     const text = readFileSync(join(dir, name), 'utf8');
-    return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean);
+    return text
+      .slice(0, text.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter(Boolean);
   });
 
 describe.runIf(databaseUrl).each(['spool', 'commit'] as const)('access audit across a crash of the service process (AUDIT_DURABILITY=%s)', (durability) => {
