@@ -105,7 +105,16 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     { ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute, keyPrefix: config.rateLimitKeyPrefix },
     redis,
   );
-  const router = buildRouter(api, operationalRoutes({ db, metrics, draftsEnabled: config.draftsEnabled, draining: () => closing }));
+  const router = buildRouter(
+    api,
+    operationalRoutes({
+      db,
+      metrics,
+      draftsEnabled: config.draftsEnabled,
+      draining: () => closing,
+      auditReady: auditShipper && (() => auditShipper.spool.current !== undefined),
+    }),
+  );
   const handler = createRequestHandler({
     api,
     router,

@@ -5,13 +5,22 @@
 //
 // Ownership: this instance holds a session-level advisory lock per file of its own, on a
 // connection of its own (db.session(): pooled connections are closed when idle, which
-// would let the lock go). A file whose lock can be taken has no live owner: at start and
+// would let the lock go). The shipping runs on that connection too, so it never takes a
+// pooled connection from a request (PG_POOL_MAX stays the requests' own). A file whose lock can be taken has no live owner: at start and
 // every ADOPT_INTERVAL_MS the instance adopts such files in the spool directory (those of
 // this database: they have a row), ships them from their recorded offset and deletes them.
 // So a crashed instance's entries are shipped by its restart or by a sibling on the volume.
 import { fstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { auditSpoolProgress, forgetAuditSpool, registerAuditSpool, shipAuditSpoolBatch, tryLockAuditSpool, unlockAuditSpool } from '../db/accessAudit.js';
+import {
+  auditSpoolProgress,
+  forgetAuditSpool,
+  prepareAuditSpoolSession,
+  registerAuditSpool,
+  shipAuditSpoolBatch,
+  tryLockAuditSpool,
+  unlockAuditSpool,
+} from '../db/accessAudit.js';
 import type { Database, Session } from '../db/database.js';
 import type { Logger } from '../observability/logger.js';
 import { AuditSpool, closeSpoolFile, createSpoolFile, newSpoolName, SPOOL_SUFFIX, type SpoolFile } from './auditSpool.js';
@@ -139,7 +148,7 @@ export class AuditShipper {
     const session = await this.lockSession();
     let name = newSpoolName();
     while (!(await tryLockAuditSpool(session, name))) name = newSpoolName();
-    await registerAuditSpool(this.db, name);
+    await registerAuditSpool(session, name);
     const file = createSpoolFile(this.dir, name);
     this.owned.set(name, { file, shipped: 0 });
     this.spool.switchTo(file);
@@ -148,6 +157,12 @@ export class AuditShipper {
   private async lockSession(): Promise<Session> {
     if (this.session) return this.session;
     const session = await this.db.session!();
+    try {
+      await prepareAuditSpoolSession(session);
+    } catch (error) {
+      await session.close().catch(() => {});
+      throw error;
+    }
     this.session = session;
     // The locks went with the connection: another instance may adopt these files now, so
     // no more entries go to them. Appends fail (503) until the next tick opens a new file.
@@ -186,9 +201,10 @@ export class AuditShipper {
         }
       });
       const to = shipped + last + 1;
-      if (!(await shipAuditSpoolBatch(this.db, name, shipped, to, `[${entries.join(',')}]`))) {
+      const session = await this.lockSession();
+      if (!(await shipAuditSpoolBatch(session, name, shipped, to, `[${entries.join(',')}]`))) {
         // Shipped elsewhere meanwhile (only possible if the lock was lost): go on from there.
-        const progress = (await auditSpoolProgress(this.db, [name])).get(name);
+        const progress = (await auditSpoolProgress(session, [name])).get(name);
         if (progress === undefined) throw new Error(`access audit spool ${name} has no progress row`);
         shipped = progress;
         continue;
@@ -217,8 +233,9 @@ export class AuditShipper {
   /** File first, then row: a row without its file is harmless; a file without its row would look like another database's. */
   private async remove(name: string, path: string): Promise<void> {
     unlinkSync(path);
-    await forgetAuditSpool(this.db, name);
-    if (this.session) await unlockAuditSpool(this.session, name);
+    const session = await this.lockSession();
+    await forgetAuditSpool(session, name);
+    await unlockAuditSpool(session, name);
   }
 
   /** Ships and deletes every spool file in the directory that is this database's and whose owner is gone. */
@@ -226,8 +243,8 @@ export class AuditShipper {
     this.lastAdoption = Date.now();
     const names = readdirSync(this.dir).filter((name) => name.endsWith(SPOOL_SUFFIX) && !this.owned.has(name));
     if (!names.length) return;
-    const progress = await auditSpoolProgress(this.db, names);
     const session = await this.lockSession();
+    const progress = await auditSpoolProgress(session, names);
     for (const [name, from] of progress) {
       const path = join(this.dir, name);
       const stat = statSync(path, { throwIfNoEntry: false });

@@ -1,7 +1,7 @@
 // The access audit's table (migration 003): entries written by the person query itself
 // (server/db/persons.ts) or here, read back per person or per credential, and deleted past
 // their retention by the housekeeping job; and the spool files' progress (migration 006).
-import type { Database, Queryable } from './database.js';
+import type { Queryable } from './database.js';
 
 export type AuditedOperation = 'searchPersons' | 'getPerson';
 
@@ -120,29 +120,26 @@ export async function auditSpoolProgress(db: Queryable, names: readonly string[]
  * Inserts a batch of spooled entries (`entries`: a JSON array of the spool's lines) and
  * moves the file's progress from `from` to `to` bytes, in one statement: both commit or
  * neither. The insert happens only if the file was shipped exactly to `from`, so a batch
- * shipped twice (a retry after a lost answer, two shippers) is inserted once. Committed
- * with synchronous commit: once this returns, the spooled lines may go. False: the
- * progress was not at `from`, nothing was written.
+ * shipped twice (a retry after a lost answer, two shippers) is inserted once. Run it on a
+ * session with synchronous commit on (the shipper's): once it returns, the lines may go.
+ * False: the progress was not at `from`, nothing was written.
  */
-export async function shipAuditSpoolBatch(db: Database, name: string, from: number, to: number, entries: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    await tx.query('SET LOCAL synchronous_commit = on');
-    const [result] = await tx.query<{ advanced: number }>(
-      `WITH progress AS (
-         UPDATE access_audit_spools SET shipped_bytes = $3 WHERE name = $1 AND shipped_bytes = $2 RETURNING 1
-       ), shipped AS (
-         INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id)
-         SELECT e.at, e.credential_id, e.operation, e.person_ids, e.not_found_person_id
-           FROM jsonb_to_recordset($4::jsonb)
-                AS e(at timestamptz, credential_id uuid, operation text, person_ids uuid[], not_found_person_id uuid)
-          WHERE EXISTS (SELECT FROM progress)
-         RETURNING 1
-       )
-       SELECT (SELECT count(*) FROM progress)::int AS advanced, (SELECT count(*) FROM shipped) AS inserted`,
-      [name, from, to, entries],
-    );
-    return result!.advanced === 1;
-  });
+export async function shipAuditSpoolBatch(db: Queryable, name: string, from: number, to: number, entries: string): Promise<boolean> {
+  const [result] = await db.query<{ advanced: number }>(
+    `WITH progress AS (
+       UPDATE access_audit_spools SET shipped_bytes = $3 WHERE name = $1 AND shipped_bytes = $2 RETURNING 1
+     ), shipped AS (
+       INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id)
+       SELECT e.at, e.credential_id, e.operation, e.person_ids, e.not_found_person_id
+         FROM jsonb_to_recordset($4::jsonb)
+              AS e(at timestamptz, credential_id uuid, operation text, person_ids uuid[], not_found_person_id uuid)
+        WHERE EXISTS (SELECT FROM progress)
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM progress)::int AS advanced, (SELECT count(*) FROM shipped) AS inserted`,
+    [name, from, to, entries],
+  );
+  return result!.advanced === 1;
 }
 
 /** Removes a spool file's row once the file is shipped and gone. */
@@ -158,6 +155,11 @@ export async function forgetAuditSpool(db: Queryable, name: string): Promise<voi
 export async function tryLockAuditSpool(session: Queryable, name: string): Promise<boolean> {
   const [row] = await session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(728304, hashtext($1)) AS locked', [name]);
   return row!.locked;
+}
+
+/** The shipper's session: its commits wait for the disk flush, whatever the server's default. */
+export async function prepareAuditSpoolSession(session: Queryable): Promise<void> {
+  await session.query('SET synchronous_commit = on');
 }
 
 export async function unlockAuditSpool(session: Queryable, name: string): Promise<void> {
