@@ -10,8 +10,9 @@
 // every ADOPT_INTERVAL_MS the instance adopts such files in the spool directory (those of
 // this database: they have a row), ships them from their recorded offset and deletes them.
 // So a crashed instance's entries are shipped by its restart or by a sibling on the volume.
-import { fstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { accessSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '../config.js';
 import {
   auditSpoolProgress,
   forgetAuditSpool,
@@ -82,8 +83,13 @@ export class AuditShipper {
 
   /** Opens this instance's first spool file (the service does not start without one) and starts shipping. */
   static async start(db: Database, dir: string, logger: Logger, options: ShipperOptions = {}): Promise<AuditShipper> {
-    if (!db.session) throw new Error('the access audit spool needs PostgreSQL');
-    mkdirSync(dir, { recursive: true });
+    if (!db.session) throw new ConfigError('AUDIT_DURABILITY=spool needs PostgreSQL (DATABASE_URL)');
+    try {
+      mkdirSync(dir, { recursive: true });
+      accessSync(dir, constants.W_OK);
+    } catch (error) {
+      throw new ConfigError(`AUDIT_SPOOL_DIR (${dir}) cannot hold the access audit spool: ${(error as Error).message}`);
+    }
     const shipper = new AuditShipper(db, dir, logger, new AuditSpool(undefined), options);
     await shipper.openFile();
     shipper.timer = setInterval(() => shipper.tick(), shipper.options.intervalMs).unref();
