@@ -119,7 +119,8 @@ describe('access audit durability and spool', () => {
     async () => {
       const file = join(mkdtempSync(join(tmpdir(), 'audit-spool-config-')), 'a-file');
       writeFileSync(file, '');
-      const { code, output } = await start({ DATABASE_URL: process.env.DATABASE_URL!, AUDIT_SPOOL_DIR: join(file, 'spool') });
+      const database = await throwawayDatabase('postgres');
+      const { code, output } = await start({ DATABASE_URL: database.url!, AUDIT_SPOOL_DIR: join(file, 'spool') }).finally(() => database.drop());
       expect(code).toBe(1);
       expect(output).toContain(`configuration error: AUDIT_SPOOL_DIR (${join(file, 'spool')}) cannot hold the access audit spool`);
       expect(output).not.toContain('listening');
