@@ -286,7 +286,7 @@ export function renderMarkdown(report: Report): string {
       lines.push(
         `### Access audit cost on ${engineName[engine]}`,
         '',
-        `The service as above (access audit on, as shipped: each response's entry written by its own query's statement and committed before the response is sent), the same service with \`AUDIT_DURABILITY=flush\` (each response also waits for its entry's flush to disk) and with \`AUDIT_ENABLED=false\`, measured side by side in the same alternating rounds.`,
+        `The service as above (access audit on, as shipped: \`AUDIT_DURABILITY=spool\`, each response's entry appended to the instance's spool file by a synchronous write before the response is sent, and shipped into the audit table in batches), the same service with \`AUDIT_DURABILITY=flush\` (the person query's own statement writes the entry, and each response waits for its commit's flush to disk) and with \`AUDIT_ENABLED=false\`, measured side by side in the same alternating rounds.`,
         '',
         '| Operation / filter | Credential | audit on req/s | flushed req/s | audit off req/s | on / off | flushed / off | on p50 ms | on p99 ms | flushed p99 ms | off p50 ms | off p99 ms |',
         '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
