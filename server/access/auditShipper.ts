@@ -97,9 +97,9 @@ export class AuditShipper {
     return shipper;
   }
 
-  /** Ships everything appended so far (tests; shutdown goes through close()). */
+  /** Ships everything appended so far, and rotates the file if it is due (tests; shutdown goes through close()). */
   drain(): Promise<void> {
-    return this.enqueue(() => this.shipOwned());
+    return this.enqueue(() => this.step());
   }
 
   /** Adopts the orphaned files now (tests; the timer does it every adoptIntervalMs). */
@@ -129,14 +129,21 @@ export class AuditShipper {
     if (this.busy || this.closed) return;
     this.busy = true;
     void this.enqueue(async () => {
-      if (!this.spool.current) await this.openFile();
-      await this.shipOwned();
-      const current = this.spool.current && this.owned.get(this.spool.current.name);
-      if (current && current.shipped === current.file.size && current.file.size >= this.options.rotateBytes) await this.rotate(current);
+      await this.step();
       if (Date.now() - this.lastAdoption >= this.options.adoptIntervalMs) await this.adoptOrphans();
     }).finally(() => {
       this.busy = false;
     });
+  }
+
+  /** Ships this instance's files; a file replaced or given up goes once shipped, and a large one fully shipped is replaced. */
+  private async step(): Promise<void> {
+    if (!this.spool.current && !this.closed) await this.openFile();
+    await this.shipOwned();
+    // A file the spool gave up (a failed write it could not undo) goes once shipped.
+    for (const owned of [...this.owned.values()]) if (owned.file !== this.spool.current) await this.retire(owned);
+    const current = this.spool.current && this.owned.get(this.spool.current.name);
+    if (current && current.shipped === current.file.size && current.file.size >= this.options.rotateBytes) await this.rotate(current);
   }
 
   /** Runs `work` after whatever shipping is under way; a failure is logged (rate-limited) and retried by the next tick. */
@@ -187,8 +194,12 @@ export class AuditShipper {
     for (const owned of [...this.owned.values()]) owned.shipped = await this.ship(owned.file.name, owned.file.fd, owned.shipped, owned.file.size);
   }
 
-  /** Ships the whole lines of `fd` between `from` and `end`; returns how far the file is shipped. */
-  private async ship(name: string, fd: number, from: number, end: number): Promise<number> {
+  /**
+   * Ships the whole lines of `fd` between `from` and `end`; returns how far the file is
+   * shipped. An adopted file's lines are checked first (`check`); this instance's own were
+   * written whole by JSON.stringify (a failed write is cut off or ends the file's use).
+   */
+  private async ship(name: string, fd: number, from: number, end: number, check = false): Promise<number> {
     let shipped = from;
     while (shipped < end) {
       const buffer = Buffer.alloc(Math.min(this.options.batchBytes, end - shipped));
@@ -197,15 +208,17 @@ export class AuditShipper {
       // No whole line left: an unfinished last line (whose write never returned) is not shipped.
       if (last < 0) break;
       const lines = buffer.subarray(0, last).toString('utf8').split('\n');
-      const entries = lines.filter((line) => {
-        try {
-          JSON.parse(line);
-          return true;
-        } catch {
-          this.logger.error({ file: name }, 'access audit spool line unreadable; skipped');
-          return false;
-        }
-      });
+      const entries = !check
+        ? lines
+        : lines.filter((line) => {
+            try {
+              JSON.parse(line);
+              return true;
+            } catch {
+              this.logger.error({ file: name }, 'access audit spool line unreadable; skipped');
+              return false;
+            }
+          });
       const to = shipped + last + 1;
       const session = await this.lockSession();
       if (!(await shipAuditSpoolBatch(session, name, shipped, to, `[${entries.join(',')}]`))) {
@@ -261,7 +274,7 @@ export class AuditShipper {
         const fd = openSync(path, 'r');
         try {
           const size = fstatSync(fd).size;
-          const shipped = await this.ship(name, fd, from, size);
+          const shipped = await this.ship(name, fd, from, size, true);
           // Bytes after the last newline: a line whose write never returned, so no response carried it.
           if (shipped < size)
             this.logger.warn(

@@ -117,7 +117,8 @@ export async function auditSpoolProgress(db: Queryable, names: readonly string[]
 }
 
 /**
- * Inserts a batch of spooled entries (`entries`: a JSON array of the spool's lines) and
+ * Inserts a batch of spooled entries (`entries`: a JSON array of the spool's lines, ids as
+ * array literals; read as json, not jsonb, which would parse it twice) and
  * moves the file's progress from `from` to `to` bytes, in one statement: both commit or
  * neither. The insert happens only if the file was shipped exactly to `from`, so a batch
  * shipped twice (a retry after a lost answer, two shippers) is inserted once. Run it on a
@@ -131,7 +132,7 @@ export async function shipAuditSpoolBatch(db: Queryable, name: string, from: num
      ), shipped AS (
        INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id)
        SELECT e.at, e.credential_id, e.operation, e.person_ids, e.not_found_person_id
-         FROM jsonb_to_recordset($4::jsonb)
+         FROM json_to_recordset($4::json)
               AS e(at timestamptz, credential_id uuid, operation text, person_ids uuid[], not_found_person_id uuid)
         WHERE EXISTS (SELECT FROM progress)
        RETURNING 1

@@ -26,7 +26,7 @@ export function getPerson(db: Database, audit: AccessAudit, { inlineCompaniesMax
       },
       audit.inStatement && { ...audit.inStatement, credentialId: credential.id, operation: 'getPerson' },
     );
-    audit.spool?.append({
+    await audit.spool?.append({
       at: row!.as_of,
       credentialId: credential.id,
       operation: 'getPerson',

@@ -13,7 +13,7 @@ export function searchPersons(db: Database, audit: AccessAudit, options: PersonQ
     // it asked for.
     const rows = await findPersons(db, filter, audit.inStatement && { ...audit.inStatement, credentialId: credential.id, operation: 'searchPersons' });
     const { as_of, total } = rows[0]!;
-    audit.spool?.append({
+    await audit.spool?.append({
       at: as_of,
       credentialId: credential.id,
       operation: 'searchPersons',

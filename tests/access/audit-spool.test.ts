@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuditShipper } from '../../server/access/auditShipper.js';
-import { newSpoolName } from '../../server/access/auditSpool.js';
+import { newSpoolName, spoolLine } from '../../server/access/auditSpool.js';
 import { registerAuditSpool, shipAuditSpoolBatch } from '../../server/db/accessAudit.js';
 import { findActiveCredential } from '../../server/db/credentials.js';
 import { demoCredentials, demoDataset } from '../../server/demo/dataset.js';
@@ -38,8 +38,7 @@ describe.runIf(databaseUrl)('access audit spool', () => {
     operation: 'getPerson' as const,
     personIds: [ids.ana],
   });
-  const line = (i: number) =>
-    `${JSON.stringify({ at: entry(i).at, credential_id: credentialId, operation: 'getPerson', person_ids: [ids.ana], not_found_person_id: null })}\n`;
+  const line = (i: number) => `${spoolLine(entry(i))}\n`;
   const spooledFiles = () => readdirSync(dir);
 
   beforeAll(async () => {
@@ -73,7 +72,7 @@ describe.runIf(databaseUrl)('access audit spool', () => {
           at: res.body.asOf,
           credential_id: credentialId,
           operation: 'searchPersons',
-          person_ids: res.body.persons.map((p: { id: string }) => p.id),
+          person_ids: `{${res.body.persons.map((p: { id: string }) => p.id).join(',')}}`,
           not_found_person_id: null,
         },
       ]);
@@ -101,7 +100,7 @@ describe.runIf(databaseUrl)('access audit spool', () => {
   it('ships every entry exactly once when shipping fails between batches', async () => {
     const shipper = await AuditShipper.start(db(), dir, logger, { ...manual, batchBytes: line(0).length * 2 });
     try {
-      for (let i = 0; i < 10; i++) shipper.spool.append(entry(i));
+      await Promise.all(Array.from({ length: 10 }, (_, i) => shipper.spool.append(entry(i))));
       // The database refuses the fourth batch's progress: batches one to three are in, the
       // fourth's entries are not (they commit with the progress, or not at all).
       await db().query(`CREATE FUNCTION refuse_spool_progress() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -123,10 +122,28 @@ describe.runIf(databaseUrl)('access audit spool', () => {
     }
   });
 
+  it('replaces a large file once it is fully shipped, and deletes the old one with its row', async () => {
+    const shipper = await AuditShipper.start(db(), dir, logger, { ...manual, rotateBytes: line(0).length * 3 });
+    try {
+      const first = shipper.spool.current!.name;
+      for (let i = 0; i < 4; i++) await shipper.spool.append(entry(i));
+      await shipper.drain();
+      const second = shipper.spool.current!.name;
+      expect(second).not.toBe(first);
+      expect(spooledFiles()).toEqual([second]);
+      expect((await db().query<{ name: string }>('SELECT name FROM access_audit_spools')).map((r) => r.name)).toEqual([second]);
+      await shipper.spool.append(entry(4));
+      await shipper.drain();
+      expect(await count()).toBe(5);
+    } finally {
+      await shipper.close();
+    }
+  });
+
   it('does not ship a last line whose write has not ended while its owner lives', async () => {
     const shipper = await AuditShipper.start(db(), dir, logger, manual);
     try {
-      shipper.spool.append(entry(1));
+      await shipper.spool.append(entry(1));
       // Half a line at the end of the file, as a write still under way leaves it.
       appendFileSync(join(dir, shipper.spool.current!.name), line(2).slice(0, 40));
       await shipper.drain();
@@ -147,7 +164,7 @@ describe.runIf(databaseUrl)('access audit spool', () => {
     writeFileSync(join(dir, dead), `${lines.join('')}${line(6).slice(0, 30)}`);
     expect(await shipAuditSpoolBatch(db(), dead, 0, lines[0]!.length + lines[1]!.length, `[${lines[0]!.trim()},${lines[1]!.trim()}]`)).toBe(true);
     // A live instance's file, and a file of another database (no row here): both left alone.
-    live.spool.append(entry(7));
+    await live.spool.append(entry(7));
     const foreign = newSpoolName();
     writeFileSync(join(dir, foreign), line(8));
 
