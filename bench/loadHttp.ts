@@ -81,6 +81,6 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
     rssPeakMb: memory?.peakMb,
     rssMeanMb: memory?.meanMb,
     cpuUsPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? (cpuAfter - cpuBefore) / answered : undefined,
-    dbCpuUsPerRequest: dbCpuBefore && dbCpuAfter && dbCpuAfter.size && answered > 0 ? cpuBetween(dbCpuBefore, dbCpuAfter) / answered : undefined,
+    dbCpuUsPerRequest: dbCpuBefore && dbCpuAfter?.size && answered > 0 ? cpuBetween(dbCpuBefore, dbCpuAfter) / answered : undefined,
   };
 }
