@@ -19,3 +19,25 @@ export function cpuMicros(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * The CPU time so far of each PostgreSQL backend connected to the bench database (the
+ * server runs on this host): read before and after a measurement, it gives the database's
+ * CPU time per request of the process under test, the others' connections being idle then.
+ */
+export async function databaseBackendsCpu(db: { query<Row>(sql: string): Promise<Row[]> }): Promise<Map<number, number>> {
+  const backends = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+  const cpu = new Map<number, number>();
+  for (const { pid } of backends) {
+    const micros = cpuMicros(pid);
+    if (micros !== undefined) cpu.set(pid, micros);
+  }
+  return cpu;
+}
+
+/** CPU time used between two readings of databaseBackendsCpu; a backend that started in between counts whole. */
+export function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
+  return total;
+}

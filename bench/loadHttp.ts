@@ -2,7 +2,7 @@
 // cycling through a pool of requests (different filter values each time), with every
 // response's latency kept at full resolution and the target's memory sampled throughout.
 import autocannon from 'autocannon';
-import { cpuMicros } from './cpu.js';
+import { cpuBetween, cpuMicros } from './cpu.js';
 import { RssSampler } from './rss.js';
 import type { HttpRequestSpec } from './scenarios.js';
 import { percentile } from './stats.js';
@@ -15,6 +15,8 @@ export interface HttpLoad {
   durationS: number;
   /** The process whose memory is sampled. */
   pid: number;
+  /** CPU time so far of each backend of the target's database (PostgreSQL on this host): read before and after. */
+  databaseCpu?: () => Promise<Map<number, number>>;
 }
 
 export interface Measured {
@@ -30,6 +32,8 @@ export interface Measured {
   rssMeanMb?: number;
   /** CPU time (user + system) of the process under test over the measurement, per answered request. */
   cpuUsPerRequest?: number;
+  /** CPU time of the target's PostgreSQL backends over the measurement, per answered request. */
+  dbCpuUsPerRequest?: number;
   /** The first error's message, where the target reports one (the direct-SQL runner). */
   firstError?: string;
 }
@@ -39,6 +43,7 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
   let next = 0;
   const latencies: number[] = [];
   const rss = new RssSampler(load.pid).start();
+  const dbCpuBefore = await load.databaseCpu?.();
   const cpuBefore = cpuMicros(load.pid);
   const instance = autocannon({
     url: load.url,
@@ -60,6 +65,7 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
   });
   const result = await instance;
   const cpuAfter = cpuMicros(load.pid);
+  const dbCpuAfter = await load.databaseCpu?.();
   const memory = rss.stop();
   const answered = result.requests.total;
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]));
@@ -75,5 +81,6 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
     rssPeakMb: memory?.peakMb,
     rssMeanMb: memory?.meanMb,
     cpuUsPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? (cpuAfter - cpuBefore) / answered : undefined,
+    dbCpuUsPerRequest: dbCpuBefore && dbCpuAfter?.size && answered > 0 ? cpuBetween(dbCpuBefore, dbCpuAfter) / answered : undefined,
   };
 }

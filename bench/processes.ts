@@ -54,6 +54,7 @@ const SCRUBBED = [
   'AUDIT_ENABLED',
   'AUDIT_RETENTION_DAYS',
   'AUDIT_DURABILITY',
+  'AUDIT_SPOOL_DIR',
 ];
 
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {

@@ -12,6 +12,7 @@ import { openDatabase } from '../server/db/database.js';
 import { findPersons, type PersonFilter } from '../server/db/persons.js';
 import { hashToken } from '../server/domain/tokens.js';
 import { type ChangeResults, changePhase, churnAfter, churnBefore, importPhase, type PhaseContext, recoverInterruptedRun } from './changes/phases.js';
+import { databaseBackendsCpu } from './cpu.js';
 import { type DatasetInfo, ensureDataset } from './dataset/build.js';
 import { type BenchCredential, type CredentialKey, createDataset, scaleFor } from './dataset/generate.js';
 import { drawSamples } from './dataset/samples.js';
@@ -267,6 +268,9 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const crashes: RunResult['crashes'] = [];
   const running: Record<string, Running> = {};
   const direct: Partial<Record<Engine, DirectRunner>> = {};
+  // Reads the CPU time of the bench database's backends around each audited measurement,
+  // so the audit's cost is also given as CPU per request (steadier than req/s on a shared host).
+  const backends = options.postgres && options.auditComparison ? await openDatabase({ databaseUrl: options.postgres.databaseUrl, poolMax: 1 }) : undefined;
   try {
     // Cold starts: spawn → first successful hello, alternating over the targets.
     for (let i = 1; i < options.coldStarts && withinBudget(60); i++) {
@@ -305,6 +309,10 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
         connections: options.connections,
         durationS,
         pid: target.pid,
+        databaseCpu:
+          backends && step.scenario.group === 'postgres' && AUDITED_KINDS.includes(step.scenario.kind as PersonKind)
+            ? () => databaseBackendsCpu(backends)
+            : undefined,
       });
     };
 
@@ -344,7 +352,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       );
     }
   } finally {
-    await Promise.all([...Object.values(running).map((r) => r.stop()), ...Object.values(direct).map((d) => d.stop())]);
+    await Promise.all([...Object.values(running).map((r) => r.stop()), ...Object.values(direct).map((d) => d.stop()), backends?.close()]);
     if (pgliteDirectCopy) rmSync(pgliteDirectCopy, { recursive: true, force: true });
   }
   if (changes && phaseContext && options.phases.includes('churn')) await churnAfter(phaseContext, changes);

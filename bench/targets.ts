@@ -35,7 +35,8 @@ export interface ReadyCheck {
 /**
  * The service, built: request logging at warn (no per-request log line), the rate limit set far
  * above what the load can reach (the bench measures throughput, not the limiter), no
- * demo data, drafts on (development), the access audit on unless `extraEnv` says otherwise.
+ * demo data, drafts on (development), the access audit on as shipped (spooled on PostgreSQL)
+ * unless `extraEnv` says otherwise.
  */
 export function serviceTarget(
   name: string,
@@ -53,6 +54,8 @@ export function serviceTarget(
       RATE_LIMIT_PER_SECOND: '1000000',
       RATE_LIMIT_BURST: '1000000',
       ...('databaseUrl' in database ? { DATABASE_URL: database.databaseUrl } : { PGLITE_DATA_DIR: database.pgliteDataDir }),
+      // The access audit's spool (PostgreSQL's default), next to the bench's build.
+      AUDIT_SPOOL_DIR: join(benchBuild, 'audit-spool'),
       ...extraEnv,
     },
     ready: { path: `/v1/companies/${ready.companyId}/hello`, token: ready.token },

@@ -3,10 +3,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, Server as NetServer } from 'node:net';
 import type { Redis } from 'ioredis';
-import { auditInStatement, auditOff } from './access/auditWriter.js';
+import { AuditShipper } from './access/auditShipper.js';
+import { type AccessAudit, auditInStatement, auditOff, auditSpooled } from './access/auditWriter.js';
 import { Housekeeping } from './access/housekeeping.js';
 import { LastUseRecorder } from './access/lastUse.js';
-import { type Config, requirePersistentStorage } from './config.js';
+import { auditDurabilityFor, type Config, requirePersistentStorage } from './config.js';
 import { type Database, openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { Authenticator } from './http/authenticate.js';
@@ -48,8 +49,10 @@ export interface App {
   logger: Logger;
   /** Starts listening on the configured host and port; resolves to the base URL. */
   listen(): Promise<string>;
-  /** Stops accepting, lets in-flight requests finish, then closes the pool and Redis. */
+  /** Stops accepting, lets in-flight requests finish, ships the audit spool, then closes the pool and Redis. */
   close(): Promise<void>;
+  /** The audit spool's shipper (AUDIT_DURABILITY=spool): tests drain it before reading access_audit. */
+  auditShipper?: AuditShipper;
 }
 
 export interface AppOverrides {
@@ -81,7 +84,13 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   // give it a moment at start; a Redis that is down delays the start by that much only.
   if (redis && !(await redisReady(redis, REDIS_START_WAIT_MS))) logger.warn('redis not ready at start; rate limits use this instance until it is');
 
-  const audit = config.auditEnabled ? auditInStatement(config.auditDurability) : auditOff;
+  const durability = auditDurabilityFor(config, db.kind);
+  const auditShipper = config.auditEnabled && durability === 'spool' ? await AuditShipper.start(db, config.auditSpoolDir, logger) : undefined;
+  const audit: AccessAudit = !config.auditEnabled
+    ? auditOff
+    : auditShipper
+      ? auditSpooled(auditShipper.spool)
+      : auditInStatement(durability as Exclude<typeof durability, 'spool'>);
   const lastUse = new LastUseRecorder(db, logger);
   const housekeeping = new Housekeeping(db, logger, config.auditRetentionDays);
   housekeeping.start();
@@ -96,7 +105,16 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     { ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute, keyPrefix: config.rateLimitKeyPrefix },
     redis,
   );
-  const router = buildRouter(api, operationalRoutes({ db, metrics, draftsEnabled: config.draftsEnabled, draining: () => closing }));
+  const router = buildRouter(
+    api,
+    operationalRoutes({
+      db,
+      metrics,
+      draftsEnabled: config.draftsEnabled,
+      draining: () => closing,
+      auditReady: auditShipper && (() => auditShipper.spool.current !== undefined),
+    }),
+  );
   const handler = createRequestHandler({
     api,
     router,
@@ -151,6 +169,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     server,
     db,
     logger,
+    auditShipper,
     listen: () =>
       new Promise((resolve, reject) => {
         server.once('error', reject);
@@ -177,8 +196,9 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       faults.close();
       limits.close();
       redis?.disconnect();
-      // Requests are done, so are their audit entries; what remains goes before the pool does.
-      await Promise.all([lastUse.close(), housekeeping.close()]);
+      // Requests are done, so are their audit entries; what remains goes before the pool
+      // does, the spooled entries included.
+      await Promise.all([lastUse.close(), housekeeping.close(), auditShipper?.close()]);
       if (!overrides.db) await db.close();
     },
   };

@@ -1,11 +1,13 @@
 // Configuration, from environment variables only, with defaults that make a bare
 // `npm start` a working development service.
 
+import { resolve } from 'node:path';
 import { trustedProxyList } from './http/clientAddress.js';
 import { normalizeOrigin } from './http/cors.js';
 
 export type Environment = 'development' | 'sandbox' | 'production';
-export type AuditDurability = 'commit' | 'flush';
+/** spool: appended to a local file before the response, shipped in batches (server/access/auditSpool.ts). */
+export type AuditDurability = 'spool' | 'commit' | 'flush';
 
 export interface Config {
   environment: Environment;
@@ -48,8 +50,14 @@ export interface Config {
   auditEnabled: boolean;
   /** Access-audit entries older than this are deleted by the service's housekeeping. */
   auditRetentionDays: number;
-  /** What a person response waits for: its audit entry committed, or also flushed to disk. */
-  auditDurability: AuditDurability;
+  /**
+   * What a person response waits for: its audit entry appended to this instance's spool
+   * file (`spool`), committed by its own statement (`commit`), or also flushed to disk
+   * (`flush`). Unset: `spool` on PostgreSQL, `commit` on PGlite (see auditDurabilityFor).
+   */
+  auditDurability?: AuditDurability;
+  /** Where `spool` keeps its files: a persistent volume, may be shared by instances. */
+  auditSpoolDir: string;
   /** Origins whose pages may call the service from a browser (CORS); none by default. */
   corsOrigins: string[];
   /** Addresses and CIDR ranges of the proxies whose X-Forwarded-For is believed. */
@@ -69,6 +77,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // People have a right to know who looked at their data: production always records it.
   if (!config.auditEnabled && config.environment === 'production') {
     throw new ConfigError('AUDIT_ENABLED cannot be false in production: every person operation is recorded in the access audit');
+  }
+  // The spool is shipped to PostgreSQL by the service; an embedded database lives and dies
+  // with the process, so a spool in front of it would protect nothing (see auditSpool.ts).
+  if (config.auditDurability === 'spool' && !config.databaseUrl) {
+    throw new ConfigError('AUDIT_DURABILITY=spool needs PostgreSQL (DATABASE_URL): the embedded database runs in the service process, use commit or flush');
   }
   // Shutdown waits for idle keep-alive connections to reach their timeout (see app.ts).
   if (config.keepAliveTimeoutMs >= config.shutdownTimeoutMs) {
@@ -113,7 +126,8 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     loadDemoData: bool(env, 'DEMO_DATA', environment === 'development'),
     auditEnabled: bool(env, 'AUDIT_ENABLED', true),
     auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 365, 1, 3650),
-    auditDurability: oneOf(env, 'AUDIT_DURABILITY', ['commit', 'flush'], 'commit'),
+    auditDurability: env.AUDIT_DURABILITY ? oneOf<AuditDurability>(env, 'AUDIT_DURABILITY', ['spool', 'commit', 'flush'], 'spool') : undefined,
+    auditSpoolDir: resolve(env.AUDIT_SPOOL_DIR || 'var/audit-spool'),
     corsOrigins: list(env, 'CORS_ORIGINS').map((origin) => {
       const normalized = normalizeOrigin(origin);
       if (!normalized)
@@ -124,6 +138,15 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     }),
     trustedProxies: trustedProxies(env),
   };
+}
+
+/** The audit durability in force: the one set, else `spool` on PostgreSQL and `commit` on embedded PGlite. */
+export function auditDurabilityFor(config: Pick<Config, 'auditDurability'>, engine: 'postgres' | 'pglite'): AuditDurability {
+  const durability = config.auditDurability ?? (engine === 'postgres' ? 'spool' : 'commit');
+  if (durability === 'spool' && engine !== 'postgres') {
+    throw new ConfigError('AUDIT_DURABILITY=spool needs PostgreSQL (DATABASE_URL): the embedded database runs in the service process, use commit or flush');
+  }
+  return durability;
 }
 
 /**

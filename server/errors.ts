@@ -28,7 +28,11 @@ export const errorRegistry: Record<ErrorCode, ErrorDefinition> = {
   not_found: { status: 404, expected: true, meaning: 'Unknown route, invisible person, or a draft operation where drafts are off.' },
   method_not_allowed: { status: 405, expected: true, meaning: 'A known path with a method it does not serve; Allow lists the ones it does.' },
   internal_error: { status: 500, expected: false, meaning: 'Anything unexpected.' },
-  service_unavailable: { status: 503, expected: false, meaning: 'The database is unreachable or did not answer in time.' },
+  service_unavailable: {
+    status: 503,
+    expected: false,
+    meaning: 'The database is unreachable or did not answer in time, or the access audit could not record the response.',
+  },
 };
 
 export interface ErrorDetail {
@@ -51,5 +55,16 @@ export class ApiError extends Error {
 
   get body(): { error: ErrorCode; details?: ErrorDetail[] } {
     return this.details?.length ? { error: this.code, details: this.details } : { error: this.code };
+  }
+}
+
+/**
+ * Something the service needs to answer is failing but may come back (the access audit's
+ * spool could not be written): answered 503 service_unavailable, retryable.
+ */
+export class ServiceUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ServiceUnavailable';
   }
 }

@@ -1,22 +1,35 @@
-// How the access audit is written. The person operations write their entry in their own
-// query's statement (server/db/persons.ts): the read and its entry are one transaction, and
-// the rows reach the service only once it has committed (with AUDIT_DURABILITY=flush, also
-// flushed to disk), so a crash of the service can lose only entries of responses that were
-// never sent, and a response costs one round trip.
+// How the access audit is written, and why no entry of a response that was sent is lost
+// in each AUDIT_DURABILITY mode:
+// - spool (the default on PostgreSQL): the operation appends the entry to this instance's
+//   spool file with a synchronous write before the response is built (auditSpool.ts); a
+//   failed write fails the request (503). A written line is in the kernel's page cache, so
+//   a crash of the service cannot lose it; the shipper (auditShipper.ts) moves it into
+//   access_audit within SHIP_INTERVAL_MS, exactly once, and a crashed instance's file is
+//   shipped by the next instance on the directory. The read query writes nothing.
+// - commit (the default on PGlite) and flush: the person query writes the entry in its own
+//   statement (server/db/persons.ts): the read and its entry are one transaction, and the
+//   rows reach the service only once it has committed (flush: also flushed to disk), so a
+//   crash of the service can lose only entries of responses that were never sent.
 import type { AuditDurability } from '../config.js';
+import type { AuditSpool } from './auditSpool.js';
 
 export interface AccessAudit {
   /**
    * How a person operation's own query writes its entry, in the statement that reads the
-   * response. Undefined when the audit is off.
+   * response (commit, flush).
    */
   readonly inStatement?: { synchronousCommit: boolean };
+  /** Where the operation appends its entry before answering (spool). */
+  readonly spool?: AuditSpool;
 }
 
 /** The audit as configured: `commit` returns before PostgreSQL flushed the entry to disk; `flush` after. */
-export const auditInStatement = (durability: AuditDurability): AccessAudit => ({
+export const auditInStatement = (durability: Exclude<AuditDurability, 'spool'>): AccessAudit => ({
   inStatement: { synchronousCommit: durability === 'flush' },
 });
+
+/** AUDIT_DURABILITY=spool: entries go to the spool file the shipper empties. */
+export const auditSpooled = (spool: AuditSpool): AccessAudit => ({ spool });
 
 /** AUDIT_ENABLED=false (refused in production): nothing is recorded. */
 export const auditOff: AccessAudit = {};

@@ -1,6 +1,6 @@
 // The access audit's table (migration 003): entries written by the person query itself
 // (server/db/persons.ts) or here, read back per person or per credential, and deleted past
-// their retention by the housekeeping job.
+// their retention by the housekeeping job; and the spool files' progress (migration 006).
 import type { Queryable } from './database.js';
 
 export type AuditedOperation = 'searchPersons' | 'getPerson';
@@ -98,4 +98,71 @@ export async function deleteExpiredAuditEntries(tx: Queryable, retentionDays: nu
     [retentionDays, batch],
   );
   return deleted!.n;
+}
+
+// The spool files of AUDIT_DURABILITY=spool (migration 006, server/access/auditSpool.ts).
+
+/** Makes a spool file's row, before its first entry: a file without one is not this database's. */
+export async function registerAuditSpool(db: Queryable, name: string): Promise<void> {
+  await db.query('INSERT INTO access_audit_spools (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [name]);
+}
+
+/** How far each of these spool files is shipped; a file without a row is absent from the map. */
+export async function auditSpoolProgress(db: Queryable, names: readonly string[]): Promise<Map<string, number>> {
+  const rows = await db.query<{ name: string; shipped: string }>(
+    'SELECT name, shipped_bytes::text AS shipped FROM access_audit_spools WHERE name = ANY($1::text[])',
+    [names],
+  );
+  return new Map(rows.map((r) => [r.name, Number(r.shipped)]));
+}
+
+/**
+ * Inserts a batch of spooled entries (`entries`: a JSON array of the spool's lines, ids as
+ * array literals; read as json, not jsonb, which would parse it twice) and
+ * moves the file's progress from `from` to `to` bytes, in one statement: both commit or
+ * neither. The insert happens only if the file was shipped exactly to `from`, so a batch
+ * shipped twice (a retry after a lost answer, two shippers) is inserted once. Run it on a
+ * session with synchronous commit on (the shipper's): once it returns, the lines may go.
+ * False: the progress was not at `from`, nothing was written.
+ */
+export async function shipAuditSpoolBatch(db: Queryable, name: string, from: number, to: number, entries: string): Promise<boolean> {
+  const [result] = await db.query<{ advanced: number }>(
+    `WITH progress AS (
+       UPDATE access_audit_spools SET shipped_bytes = $3 WHERE name = $1 AND shipped_bytes = $2 RETURNING 1
+     ), shipped AS (
+       INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id)
+       SELECT e.at, e.credential_id, e.operation, e.person_ids, e.not_found_person_id
+         FROM json_to_recordset($4::json)
+              AS e(at timestamptz, credential_id uuid, operation text, person_ids uuid[], not_found_person_id uuid)
+        WHERE EXISTS (SELECT FROM progress)
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM progress)::int AS advanced, (SELECT count(*) FROM shipped) AS inserted`,
+    [name, from, to, entries],
+  );
+  return result!.advanced === 1;
+}
+
+/** Removes a spool file's row once the file is shipped and gone. */
+export async function forgetAuditSpool(db: Queryable, name: string): Promise<void> {
+  await db.query('DELETE FROM access_audit_spools WHERE name = $1', [name]);
+}
+
+/**
+ * A spool file's owner holds this session-level advisory lock for as long as it lives; an
+ * instance that can take it knows the owner is gone. The key is the file name's hash
+ * under a class of its own: two names sharing a hash only delay an adoption, never allow one.
+ */
+export async function tryLockAuditSpool(session: Queryable, name: string): Promise<boolean> {
+  const [row] = await session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(728304, hashtext($1)) AS locked', [name]);
+  return row!.locked;
+}
+
+/** The shipper's session: its commits wait for the disk flush, whatever the server's default. */
+export async function prepareAuditSpoolSession(session: Queryable): Promise<void> {
+  await session.query('SET synchronous_commit = on');
+}
+
+export async function unlockAuditSpool(session: Queryable, name: string): Promise<void> {
+  await session.query('SELECT pg_advisory_unlock(728304, hashtext($1))', [name]);
 }

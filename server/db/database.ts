@@ -28,8 +28,19 @@ export interface Database extends Queryable {
   /** Cheap liveness probe of the database connection. */
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * A connection of its own, outside the pool, for session state that must last as long
+   * as the caller wants (advisory locks): pooled connections are closed when idle. PostgreSQL only.
+   */
+  session?(): Promise<Session>;
   /** Connection pool usage, where there is a pool (PostgreSQL). */
   poolStats?(): PoolStats;
+}
+
+/** A dedicated connection; `lost` settles when it ends, whoever ended it. */
+export interface Session extends Queryable {
+  readonly lost: Promise<void>;
+  close(): Promise<void>;
 }
 
 export interface PoolStats {

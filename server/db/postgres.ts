@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import { type Database, type DatabaseOptions, type Queryable, SESSION_SETTINGS } from './database.js';
+import { type Database, type DatabaseOptions, type Queryable, SESSION_SETTINGS, type Session } from './database.js';
 
 // A `date` stays the 'YYYY-MM-DD' string PostgreSQL sends: pg would otherwise build a
 // JS Date at local midnight, which shifts the day in any time zone west of UTC.
@@ -17,7 +17,7 @@ const types = {
 };
 
 export function openPostgres(options: DatabaseOptions): Database {
-  const pool = new pg.Pool({
+  const connection = {
     connectionString: options.databaseUrl,
     max: options.poolMax ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
@@ -31,7 +31,8 @@ export function openPostgres(options: DatabaseOptions): Database {
       .map(([name, value]) => `-c ${name}=${value}`)
       .join(' '),
     types,
-  });
+  };
+  const pool = new pg.Pool(connection);
   // An idle client losing its connection (database restart) must not crash the process;
   // the pool drops it and the next query opens a fresh one.
   pool.on('error', () => {});
@@ -75,6 +76,20 @@ export function openPostgres(options: DatabaseOptions): Database {
     },
     async close() {
       await pool.end();
+    },
+    async session(): Promise<Session> {
+      const client = new pg.Client(connection);
+      // Heard, so a dropped connection cannot crash the process; `lost` tells the owner.
+      const lost = new Promise<void>((resolve) => {
+        client.on('error', () => resolve());
+        client.on('end', () => resolve());
+      });
+      await client.connect();
+      return {
+        lost,
+        query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as any,
+        close: () => client.end(),
+      };
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.poolMax ?? 10 }),
   };

@@ -14,6 +14,13 @@ CREATE INDEX access_audit_not_found ON public.access_audit USING btree (not_foun
 CREATE INDEX access_audit_person_ids ON public.access_audit USING gin (person_ids);
 CREATE TRIGGER access_audit_append_only BEFORE DELETE OR UPDATE OR TRUNCATE ON public.access_audit FOR EACH STATEMENT EXECUTE FUNCTION refuse_access_audit_change();
 
+CREATE TABLE access_audit_spools (
+  name text NOT NULL,
+  shipped_bytes bigint NOT NULL DEFAULT 0,
+  CONSTRAINT access_audit_spools_pkey PRIMARY KEY (name),
+  CONSTRAINT access_audit_spools_shipped_bytes_check CHECK ((shipped_bytes >= 0))
+);
+
 CREATE TABLE companies (
   id text NOT NULL,
   name text NOT NULL,

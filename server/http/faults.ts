@@ -1,6 +1,7 @@
-// Classifies unexpected errors: the database being unreachable or too slow is a 503
-// the client can retry; anything else is a 500. Neither ever shows the error itself.
-import { ApiError } from '../errors.js';
+// Classifies unexpected errors: the database being unreachable or too slow, or another
+// ServiceUnavailable (the audit spool failing), is a 503 the client can retry; anything
+// else is a 500. Neither ever shows the error itself.
+import { ApiError, ServiceUnavailable } from '../errors.js';
 
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
@@ -31,6 +32,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (isDatabaseUnavailable(error)) return new ApiError('service_unavailable', undefined, { 'Retry-After': '1' });
+  if (isDatabaseUnavailable(error) || error instanceof ServiceUnavailable) return new ApiError('service_unavailable', undefined, { 'Retry-After': '1' });
   return new ApiError('internal_error');
 }

@@ -1,6 +1,7 @@
 // Routes for operators and readers rather than API consumers; no authentication.
 //   /healthz   the process is up and serving
-//   /readyz    the database answers (load balancers take the instance out when not)
+//   /readyz    the database answers and the access audit can record (load balancers
+//              take the instance out when not)
 //   /metrics   Prometheus metrics
 //   /docs, /openapi.yaml, /openapi.json   the contract, rendered and raw (see docs.ts)
 import type { ServerResponse } from 'node:http';
@@ -18,6 +19,8 @@ export function operationalRoutes(deps: {
   metrics: Metrics;
   draftsEnabled: boolean /** Shutting down: not ready. */;
   draining: () => boolean;
+  /** The access audit can record a response now (its spool has a file open); absent: always. */
+  auditReady?: () => boolean;
 }): Record<string, PlainHandler> {
   // Loaded and built on the first request for them: the rendered reference holds Redoc's
   // browser bundle and the contract's YAML, which a server that is never asked for its
@@ -40,6 +43,7 @@ export function operationalRoutes(deps: {
     '/readyz': async (_req, res) => {
       try {
         if (deps.draining()) throw new Error('shutting down');
+        if (deps.auditReady && !deps.auditReady()) throw new Error('the access audit spool has no file open');
         await withTimeout(deps.db.ping(), READINESS_TIMEOUT_MS);
         sendJson(res, 200, { status: 'ready' }, { 'Cache-Control': 'no-store' });
       } catch {

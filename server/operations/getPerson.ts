@@ -11,8 +11,8 @@ export function getPerson(db: Database, audit: AccessAudit, { inlineCompaniesMax
   return async ({ params, query, credential }) => {
     const personId = params.personId!;
     const systems = query.externalIdSystems;
-    // The query records the access in the audit before anything is answered, a 404 too:
-    // asking for someone is an access attempt.
+    // The access is recorded in the audit before anything is answered (by the query
+    // itself, or in the spool), a 404 too: asking for someone is an access attempt.
     const [row] = await findPersons(
       db,
       {
@@ -26,6 +26,13 @@ export function getPerson(db: Database, audit: AccessAudit, { inlineCompaniesMax
       },
       audit.inStatement && { ...audit.inStatement, credentialId: credential.id, operation: 'getPerson' },
     );
+    await audit.spool?.append({
+      at: row!.as_of,
+      credentialId: credential.id,
+      operation: 'getPerson',
+      personIds: row?.person_id ? [row.person_id] : [],
+      notFoundPersonId: row?.person_id ? undefined : personId,
+    });
     // Unknown, or no employment in an authorized company: indistinguishable on purpose.
     if (!row?.person) throw new ApiError('not_found');
     // The contract's GetPersonResponse, around the Person PostgreSQL built.

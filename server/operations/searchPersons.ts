@@ -8,10 +8,18 @@ import { type OperationHandler, PERSONAL_DATA_HEADERS } from './types.js';
 export function searchPersons(db: Database, audit: AccessAudit, options: PersonQueryOptions): OperationHandler {
   return async ({ body, credential }) => {
     const filter = searchFilter(body as SearchRequest, credential, options);
-    // Every page is recorded in the audit by the query itself, before it is sent, an empty
-    // one too; a search for one person id that matched nobody names whom it asked for.
+    // Every page is recorded in the audit before it is sent (by the query itself, or in the
+    // spool), an empty one too; a search for one person id that matched nobody names whom
+    // it asked for.
     const rows = await findPersons(db, filter, audit.inStatement && { ...audit.inStatement, credentialId: credential.id, operation: 'searchPersons' });
     const { as_of, total } = rows[0]!;
+    await audit.spool?.append({
+      at: as_of,
+      credentialId: credential.id,
+      operation: 'searchPersons',
+      personIds: rows.flatMap((row) => (row.person_id === null ? [] : [row.person_id])),
+      notFoundPersonId: filter.personId !== undefined && Number(total) === 0 ? filter.personId : undefined,
+    });
     const persons = rows.flatMap((row) => (row.person === null ? [] : [row.person])).join(',');
     // The contract's SearchPersonsResponse, around the Person objects PostgreSQL built.
     const json = `{"asOf":"${as_of}","persons":[${persons}],"pagination":{"limit":${filter.limit},"offset":${filter.offset},"total":${Number(total)}}}`;

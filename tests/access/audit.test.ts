@@ -25,10 +25,15 @@ describe.each(engines)('access audit on %s', (engine) => {
   });
   afterAll(() => server?.close());
   const db = () => server.database.db;
+  /** The database once every entry spooled so far is shipped (AUDIT_DURABILITY=spool, PostgreSQL's default). */
+  const shipped = async () => {
+    await server.auditShipped();
+    return db();
+  };
   const search = (body: object, token = tokens.both) => server.call('POST', '/v1/persons/search', { token, body });
   const since = () => new Date(Date.now() - 1);
   const entries = async (credentialId: string, from: Date) =>
-    (await auditOfCredential(db(), credentialId, { since: from })).map((e) => ({
+    (await auditOfCredential(await shipped(), credentialId, { since: from })).map((e) => ({
       operation: e.operation,
       personIds: e.personIds,
       notFoundPersonId: e.notFoundPersonId,
@@ -40,7 +45,7 @@ describe.each(engines)('access audit on %s', (engine) => {
     const second = await search({ limit: 1, offset: 1 });
     const past = await search({ limit: 1, offset: 5 });
     expect([first.status, second.status, past.status]).toEqual([200, 200, 200]);
-    const audited = await auditOfCredential(db(), both, { since: from });
+    const audited = await auditOfCredential(await shipped(), both, { since: from });
     expect(audited.map((e) => e.personIds)).toEqual([[first.body.persons[0].id], [second.body.persons[0].id], []]);
     expect(audited.map((e) => e.at.toISOString())).toEqual([first.body.asOf, second.body.asOf, past.body.asOf]);
     expect(audited.every((e) => e.operation === 'searchPersons' && e.credentialId === both && e.notFoundPersonId === null)).toBe(true);
@@ -72,23 +77,23 @@ describe.each(engines)('access audit on %s', (engine) => {
     const from = since();
     await server.call('GET', `/v1/persons/${ids.hidden}`, { token: tokens.acme });
     await search({ lastName: 'durand' });
-    const history = await auditOfPerson(db(), ids.emile, { since: from });
+    const history = await auditOfPerson(await shipped(), ids.emile, { since: from });
     expect(history.map((e) => [e.operation, e.credentialName])).toEqual([['searchPersons', 'acme and globex']]);
-    const hidden = await auditOfPerson(db(), ids.hidden, { since: from });
+    const hidden = await auditOfPerson(await shipped(), ids.hidden, { since: from });
     expect(hidden.map((e) => [e.operation, e.credentialName, e.notFoundPersonId])).toEqual([['getPerson', 'acme only', ids.hidden]]);
   });
 
   it('does not record requests refused before the operation ran (401, 400), which returned no one', async () => {
-    const before = await auditOfPerson(db(), ids.emile);
+    const before = await auditOfPerson(await shipped(), ids.emile);
     expect((await server.call('GET', `/v1/persons/${ids.emile}`, { token: 'plk_unknown' })).status).toBe(401);
     expect((await search({ limit: 0 })).status).toBe(400);
-    expect(await auditOfPerson(db(), ids.emile)).toHaveLength(before.length);
+    expect(await auditOfPerson(await shipped(), ids.emile)).toHaveLength(before.length);
   });
 
   it('holds ids, an operation and times, never a name, contact detail, birth date or external id', async () => {
     await search({ lastName: 'dur' });
     await server.call('GET', `/v1/persons/${ids.emile}`, { token: tokens.both });
-    const rows = await db().query<{ row: string }>('SELECT a::text AS row FROM access_audit a');
+    const rows = await (await shipped()).query<{ row: string }>('SELECT a::text AS row FROM access_audit a');
     expect(rows.length).toBeGreaterThan(0);
     const everything = rows
       .map((r) => r.row)
@@ -115,15 +120,18 @@ describe.each(engines)('access audit on %s', (engine) => {
     await expect(db().query(`UPDATE access_audit SET operation = 'getPerson'`)).rejects.toThrow(/append-only/);
     await expect(db().query('DELETE FROM access_audit')).rejects.toThrow(/append-only/);
     await expect(db().query('TRUNCATE access_audit')).rejects.toThrow(/append-only/);
-    expect((await auditOfCredential(db(), both)).length).toBeGreaterThan(0);
+    expect((await auditOfCredential(await shipped(), both)).length).toBeGreaterThan(0);
   });
 
-  it('fails the request with the contract error, sending no one, when its entry cannot be written', async () => {
+  it('fails the request with the contract error, sending no one, when the query cannot write its entry (commit)', async () => {
+    // PostgreSQL spools by default (tests/access/audit-spool.test.ts); the query writes the entry with commit.
+    const inStatement = engine === 'pglite' ? server : await startTestServer({ database: server.database, env: { AUDIT_DURABILITY: 'commit' } });
+    const search = (body: object) => inStatement.call('POST', '/v1/persons/search', { token: tokens.both, body });
     await db().query(`CREATE FUNCTION refuse_audit_for_test() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit unavailable'; END $$`);
     await db().query('CREATE TRIGGER refuse_audit_for_test BEFORE INSERT ON access_audit FOR EACH STATEMENT EXECUTE FUNCTION refuse_audit_for_test()');
     try {
       const searched = await search({ lastName: 'durand' });
-      const got = await server.call('GET', `/v1/persons/${ids.emile}`, { token: tokens.both });
+      const got = await inStatement.call('GET', `/v1/persons/${ids.emile}`, { token: tokens.both });
       for (const res of [searched, got]) {
         expect(res.status).toBe(500);
         expect(res.body).toEqual({ error: 'internal_error' });
@@ -133,6 +141,7 @@ describe.each(engines)('access audit on %s', (engine) => {
       await db().query('DROP FUNCTION refuse_audit_for_test()');
     }
     expect((await search({ lastName: 'durand' })).status).toBe(200);
+    if (inStatement !== server) await inStatement.close();
   });
 
   describe('retention', () => {
@@ -146,7 +155,7 @@ describe.each(engines)('access audit on %s', (engine) => {
       const housekeeping = new Housekeeping(db(), createLogger('silent'), 365);
       const result = await housekeeping.runOnce();
       expect(result.auditEntriesDeleted).toBe(2);
-      const left = (await auditOfPerson(db(), ids.ana)).map((e) => Math.round((Date.now() - e.at.getTime()) / day));
+      const left = (await auditOfPerson(await shipped(), ids.ana)).map((e) => Math.round((Date.now() - e.at.getTime()) / day));
       expect(left.filter((d) => d > 300).sort()).toEqual([364]);
       expect((await housekeeping.runOnce()).auditEntriesDeleted).toBe(0);
     });
@@ -157,7 +166,7 @@ describe.each(engines)('access audit on %s', (engine) => {
         const deadline = Date.now() + 10_000;
         let oldest = Infinity;
         while (Date.now() < deadline) {
-          oldest = Math.max(...(await auditOfPerson(db(), ids.ana)).map((e) => (Date.now() - e.at.getTime()) / day));
+          oldest = Math.max(...(await auditOfPerson(await shipped(), ids.ana)).map((e) => (Date.now() - e.at.getTime()) / day));
           if (oldest < 30) break;
           await new Promise((r) => setTimeout(r, 100));
         }
@@ -194,6 +203,6 @@ describe('audit settings', () => {
   it('is refused in production', () => {
     expect(() => loadConfig({ APP_ENV: 'production', AUDIT_ENABLED: 'false' })).toThrow(/AUDIT_ENABLED cannot be false in production/);
     expect(() => loadConfig({ AUDIT_RETENTION_DAYS: '0' })).toThrow(/AUDIT_RETENTION_DAYS must be an integer in 1\.\.3650/);
-    expect(() => loadConfig({ AUDIT_DURABILITY: 'disk' })).toThrow(/AUDIT_DURABILITY must be one of commit, flush; got "disk"/);
+    expect(() => loadConfig({ AUDIT_DURABILITY: 'disk' })).toThrow(/AUDIT_DURABILITY must be one of spool, commit, flush; got "disk"/);
   });
 });

@@ -2,7 +2,12 @@
 // in its own process under concurrent person operations and is killed (SIGKILL) the
 // moment a client has received enough answers, with requests still in flight and audit
 // batches being written. Every answer a client received, every person id in it, must then
-// be in the audit, as written by the entry of that very response.
+// be in the audit, as written by the entry of that very response. With the spool (the
+// default), a sibling instance sharing the spool directory adopts the dead one's file, and
+// the audit then holds each spooled line exactly once: none lost, none shipped twice.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditOfCredential } from '../../server/db/accessAudit.js';
 import { findActiveCredential } from '../../server/db/credentials.js';
@@ -27,20 +32,42 @@ if (!databaseUrl) {
   describe.skip('access audit across a crash (set DATABASE_URL to run)', () => it('skipped', () => {}));
 }
 
-describe.runIf(databaseUrl)('access audit across a crash of the service process', () => {
+/** The whole lines of every spool file in `dir`. */
+const spooledLines = (dir: string) =>
+  readdirSync(dir).flatMap((name) => {
+    const text = readFileSync(join(dir, name), 'utf8');
+    return text
+      .slice(0, text.lastIndexOf('\n') + 1)
+      .split('\n')
+      .filter(Boolean);
+  });
+
+describe.runIf(databaseUrl).each(['spool', 'commit'] as const)('access audit across a crash of the service process (AUDIT_DURABILITY=%s)', (durability) => {
   let database: ThrowawayDatabase;
   let server: ChildServer;
+  let sibling: ChildServer | undefined;
+  const spoolDir = mkdtempSync(join(tmpdir(), 'audit-crash-'));
   const token = demoCredentials[0]!.token;
   let personIds: string[];
   beforeAll(async () => {
     database = await throwawayDatabase('postgres');
     await importRecords(database.db, demoDataset(), 'US');
     personIds = (await database.db.query<{ id: string }>('SELECT id::text FROM persons ORDER BY id LIMIT 60')).map((r) => r.id);
-    server = await startChildServer({ DATABASE_URL: database.url!, DEMO_DATA: 'false', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' });
+    const env = {
+      DATABASE_URL: database.url!,
+      DEMO_DATA: 'false',
+      RATE_LIMIT_PER_SECOND: '100000',
+      RATE_LIMIT_BURST: '100000',
+      AUDIT_DURABILITY: durability,
+      AUDIT_SPOOL_DIR: spoolDir,
+    };
+    [server, sibling] = await Promise.all([startChildServer(env), durability === 'spool' ? startChildServer(env) : undefined]);
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
+    await sibling?.stop();
     await database?.drop();
+    rmSync(spoolDir, { recursive: true, force: true });
   });
 
   it('holds the entry of every answer a client received before the kill', async () => {
@@ -79,6 +106,15 @@ describe.runIf(databaseUrl)('access audit across a crash of the service process'
     expect(answers.length).toBeGreaterThanOrEqual(RECEIVED);
 
     const credentialId = (await findActiveCredential(database.db, hashToken(token)))!.id;
+    if (durability === 'spool') {
+      // What the dead instance spooled, shipped or not; its sibling adopts the file (within
+      // its adoption interval) and deletes it once every line is in the audit.
+      const spooled = spooledLines(spoolDir).length;
+      expect(spooled).toBeGreaterThanOrEqual(RECEIVED);
+      await sibling!.waitForLog('adopted and shipped an orphaned access audit spool', 30_000);
+      const [row] = await database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM access_audit');
+      expect(row!.n, 'entries in the audit against lines spooled').toBe(spooled);
+    }
     const audited = await auditOfCredential(database.db, credentialId);
     const key = (a: Answer) => `${a.operation} ${a.asOf} ${a.personIds.join(',')}`;
     const entries = new Map<string, number>();
@@ -95,5 +131,5 @@ describe.runIf(databaseUrl)('access audit across a crash of the service process'
     const received = new Set(answers.flatMap((a) => a.personIds));
     const recorded = new Set(audited.flatMap((e) => e.personIds));
     expect([...received].filter((id) => !recorded.has(id))).toEqual([]);
-  }, 60_000);
+  }, 90_000);
 });

@@ -2,10 +2,14 @@
 // an in-memory database (it would lose every record at restart), and the settings added
 // for serving behind a balancer and for browsers refuse what they cannot mean.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../server/app.js';
-import { ConfigError, loadConfig, requirePersistentStorage } from '../../server/config.js';
+import { auditDurabilityFor, ConfigError, loadConfig, requirePersistentStorage } from '../../server/config.js';
+import { throwawayDatabase } from '../helpers/databases.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -79,4 +83,48 @@ describe('settings for browsers and balancers', () => {
     expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: 'soon' })).toThrow(/KEEP_ALIVE_TIMEOUT_MS/);
     expect(() => loadConfig({ KEEP_ALIVE_TIMEOUT_MS: '65000' })).toThrow(/KEEP_ALIVE_TIMEOUT_MS.*SHUTDOWN_TIMEOUT_MS/);
   });
+});
+
+describe('access audit durability and spool', () => {
+  it('AUDIT_DURABILITY: spool on PostgreSQL and commit on PGlite unless set; spool only on PostgreSQL', () => {
+    const unset = loadConfig({});
+    expect(unset.auditDurability).toBeUndefined();
+    expect(auditDurabilityFor(unset, 'postgres')).toBe('spool');
+    expect(auditDurabilityFor(unset, 'pglite')).toBe('commit');
+    for (const durability of ['commit', 'flush'] as const) {
+      expect(auditDurabilityFor(loadConfig({ AUDIT_DURABILITY: durability }), 'postgres')).toBe(durability);
+    }
+    expect(auditDurabilityFor(loadConfig({ AUDIT_DURABILITY: 'spool', DATABASE_URL: 'postgres://db/lookup' }), 'postgres')).toBe('spool');
+    expect(() => loadConfig({ AUDIT_DURABILITY: 'spool' })).toThrow(/AUDIT_DURABILITY=spool needs PostgreSQL \(DATABASE_URL\)/);
+    expect(() => loadConfig({ AUDIT_DURABILITY: 'spool', PGLITE_DATA_DIR: '/var/lib/lookup' })).toThrow(/AUDIT_DURABILITY=spool needs PostgreSQL/);
+    expect(() => auditDurabilityFor({ auditDurability: 'spool' }, 'pglite')).toThrow(ConfigError);
+    expect(() => loadConfig({ AUDIT_DURABILITY: 'file' })).toThrow(/AUDIT_DURABILITY must be one of spool, commit, flush; got "file"/);
+  });
+
+  it('AUDIT_SPOOL_DIR: var/audit-spool under the working directory unless set; relative paths from there', () => {
+    expect(loadConfig({}).auditSpoolDir).toBe(resolve('var/audit-spool'));
+    expect(loadConfig({ AUDIT_SPOOL_DIR: 'spool' }).auditSpoolDir).toBe(resolve('spool'));
+    expect(loadConfig({ AUDIT_SPOOL_DIR: '/srv/lookup/spool' }).auditSpoolDir).toBe('/srv/lookup/spool');
+  });
+
+  it('refuses to start, saying why, with AUDIT_DURABILITY=spool on the embedded database', async () => {
+    const { code, output } = await start({ AUDIT_DURABILITY: 'spool' });
+    expect(code).toBe(1);
+    expect(output).toContain('configuration error: AUDIT_DURABILITY=spool needs PostgreSQL (DATABASE_URL)');
+    expect(output).not.toContain('listening');
+  }, 90_000);
+
+  it.runIf(process.env.DATABASE_URL)(
+    'refuses to start, saying why, when AUDIT_SPOOL_DIR cannot hold files',
+    async () => {
+      const file = join(mkdtempSync(join(tmpdir(), 'audit-spool-config-')), 'a-file');
+      writeFileSync(file, '');
+      const database = await throwawayDatabase('postgres');
+      const { code, output } = await start({ DATABASE_URL: database.url!, AUDIT_SPOOL_DIR: join(file, 'spool') }).finally(() => database.drop());
+      expect(code).toBe(1);
+      expect(output).toContain(`configuration error: AUDIT_SPOOL_DIR (${join(file, 'spool')}) cannot hold the access audit spool`);
+      expect(output).not.toContain('listening');
+    },
+    90_000,
+  );
 });

@@ -1,5 +1,8 @@
 // Starts the real server in-process on a free port, on a throwaway database, and gives
 // tests a `call` that speaks HTTP to it and checks every response against the contract.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type App, createApp } from '../../server/app.js';
 import { type Config, loadConfig } from '../../server/config.js';
 import { importRecords } from '../../server/importing/index.js';
@@ -28,6 +31,8 @@ export interface TestServer {
   config: Config;
   database: ThrowawayDatabase;
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>;
+  /** Ships the access audit's spool (AUDIT_DURABILITY=spool) into access_audit; nothing to do otherwise. */
+  auditShipped(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -41,7 +46,11 @@ export interface TestServerOptions {
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  // Each server spools its audit into a directory of its own: test files run in parallel
+  // on databases of their own, and an instance adopts the files of its own database only.
+  const spoolDir = options.env?.AUDIT_SPOOL_DIR ?? mkdtempSync(join(tmpdir(), 'audit-spool-'));
   const config = loadConfig({
+    AUDIT_SPOOL_DIR: spoolDir,
     PORT: '0',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_SECOND: '100000',
@@ -63,9 +72,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config,
     database,
     call,
+    auditShipped: async () => app.auditShipper?.drain(),
     async close() {
       await app.close();
       if (!options.database) await database.drop();
+      if (!options.env?.AUDIT_SPOOL_DIR) rmSync(spoolDir, { recursive: true, force: true });
     },
   };
 }

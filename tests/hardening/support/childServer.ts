@@ -3,6 +3,9 @@
 // (`node dist/server/main.js`), its JSON log lines read from stdout. The base URL comes
 // from the "listening" line.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -23,10 +26,27 @@ export interface ChildServer {
 /** Node's arguments for the service from source; the built one is `[<outDir>/server/main.js]`. */
 export const FROM_SOURCE = ['--import', 'tsx', 'server/main.ts'];
 
-export async function startChildServer(env: Record<string, string>, startTimeoutMs = 90_000, nodeArgs: string[] = FROM_SOURCE): Promise<ChildServer> {
-  const child = spawn(process.execPath, nodeArgs, {
+/**
+ * `shell`: commands run before node replaces the shell (exec), such as `ulimit -f 64`.
+ * Unless `env` names one, each process spools its access audit in a directory of its own.
+ */
+export async function startChildServer(
+  env: Record<string, string>,
+  startTimeoutMs = 90_000,
+  nodeArgs: string[] = FROM_SOURCE,
+  shell?: string,
+): Promise<ChildServer> {
+  const [command, args] = shell ? ['sh', ['-c', `${shell} && exec "$0" "$@"`, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
+  const child = spawn(command, args, {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      AUDIT_SPOOL_DIR: mkdtempSync(join(tmpdir(), 'audit-spool-child-')),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, any>[] = [];
