@@ -100,90 +100,108 @@ describe.each(engines)('erasure, proven on a dump of the whole %s database', (en
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('finds everyone before the erasure (so the checks after it can fail)', async () => {
-    await serve();
-    try {
-      // As autovacuum would: planner statistics that sample the erased people's values.
-      await db!.query(`ANALYZE employees, last_name_pieces, first_name_pieces, last_name_dictionary, first_name_dictionary`);
-      expect(findValues(await dumpAll(db!), ['Zephyrinus'])).toMatchObject({ Zephyrinus: expect.arrayContaining(['pg_catalog.pg_statistic']) });
-      expect(await personIdsFound({ lastName: 'quorvell' })).toEqual([ids.erasedPerson]);
-      expect(await personIdsFound({ lastName: 'Brackenshaw' })).toEqual([ids.goneOnlyPerson, ids.keptPerson]);
-      expect(await personIdsFound({ firstName: 'Zephyrinus' }, tokens.gone)).toEqual([ids.goneOnlyPerson]);
-      for (const id of [ids.bothPerson, ids.keptPerson]) before[id] = (await call('GET', `/v1/persons/${id}`, { token: tokens.all })).body.person;
-      expect(before[ids.bothPerson].employments).toHaveLength(2);
-      // A request whose body names someone (refused: unknown field) must not put the name in a log either.
-      expect((await search({ lastName: 'Quorvellian', email: 'xanthippa.quorvellian@erase.example' })).status).toBe(400);
-    } finally {
-      await stop();
-    }
-    expect(findValues({ logs }, personal)).toEqual({});
-  }, STEP_MS);
+  it(
+    'finds everyone before the erasure (so the checks after it can fail)',
+    async () => {
+      await serve();
+      try {
+        // As autovacuum would: planner statistics that sample the erased people's values.
+        await db!.query(`ANALYZE employees, last_name_pieces, first_name_pieces, last_name_dictionary, first_name_dictionary`);
+        expect(findValues(await dumpAll(db!), ['Zephyrinus'])).toMatchObject({ Zephyrinus: expect.arrayContaining(['pg_catalog.pg_statistic']) });
+        expect(await personIdsFound({ lastName: 'quorvell' })).toEqual([ids.erasedPerson]);
+        expect(await personIdsFound({ lastName: 'Brackenshaw' })).toEqual([ids.goneOnlyPerson, ids.keptPerson]);
+        expect(await personIdsFound({ firstName: 'Zephyrinus' }, tokens.gone)).toEqual([ids.goneOnlyPerson]);
+        for (const id of [ids.bothPerson, ids.keptPerson]) before[id] = (await call('GET', `/v1/persons/${id}`, { token: tokens.all })).body.person;
+        expect(before[ids.bothPerson].employments).toHaveLength(2);
+        // A request whose body names someone (refused: unknown field) must not put the name in a log either.
+        expect((await search({ lastName: 'Quorvellian', email: 'xanthippa.quorvellian@erase.example' })).status).toBe(400);
+      } finally {
+        await stop();
+      }
+      expect(findValues({ logs }, personal)).toEqual({});
+    },
+    STEP_MS,
+  );
 
-  it('refuses bad input with a clear message and exit 1, changing nothing', async () => {
-    const notUuid = await cli('erase', 'person', 'not-a-uuid');
-    expect([notUuid.code, notUuid.stderr]).toEqual([1, expect.stringMatching(/person id must be a UUID; got "not-a-uuid"/)]);
-    const unknown = await cli('erase', 'person', '00000000-0000-4000-8000-000000000000');
-    expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/no person 00000000-0000-4000-8000-000000000000 .*nothing was changed/)]);
-    const badCompany = await cli('erase', 'company', 'no such company');
-    expect([badCompany.code, badCompany.stderr]).toEqual([1, expect.stringMatching(/not a company id/)]);
-    const unknownCompany = await cli('erase', 'company', 'nosuchco');
-    expect([unknownCompany.code, unknownCompany.stderr]).toEqual([1, expect.stringMatching(/no company nosuchco/)]);
-    expect((await cli('erase', 'everyone')).code).toBe(1);
-  }, STEP_MS);
+  it(
+    'refuses bad input with a clear message and exit 1, changing nothing',
+    async () => {
+      const notUuid = await cli('erase', 'person', 'not-a-uuid');
+      expect([notUuid.code, notUuid.stderr]).toEqual([1, expect.stringMatching(/person id must be a UUID; got "not-a-uuid"/)]);
+      const unknown = await cli('erase', 'person', '00000000-0000-4000-8000-000000000000');
+      expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringMatching(/no person 00000000-0000-4000-8000-000000000000 .*nothing was changed/)]);
+      const badCompany = await cli('erase', 'company', 'no such company');
+      expect([badCompany.code, badCompany.stderr]).toEqual([1, expect.stringMatching(/not a company id/)]);
+      const unknownCompany = await cli('erase', 'company', 'nosuchco');
+      expect([unknownCompany.code, unknownCompany.stderr]).toEqual([1, expect.stringMatching(/no company nosuchco/)]);
+      expect((await cli('erase', 'everyone')).code).toBe(1);
+    },
+    STEP_MS,
+  );
 
-  it('erases a person, reports the unlinked look-alike, and erases that record on its own', async () => {
-    const dry = await cli('erase', 'person', ids.erasedPerson, '--dry-run', '--json');
-    expect(dry.code, dry.stderr).toBe(0);
-    const done = await cli('erase', 'person', ids.erasedPerson, '--json');
-    expect(done.code, done.stderr).toBe(0);
-    const report = JSON.parse(done.stdout) as PersonErasure;
-    expect(report).toEqual({
-      subject: 'person',
-      id: ids.erasedPerson,
-      dryRun: false,
-      persons: 1,
-      employments: 2,
-      companies: ['keepco', 'otherco'],
-      unlinkedLookalikes: [ids.lookalike],
-      auditEntriesKept: 1,
-    });
-    expect(JSON.parse(dry.stdout)).toEqual({ ...report, dryRun: true });
-    const again = await cli('erase', 'person', ids.erasedPerson);
-    expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/no person .* already erased/)]);
-    const lookalike = await cli('erase', 'employment', ids.lookalike);
-    expect(lookalike.code, lookalike.stderr).toBe(0);
-    expect(lookalike.stdout).toMatch(new RegExp(`erased employment ${ids.lookalike} in keepco \\(unlinked\\)`));
-  }, STEP_MS);
+  it(
+    'erases a person, reports the unlinked look-alike, and erases that record on its own',
+    async () => {
+      const dry = await cli('erase', 'person', ids.erasedPerson, '--dry-run', '--json');
+      expect(dry.code, dry.stderr).toBe(0);
+      const done = await cli('erase', 'person', ids.erasedPerson, '--json');
+      expect(done.code, done.stderr).toBe(0);
+      const report = JSON.parse(done.stdout) as PersonErasure;
+      expect(report).toEqual({
+        subject: 'person',
+        id: ids.erasedPerson,
+        dryRun: false,
+        persons: 1,
+        employments: 2,
+        companies: ['keepco', 'otherco'],
+        unlinkedLookalikes: [ids.lookalike],
+        auditEntriesKept: 1,
+      });
+      expect(JSON.parse(dry.stdout)).toEqual({ ...report, dryRun: true });
+      const again = await cli('erase', 'person', ids.erasedPerson);
+      expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/no person .* already erased/)]);
+      const lookalike = await cli('erase', 'employment', ids.lookalike);
+      expect(lookalike.code, lookalike.stderr).toBe(0);
+      expect(lookalike.stdout).toMatch(new RegExp(`erased employment ${ids.lookalike} in keepco \\(unlinked\\)`));
+    },
+    STEP_MS,
+  );
 
-  it('offboards a company: its employments, the people left with none, its place in every credential', async () => {
-    const text = await cli('erase', 'company', goneCompany, '--dry-run');
-    expect(text.stdout).toMatch(/would erase company gonecorp-7731: 1 company, 3 employments \(1 unlinked\), 1 person left with no employment; 1 person kept/);
-    expect(text.stdout).toMatch(/credential e1a5e000-0000-4000-8000-0000000000d2 "gone only": keeps no company/);
-    const done = await cli('erase', 'company', goneCompany, '--json');
-    expect(done.code, done.stderr).toBe(0);
-    expect(JSON.parse(done.stdout) as CompanyErasure).toEqual({
-      subject: 'company',
-      id: goneCompany,
-      dryRun: false,
-      companies: 1,
-      employments: { linked: 2, unlinked: 1 },
-      persons: [ids.goneOnlyPerson],
-      personsKept: 1,
-      credentials: [
-        { id: ids.credentialAll, name: 'all three', companiesLeft: ['keepco', 'otherco'] },
-        { id: ids.credentialGone, name: 'gone only', companiesLeft: [] },
-      ],
-      // The set revoke-company replaced, and the two this erasure replaced.
-      replacedSetMemberships: 3,
-      unlinkedLookalikes: [],
-      auditEntriesKept: 2,
-    });
-    expect((await cli('erase', 'company', goneCompany)).code).toBe(1);
-    const listed = await cli('credentials', 'list');
-    expect(listed.stdout).toMatch(/all three {2}\[keepco, otherco\]/);
-    expect(listed.stdout).toMatch(/gone only {2}\[\]/);
-    expect(listed.stdout).toMatch(/keep and gone {2}\[keepco\]/);
-  }, STEP_MS);
+  it(
+    'offboards a company: its employments, the people left with none, its place in every credential',
+    async () => {
+      const text = await cli('erase', 'company', goneCompany, '--dry-run');
+      expect(text.stdout).toMatch(
+        /would erase company gonecorp-7731: 1 company, 3 employments \(1 unlinked\), 1 person left with no employment; 1 person kept/,
+      );
+      expect(text.stdout).toMatch(/credential e1a5e000-0000-4000-8000-0000000000d2 "gone only": keeps no company/);
+      const done = await cli('erase', 'company', goneCompany, '--json');
+      expect(done.code, done.stderr).toBe(0);
+      expect(JSON.parse(done.stdout) as CompanyErasure).toEqual({
+        subject: 'company',
+        id: goneCompany,
+        dryRun: false,
+        companies: 1,
+        employments: { linked: 2, unlinked: 1 },
+        persons: [ids.goneOnlyPerson],
+        personsKept: 1,
+        credentials: [
+          { id: ids.credentialAll, name: 'all three', companiesLeft: ['keepco', 'otherco'] },
+          { id: ids.credentialGone, name: 'gone only', companiesLeft: [] },
+        ],
+        // The set revoke-company replaced, and the two this erasure replaced.
+        replacedSetMemberships: 3,
+        unlinkedLookalikes: [],
+        auditEntriesKept: 2,
+      });
+      expect((await cli('erase', 'company', goneCompany)).code).toBe(1);
+      const listed = await cli('credentials', 'list');
+      expect(listed.stdout).toMatch(/all three {2}\[keepco, otherco\]/);
+      expect(listed.stdout).toMatch(/gone only {2}\[\]/);
+      expect(listed.stdout).toMatch(/keep and gone {2}\[keepco\]/);
+    },
+    STEP_MS,
+  );
 
   it('rewrites the tables so that erased rows leave their files (erase vacuum)', async () => {
     // Bytes of the embedded database's files, the write-ahead log aside (README, "Erasure").
@@ -219,50 +237,58 @@ describe.each(engines)('erasure, proven on a dump of the whole %s database', (en
     }
   }, 120_000);
 
-  it('answers exactly for the people who stay, and finds nobody erased', async () => {
-    await serve();
-    expect(await personIdsFound({ lastName: 'quorvell' })).toEqual([]);
-    expect(await personIdsFound({ firstName: 'Zephyr' })).toEqual([]);
-    expect(await personIdsFound({ phone: '+14155550911' })).toEqual([]);
-    expect(await personIdsFound({ lastName: 'Brackenshaw' })).toEqual([ids.keptPerson]);
-    for (const id of erasedPersonIds) expect((await call('GET', `/v1/persons/${id}`, { token: tokens.all })).status).toBe(404);
-    // Those who stay are answered as before, less the employment in the company that went.
-    const keptNow = await call('GET', `/v1/persons/${ids.keptPerson}`, { token: tokens.all });
-    expect(keptNow.body.person).toEqual(before[ids.keptPerson]);
-    const both = await call('GET', `/v1/persons/${ids.bothPerson}`, { token: tokens.all });
-    expect(both.body.person).toEqual({
-      ...before[ids.bothPerson],
-      employments: before[ids.bothPerson].employments.filter((e: any) => e.companyId !== goneCompany),
-    });
-    expect(both.body.person.employments.map((e: any) => [e.id, e.contact.email])).toEqual([[ids.bothAtKeep, 'perpetua@keep.example']]);
-    expect((await search({ lastName: 'Brackenshaw' }, tokens.keep)).body.persons).toEqual([before[ids.keptPerson]]);
-    // The credential whose only company went still authenticates, and sees nobody.
-    const none = await search({}, tokens.gone);
-    expect([none.status, none.body.pagination.total]).toEqual([200, 0]);
-    expect((await call('GET', `/v1/persons/${ids.keptPerson}`, { token: tokens.gone })).status).toBe(404);
-    expect((await call('GET', `/v1/companies/${goneCompany}/hello`, { token: tokens.all })).status).toBe(403);
-    const { kept: derived, rebuilt } = await derivedDataAndRebuild(db!);
-    expect(derived).toEqual(rebuilt);
-    expect(await db!.query(`SELECT folded FROM last_name_dictionary WHERE folded IN ('brackenshaw', 'quorvellian') ORDER BY 1`)).toEqual([
-      { folded: 'brackenshaw' },
-    ]);
-    expect(await db!.query(`SELECT folded FROM first_name_dictionary WHERE folded IN ('zephyrinus', 'ottoline', 'xanthippa') ORDER BY 1`)).toEqual([
-      { folded: 'ottoline' },
-    ]);
-  }, STEP_MS);
+  it(
+    'answers exactly for the people who stay, and finds nobody erased',
+    async () => {
+      await serve();
+      expect(await personIdsFound({ lastName: 'quorvell' })).toEqual([]);
+      expect(await personIdsFound({ firstName: 'Zephyr' })).toEqual([]);
+      expect(await personIdsFound({ phone: '+14155550911' })).toEqual([]);
+      expect(await personIdsFound({ lastName: 'Brackenshaw' })).toEqual([ids.keptPerson]);
+      for (const id of erasedPersonIds) expect((await call('GET', `/v1/persons/${id}`, { token: tokens.all })).status).toBe(404);
+      // Those who stay are answered as before, less the employment in the company that went.
+      const keptNow = await call('GET', `/v1/persons/${ids.keptPerson}`, { token: tokens.all });
+      expect(keptNow.body.person).toEqual(before[ids.keptPerson]);
+      const both = await call('GET', `/v1/persons/${ids.bothPerson}`, { token: tokens.all });
+      expect(both.body.person).toEqual({
+        ...before[ids.bothPerson],
+        employments: before[ids.bothPerson].employments.filter((e: any) => e.companyId !== goneCompany),
+      });
+      expect(both.body.person.employments.map((e: any) => [e.id, e.contact.email])).toEqual([[ids.bothAtKeep, 'perpetua@keep.example']]);
+      expect((await search({ lastName: 'Brackenshaw' }, tokens.keep)).body.persons).toEqual([before[ids.keptPerson]]);
+      // The credential whose only company went still authenticates, and sees nobody.
+      const none = await search({}, tokens.gone);
+      expect([none.status, none.body.pagination.total]).toEqual([200, 0]);
+      expect((await call('GET', `/v1/persons/${ids.keptPerson}`, { token: tokens.gone })).status).toBe(404);
+      expect((await call('GET', `/v1/companies/${goneCompany}/hello`, { token: tokens.all })).status).toBe(403);
+      const { kept: derived, rebuilt } = await derivedDataAndRebuild(db!);
+      expect(derived).toEqual(rebuilt);
+      expect(await db!.query(`SELECT folded FROM last_name_dictionary WHERE folded IN ('brackenshaw', 'quorvellian') ORDER BY 1`)).toEqual([
+        { folded: 'brackenshaw' },
+      ]);
+      expect(await db!.query(`SELECT folded FROM first_name_dictionary WHERE folded IN ('zephyrinus', 'ottoline', 'xanthippa') ORDER BY 1`)).toEqual([
+        { folded: 'ottoline' },
+      ]);
+    },
+    STEP_MS,
+  );
 
-  it('leaves none of the erased values in any table, the people who stay whole, and the erased ids in the access audit alone', async () => {
-    const dump = await dumpAll(db!);
-    expect(Object.keys(dump)).toEqual(
-      expect.arrayContaining(['public.employees', 'public.last_name_pieces', 'public.people_by_credential_day', 'public.access_audit']),
-    );
-    expect(findValues(dump, erased)).toEqual({});
-    expect(findValues(dump, erasedIds)).toEqual({});
-    expect(findValues(dump, erasedPersonIds, { except: ['public.access_audit'] })).toEqual({});
-    // Kept there, by design: who accessed them (ids only) stays until its retention ends.
-    expect(findValues(dump, erasedPersonIds)).toEqual({ [ids.erasedPerson]: ['public.access_audit'], [ids.goneOnlyPerson]: ['public.access_audit'] });
-    expect(Object.keys(findValues(dump, kept)).sort()).toEqual([...kept].sort());
-  }, STEP_MS);
+  it(
+    'leaves none of the erased values in any table, the people who stay whole, and the erased ids in the access audit alone',
+    async () => {
+      const dump = await dumpAll(db!);
+      expect(Object.keys(dump)).toEqual(
+        expect.arrayContaining(['public.employees', 'public.last_name_pieces', 'public.people_by_credential_day', 'public.access_audit']),
+      );
+      expect(findValues(dump, erased)).toEqual({});
+      expect(findValues(dump, erasedIds)).toEqual({});
+      expect(findValues(dump, erasedPersonIds, { except: ['public.access_audit'] })).toEqual({});
+      // Kept there, by design: who accessed them (ids only) stays until its retention ends.
+      expect(findValues(dump, erasedPersonIds)).toEqual({ [ids.erasedPerson]: ['public.access_audit'], [ids.goneOnlyPerson]: ['public.access_audit'] });
+      expect(Object.keys(findValues(dump, kept)).sort()).toEqual([...kept].sort());
+    },
+    STEP_MS,
+  );
 
   it.runIf(engine === 'postgres')(
     'leaves none of them in pg_dump --data-only either',
