@@ -237,7 +237,7 @@ export interface components {
          *     | `not_found` | 404 | unknown route; an unknown person or one with no employment in an authorized company; a draft operation where drafts are off |
          *     | `method_not_allowed` | 405 | a known path with a method it does not serve (`POST` to hello); the `Allow` header lists the methods it does |
          *     | `internal_error` | 500 | anything unexpected (never a stack trace or SQL text) |
-         *     | `service_unavailable` | 503 | the database cannot be reached or did not answer in time; retry later |
+         *     | `service_unavailable` | 503 | the database cannot be reached or did not answer in time, or the access audit could not record a person operation's answer (which is then not sent); retry later |
          * @enum {string}
          */
         ErrorCode: "invalid_api_key" | "rate_limited" | "invalid_company_id" | "invalid_person_id" | "invalid_request" | "payload_too_large" | "unsupported_media_type" | "forbidden" | "not_found" | "internal_error" | "service_unavailable" | "method_not_allowed";

@@ -2,7 +2,7 @@
 // an in-memory database (it would lose every record at restart), and the settings added
 // for serving behind a balancer and for browsers refuse what they cannot mean.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,10 +117,14 @@ describe('access audit durability and spool', () => {
   it.runIf(process.env.DATABASE_URL)(
     'refuses to start, saying why, when AUDIT_SPOOL_DIR cannot hold files',
     async () => {
-      const file = join(mkdtempSync(join(tmpdir(), 'audit-spool-config-')), 'a-file');
+      const dir = mkdtempSync(join(tmpdir(), 'audit-spool-config-'));
+      const file = join(dir, 'a-file');
       writeFileSync(file, '');
       const database = await throwawayDatabase('postgres');
-      const { code, output } = await start({ DATABASE_URL: database.url!, AUDIT_SPOOL_DIR: join(file, 'spool') }).finally(() => database.drop());
+      const { code, output } = await start({ DATABASE_URL: database.url!, AUDIT_SPOOL_DIR: join(file, 'spool') }).finally(() => {
+        rmSync(dir, { recursive: true, force: true });
+        return database.drop();
+      });
       expect(code).toBe(1);
       expect(output).toContain(`configuration error: AUDIT_SPOOL_DIR (${join(file, 'spool')}) cannot hold the access audit spool`);
       expect(output).not.toContain('listening');

@@ -3,7 +3,7 @@
 // (`node dist/server/main.js`), its JSON log lines read from stdout. The base URL comes
 // from the "listening" line.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,8 @@ export const FROM_SOURCE = ['--import', 'tsx', 'server/main.ts'];
 
 /**
  * `shell`: commands run before node replaces the shell (exec), such as `ulimit -f 64`.
- * Unless `env` names one, each process spools its access audit in a directory of its own.
+ * Unless `env` names one, each process spools its access audit in a directory of its own,
+ * removed when the process has exited.
  */
 export async function startChildServer(
   env: Record<string, string>,
@@ -36,6 +37,7 @@ export async function startChildServer(
   nodeArgs: string[] = FROM_SOURCE,
   shell?: string,
 ): Promise<ChildServer> {
+  const ownSpoolDir = env.AUDIT_SPOOL_DIR === undefined ? mkdtempSync(join(tmpdir(), 'audit-spool-child-')) : undefined;
   const [command, args] = shell ? ['sh', ['-c', `${shell} && exec "$0" "$@"`, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
   const child = spawn(command, args, {
     cwd: root,
@@ -44,7 +46,7 @@ export async function startChildServer(
       HOME: process.env.HOME,
       PORT: '0',
       LOG_LEVEL: 'info',
-      AUDIT_SPOOL_DIR: mkdtempSync(join(tmpdir(), 'audit-spool-child-')),
+      ...(ownSpoolDir && { AUDIT_SPOOL_DIR: ownSpoolDir }),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -67,7 +69,10 @@ export async function startChildServer(
   });
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('exit', (code, signal) => {
+      if (ownSpoolDir) rmSync(ownSpoolDir, { recursive: true, force: true });
+      resolve({ code, signal });
+    }),
   );
 
   const waitForLog = (msg: string, timeoutMs = 10_000) => {
