@@ -34,6 +34,10 @@ export interface Measured {
   cpuUsPerRequest?: number;
   /** CPU time of the target's PostgreSQL backends over the measurement, per answered request. */
   dbCpuUsPerRequest?: number;
+  /** When the load ran (epoch ms): the access audit's entries of the measurement have their `at` in it. */
+  window?: { from: number; to: number };
+  /** Person ids per response recorded in the access audit (the audited service's measurements; bench/auditIndex.ts). */
+  auditIdsPerResponse?: number;
   /** The first error's message, where the target reports one (the direct-SQL runner). */
   firstError?: string;
 }
@@ -45,6 +49,7 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
   const rss = new RssSampler(load.pid).start();
   const dbCpuBefore = await load.databaseCpu?.();
   const cpuBefore = cpuMicros(load.pid);
+  const from = Date.now();
   const instance = autocannon({
     url: load.url,
     connections: load.connections,
@@ -64,6 +69,7 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
     if (status >= 200 && status < 300) latencies.push(ms);
   });
   const result = await instance;
+  const to = Date.now();
   const cpuAfter = cpuMicros(load.pid);
   const dbCpuAfter = await load.databaseCpu?.();
   const memory = rss.stop();
@@ -78,6 +84,7 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     statusCodes,
+    window: { from, to },
     rssPeakMb: memory?.peakMb,
     rssMeanMb: memory?.meanMb,
     cpuUsPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? (cpuAfter - cpuBefore) / answered : undefined,

@@ -20,6 +20,8 @@ export interface Row {
   cpuUsPerRequest?: number;
   /** Median CPU time of its PostgreSQL backends per request (where measured: the access audit's comparison). */
   dbCpuUsPerRequest?: number;
+  /** Median person ids per response the access audit recorded (the audited service's rows). */
+  auditIdsPerResponse?: number;
   non2xx: number;
   errors: number;
 }
@@ -56,6 +58,7 @@ export function buildReport(raw: RunResult): Report {
       const rss = runs.map((r) => r.rssPeakMb).filter((v): v is number => v !== undefined);
       const cpu = runs.map((r) => r.cpuUsPerRequest).filter((v): v is number => v !== undefined);
       const dbCpu = runs.map((r) => r.dbCpuUsPerRequest).filter((v): v is number => v !== undefined);
+      const auditIds = runs.map((r) => r.auditIdsPerResponse).filter((v): v is number => v !== undefined);
       summary.push({
         scenario: scenario.id,
         group: scenario.group,
@@ -69,6 +72,7 @@ export function buildReport(raw: RunResult): Report {
         rssPeakMb: rss.length ? Math.max(...rss) : undefined,
         cpuUsPerRequest: cpu.length ? median(cpu) : undefined,
         dbCpuUsPerRequest: dbCpu.length ? median(dbCpu) : undefined,
+        auditIdsPerResponse: auditIds.length ? median(auditIds) : undefined,
         non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
         errors: runs.reduce((a, r) => a + r.errors, 0),
       });
@@ -144,7 +148,12 @@ function evaluateTargets(raw: RunResult, summary: Row[]): TargetCheck[] {
       const worst = audit.reduce((a, b) => (b.ratio < a.ratio ? b : a));
       checks.push({
         goal: `Access audit (${at}): costs at most 10% of search and Get person throughput (audit on / off)`,
-        measured: `${audit.map((c) => `${c.on.label} (${credentialName(engine, c.on.credential)}) ${pct(c.ratio)}${cpuRatio(c) ? ` (CPU ${pct(cpuRatio(c)!)})` : ''}`).join('; ')}; lowest ${pct(worst.ratio)}`,
+        measured: `${audit
+          .map((c) => {
+            const cpu = cpuRatio(c, mergeUsPerRequest(raw, c.on));
+            return `${c.on.label} (${credentialName(engine, c.on.credential)}) ${pct(c.ratio)}${cpu ? ` (CPU with the index merge ${pct(cpu)})` : ''}`;
+          })
+          .join('; ')}; lowest ${pct(worst.ratio)}`,
         met: audit.every((c) => c.ratio >= 0.9),
       });
     }
@@ -202,11 +211,18 @@ function changeTargets(raw: RunResult): TargetCheck[] {
   return checks;
 }
 
-/** CPU per request (service and database) with the audit off over on, where both were measured. */
-function cpuRatio({ on, off }: { on: Row; off: Row }): number | undefined {
+/** CPU per request (service and database) with the audit off over on, where both were measured; `merge` adds the deferred index upkeep to on. */
+function cpuRatio({ on, off }: { on: Row; off: Row }, merge = 0): number | undefined {
   const total = (r: Row) => (r.cpuUsPerRequest !== undefined && r.dbCpuUsPerRequest !== undefined ? r.cpuUsPerRequest + r.dbCpuUsPerRequest : undefined);
   const [a, b] = [total(on), total(off)];
-  return a && b ? b / a : undefined;
+  return a && b ? b / (a + merge) : undefined;
+}
+
+/** The audit's person-index merge charged to one response of `on`: its ids times the merge's CPU per id (µs). */
+function mergeUsPerRequest(raw: RunResult, on: Row): number | undefined {
+  const merge = raw.auditIndexMerge;
+  if (!merge?.ids || on.auditIdsPerResponse === undefined) return undefined;
+  return (on.auditIdsPerResponse * merge.cpuMs * 1000) / merge.ids;
 }
 
 /** The service with its access audit on (as configured by default, and flushed to disk) and off, per scenario measured so. */
@@ -308,16 +324,23 @@ export function renderMarkdown(report: Report): string {
         '',
         'CPU time per request (medians over the rounds), of the service process and of the bench database\'s PostgreSQL backends (which include the spool\'s shipping), measured around the same runs: steadier than req/s on a shared host. "off / on" is the throughput ratio a machine bound by these CPUs would show.',
         '',
-        '| Operation / filter | Credential | on: service + database µs | flushed: service + database µs | off: service + database µs | CPU off / on | CPU off / flushed |',
-        '|---|---|---:|---:|---:|---:|---:|',
+        '| Operation / filter | Credential | on: service + database µs | ids per response | deferred index merge µs | flushed: service + database µs | off: service + database µs | CPU off / on | CPU off / (on + merge) | CPU off / flushed |',
+        '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
         ...audit.map(({ on, off, flush }) => {
           const total = (r: Row | undefined) =>
             r?.cpuUsPerRequest !== undefined && r.dbCpuUsPerRequest !== undefined ? r.cpuUsPerRequest + r.dbCpuUsPerRequest : undefined;
           const cell = (r: Row | undefined) => (total(r) === undefined ? '–' : `${ms(r!.cpuUsPerRequest!)} + ${ms(r!.dbCpuUsPerRequest!)} = ${ms(total(r)!)}`);
-          const ratio = (r: Row | undefined) => (total(r) && total(off) ? pct(total(off)! / total(r)!) : '–');
-          return `| ${on.label} | ${credentialName(engine, on.credential)} | ${cell(on)} | ${cell(flush)} | ${cell(off)} | ${ratio(on)} | ${ratio(flush)} |`;
+          const ratio = (r: Row | undefined, extra = 0) => (total(r) && total(off) ? pct(total(off)! / (total(r)! + extra)) : '–');
+          const merge = mergeUsPerRequest(raw, on);
+          return `| ${on.label} | ${credentialName(engine, on.credential)} | ${cell(on)} | ${on.auditIdsPerResponse === undefined ? '–' : ms(on.auditIdsPerResponse)} | ${merge === undefined ? '–' : ms(merge)} | ${cell(flush)} | ${cell(off)} | ${ratio(on)} | ${merge === undefined ? '–' : ratio(on, merge)} | ${ratio(flush)} |`;
         }),
         '',
+        ...(raw.auditIndexMerge
+          ? [
+              `The person index of the audit is merged in bulk, after the responses (migration 007): that work falls outside the measured windows, so it was measured apart and is charged back above. After the measurements, the ${int(raw.auditIndexMerge.ids)} person ids recorded since the start were merged in ${int(raw.auditIndexMerge.cpuMs)} ms of one backend's CPU (${int(raw.auditIndexMerge.wallMs)} ms wall): ${raw.auditIndexMerge.ids ? ms((raw.auditIndexMerge.cpuMs * 1000) / raw.auditIndexMerge.ids) : '–'} µs per id. "Deferred index merge" is that per id times the ids per response.`,
+              '',
+            ]
+          : []),
       );
     }
   }

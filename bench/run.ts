@@ -11,6 +11,7 @@ import { findActiveCredential } from '../server/db/credentials.js';
 import { openDatabase } from '../server/db/database.js';
 import { findPersons, type PersonFilter } from '../server/db/persons.js';
 import { hashToken } from '../server/domain/tokens.js';
+import { type AuditIndexMerge, auditIndexUpkeep, emptyAuditIndexPendingList } from './auditIndex.js';
 import { type ChangeResults, changePhase, churnAfter, churnBefore, importPhase, type PhaseContext, recoverInterruptedRun } from './changes/phases.js';
 import { databaseBackendsCpu } from './cpu.js';
 import { type DatasetInfo, ensureDataset } from './dataset/build.js';
@@ -61,6 +62,8 @@ export interface RunResult {
   loadAverage: { start: number; end: number };
   /** The commit measured, and the server files that differed from it (uncommitted work). */
   revision: { commit: string; uncommittedServerFiles: string[] };
+  /** The deferred merge of the access audit's person index after the measurements (bench/auditIndex.ts). */
+  auditIndexMerge?: AuditIndexMerge;
   /** The change phases (import, change, churn), where run. */
   changes?: ChangeResults & { phases: string[]; loadAverage: number[] };
 }
@@ -271,6 +274,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   // Reads the CPU time of the bench database's backends around each audited measurement,
   // so the audit's cost is also given as CPU per request (steadier than req/s on a shared host).
   const backends = options.postgres && options.auditComparison ? await openDatabase({ databaseUrl: options.postgres.databaseUrl, poolMax: 1 }) : undefined;
+  let auditIndexSince: Date | undefined;
   try {
     // Cold starts: spawn → first successful hello, alternating over the targets.
     for (let i = 1; i < options.coldStarts && withinBudget(60); i++) {
@@ -328,6 +332,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       }
     }
 
+    auditIndexSince = backends ? await emptyAuditIndexPendingList(options.postgres!.databaseUrl) : undefined;
     for (const step of alternatingSteps(scenarios, options.rounds)) {
       if (!withinBudget(options.durationS + 2)) {
         skipped.push({ scenario: step.scenario.id, target: step.target, round: step.round });
@@ -354,6 +359,31 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   } finally {
     await Promise.all([...Object.values(running).map((r) => r.stop()), ...Object.values(direct).map((d) => d.stop()), backends?.close()]);
     if (pgliteDirectCopy) rmSync(pgliteDirectCopy, { recursive: true, force: true });
+  }
+  // Every service has stopped, so every entry is shipped: the audit's deferred index upkeep can be measured.
+  let auditIndexMerge: AuditIndexMerge | undefined;
+  if (auditIndexSince && options.postgres) {
+    const audited = measurements.filter((m) => {
+      const scenario = scenarios.find((s) => s.id === m.scenario);
+      return (
+        scenario?.group === 'postgres' &&
+        AUDITED_KINDS.includes(scenario.kind as PersonKind) &&
+        m.target === `service (${engineName.postgres})` &&
+        m.measured.window
+      );
+    });
+    const upkeep = await auditIndexUpkeep(
+      options.postgres.databaseUrl,
+      auditIndexSince,
+      audited.map((m) => m.measured.window!),
+    );
+    audited.forEach((m, i) => {
+      m.measured.auditIdsPerResponse = upkeep.idsPerResponse[i];
+    });
+    auditIndexMerge = upkeep.merge;
+    log(
+      `access audit's person index: ${upkeep.merge.ids.toLocaleString('en-US')} ids merged after the measurements in ${Math.round(upkeep.merge.cpuMs)} ms of CPU`,
+    );
   }
   if (changes && phaseContext && options.phases.includes('churn')) await churnAfter(phaseContext, changes);
   if (changes) changes.loadAverage.push(round(os.loadavg()[0]!, 2));
@@ -384,6 +414,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     budget: { seconds: options.budgetS, used: Math.round(elapsed()), exhausted: skipped.length > 0 },
     loadAverage: { start: round(loadAtStart, 2), end: round(loadAtEnd, 2) },
     revision: measuredRevision,
+    auditIndexMerge,
     changes,
   };
 }

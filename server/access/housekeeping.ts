@@ -1,9 +1,10 @@
 // The service's own periodic job (no cron): deletes access-audit entries older than
-// AUDIT_RETENTION_DAYS, and the company sets credentials were moved off once no cache
+// AUDIT_RETENTION_DAYS, merges the audit's pending person ids into its person index
+// (migration 007), and removes the company sets credentials were moved off once no cache
 // can still hold them. It runs at start and then every hour in each instance; an
 // advisory lock lets one instance at a time work, and deletions go in bounded batches,
 // each its own short transaction, so neither requests nor imports wait on a long one.
-import { deleteExpiredAuditEntries } from '../db/accessAudit.js';
+import { deleteExpiredAuditEntries, mergeAuditPersonIndex } from '../db/accessAudit.js';
 import { removeReplacedCompanySets } from '../db/credentials.js';
 import type { Database } from '../db/database.js';
 import { withHousekeepingLock } from '../db/housekeeping.js';
@@ -19,6 +20,8 @@ export const REPLACED_SET_KEEP_MS = 2 * 3_600_000;
 
 export interface HousekeepingResult {
   auditEntriesDeleted: number;
+  /** Pending-list pages of the audit's person index merged into it. */
+  auditIndexPagesMerged: number;
   companySetsRemoved: number;
   /** Another instance held the lock for a step. */
   skipped: boolean;
@@ -46,7 +49,7 @@ export class Housekeeping {
   }
 
   async runOnce(): Promise<HousekeepingResult> {
-    const result: HousekeepingResult = { auditEntriesDeleted: 0, companySetsRemoved: 0, skipped: false };
+    const result: HousekeepingResult = { auditEntriesDeleted: 0, auditIndexPagesMerged: 0, companySetsRemoved: 0, skipped: false };
     for (;;) {
       if (this.closed) break;
       const deleted = await withHousekeepingLock(this.db, (tx) => deleteExpiredAuditEntries(tx, this.auditRetentionDays, AUDIT_DELETE_BATCH));
@@ -57,10 +60,13 @@ export class Housekeeping {
       // with other work let in between.
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    const merged = await withHousekeepingLock(this.db, mergeAuditPersonIndex);
+    if (merged === undefined) result.skipped = true;
+    else result.auditIndexPagesMerged = merged;
     const removed = await withHousekeepingLock(this.db, (tx) => removeReplacedCompanySets(tx, REPLACED_SET_KEEP_MS));
     if (removed === undefined) result.skipped = true;
     else result.companySetsRemoved = removed;
-    if (result.auditEntriesDeleted || result.companySetsRemoved) this.logger.info(result, 'housekeeping');
+    if (result.auditEntriesDeleted || result.auditIndexPagesMerged || result.companySetsRemoved) this.logger.info(result, 'housekeeping');
     return result;
   }
 

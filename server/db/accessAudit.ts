@@ -100,6 +100,15 @@ export async function deleteExpiredAuditEntries(tx: Queryable, retentionDays: nu
   return deleted!.n;
 }
 
+/**
+ * Merges the person index's pending list into the index (migration 007), in one sorted
+ * pass; returns how many pending-list pages it emptied. Run it inside the housekeeping lock.
+ */
+export async function mergeAuditPersonIndex(tx: Queryable): Promise<number> {
+  const [merged] = await tx.query<{ pages: string }>(`SELECT gin_clean_pending_list('access_audit_person_ids'::regclass)::text AS pages`);
+  return Number(merged!.pages);
+}
+
 // The spool files of AUDIT_DURABILITY=spool (migration 006, server/access/auditSpool.ts).
 
 /** Makes a spool file's row, before its first entry: a file without one is not this database's. */

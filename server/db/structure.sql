@@ -11,7 +11,7 @@ CREATE TABLE access_audit (
 CREATE INDEX access_audit_at ON public.access_audit USING brin (at);
 CREATE INDEX access_audit_credential_at ON public.access_audit USING btree (credential_id, at);
 CREATE INDEX access_audit_not_found ON public.access_audit USING btree (not_found_person_id) WHERE (not_found_person_id IS NOT NULL);
-CREATE INDEX access_audit_person_ids ON public.access_audit USING gin (person_ids);
+CREATE INDEX access_audit_person_ids ON public.access_audit USING gin (person_ids) WITH (fastupdate='on', gin_pending_list_limit='65536');
 CREATE TRIGGER access_audit_append_only BEFORE DELETE OR UPDATE OR TRUNCATE ON public.access_audit FOR EACH STATEMENT EXECUTE FUNCTION refuse_access_audit_change();
 
 CREATE TABLE access_audit_spools (

@@ -144,6 +144,28 @@ describe.each(engines)('access audit on %s', (engine) => {
     if (inStatement !== server) await inStatement.close();
   });
 
+  describe('person index', () => {
+    it('keeps new ids in a pending list past the default 4 MB, finds them there, and the housekeeping job merges them', async () => {
+      const housekeeping = new Housekeeping(db(), createLogger('silent'), 365);
+      await housekeeping.runOnce();
+      const someone = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+      // 160,000 ids: more than the 4 MB a GIN pending list holds by default before the
+      // inserting statement merges it.
+      const pages = Array.from({ length: 3_200 }, (_, page) => ({
+        at: new Date(),
+        credentialId: acme,
+        operation: 'searchPersons' as const,
+        personIds: Array.from({ length: 50 }, (_, i) => someone(page * 50 + i)),
+      }));
+      for (let i = 0; i < pages.length; i += 400) await insertAuditEntries(db(), pages.slice(i, i + 400));
+      expect((await auditOfPerson(db(), someone(123_456))).map((e) => e.personIds.length)).toEqual([50]);
+      const { auditIndexPagesMerged } = await housekeeping.runOnce();
+      expect(auditIndexPagesMerged * 8).toBeGreaterThan(4_096);
+      expect((await auditOfPerson(db(), someone(123_456))).map((e) => e.personIds.length)).toEqual([50]);
+      expect((await housekeeping.runOnce()).auditIndexPagesMerged).toBe(0);
+    });
+  });
+
   describe('retention', () => {
     const day = 86_400_000;
     beforeEach(async () => {
