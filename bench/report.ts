@@ -251,7 +251,7 @@ export function renderMarkdown(report: Report): string {
   lines.push(
     `Machine: ${m.nproc} CPU (${m.cpuModel}), ${m.memoryGb} GB, ${m.os}, Node ${m.node}${raw.postgresVersion ? `, ${raw.postgresVersion.split(' on ')[0]}` : ''}${raw.postgresSharedBuffers ? ` (shared_buffers ${raw.postgresSharedBuffers}; ${raw.postgresPrewarmed ? 'tables and indexes prewarmed with pg_prewarm before measuring' : 'not prewarmed: pg_prewarm unavailable'})` : ''}.`,
     `Run: ${raw.startedAt} → ${raw.finishedAt}; ${raw.options.durationS} s per measurement, ${raw.options.connections} concurrent connections, ` +
-      `${raw.options.rounds} alternating rounds (figures are medians over the rounds); ${raw.budget.used} s of a ${raw.budget.seconds} s budget` +
+      `${raw.options.rounds} alternating rounds (figures are medians over the rounds), after ${raw.options.warmupS} s of warm-up of every scenario on every target; ${raw.budget.used} s of a ${raw.budget.seconds} s budget` +
       `${raw.budget.exhausted ? ` (**budget reached: ${raw.skipped.length} measurements skipped**)` : ''}. ` +
       `Load average (1 min) ${raw.loadAverage.start} at the start, ${raw.loadAverage.end} at the end: the machine is shared, other work ran alongside.`,
     `Code: commit ${raw.revision.commit}${raw.revision.uncommittedServerFiles.length ? ` plus uncommitted changes to ${raw.revision.uncommittedServerFiles.map((f) => `\`${f}\``).join(', ')}` : ''}.`,

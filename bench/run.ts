@@ -320,14 +320,14 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       });
     };
 
-    // Warm-up: JIT, connection pools and caches, on the first scenario of each group; not recorded.
+    // Warm-up: JIT, connection pools and caches, on every scenario and target, so that no
+    // target's first rounds of a scenario measure its compilation; not recorded.
     if (options.warmupS > 0) {
-      for (const group of new Set(scenarios.map((s) => s.group))) {
-        const first = scenarios.find((s) => s.group === group)!;
-        for (const target of Object.keys(first.targets)) {
+      for (const scenario of scenarios) {
+        for (const target of Object.keys(scenario.targets)) {
           if (!withinBudget(options.warmupS)) continue;
-          await measure({ round: 0, scenario: first, target }, options.warmupS);
-          noteCrash({ round: 0, scenario: first, target });
+          await measure({ round: 0, scenario, target }, options.warmupS);
+          noteCrash({ round: 0, scenario, target });
         }
       }
     }
