@@ -14,6 +14,9 @@ export interface PersonLookup {
   personId?: string;
 }
 
+/** Ids per statement at most: however many callers wait, one statement's work stays bounded. */
+const BATCH_MAX = 64;
+
 interface Batch {
   filter: PersonsByIdFilter;
   ids: string[];
@@ -32,11 +35,16 @@ export class PersonLookups {
     if (!byCompanies) this.pending.set(filter.authorizedCompanies, (byCompanies = new Map()));
     const systemsKey = filter.externalIdSystems === undefined ? '*' : JSON.stringify(filter.externalIdSystems);
     let batch = byCompanies.get(systemsKey);
-    if (!batch) byCompanies.set(systemsKey, (batch = { filter, ids: [], waiting: [] }));
+    if (!batch || batch.ids.length >= BATCH_MAX) {
+      // A full batch goes at once; the next callers start another.
+      if (batch) this.run(batch);
+      byCompanies.set(systemsKey, (batch = { filter, ids: [], waiting: [] }));
+    }
     // PostgreSQL writes a uuid in lower case, whatever case it was asked in.
     const id = personId.toLowerCase();
-    batch.ids.push(id);
-    return new Promise((resolve, reject) => batch.waiting.push({ id, resolve, reject }));
+    const joined = batch;
+    joined.ids.push(id);
+    return new Promise((resolve, reject) => joined.waiting.push({ id, resolve, reject }));
   }
 
   private flush(): void {

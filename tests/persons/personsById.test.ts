@@ -66,4 +66,12 @@ describe.each(engines)('Get person by id, many at once, on %s', (engine) => {
     expect(hidden).toEqual({ asOf: emile!.asOf });
     expect(unknown).toEqual({ asOf: emile!.asOf });
   });
+
+  it('answers every caller when one turn holds more lookups than a statement takes', async () => {
+    const lookups = new PersonLookups(database.db);
+    const two = { credentialId: sets.two!, authorizedCompanies: companyLists.two!, inlineCompaniesMax: 50 };
+    const asking = Array.from({ length: 150 }, (_, i) => [ids.emile, ids.ana, ids.hidden][i % 3]!);
+    const answers = await Promise.all(asking.map((id) => lookups.lookUp(two, id)));
+    expect(answers.map((a) => a.personId)).toEqual(asking.map((id) => (id === ids.hidden ? undefined : id)));
+  });
 });
