@@ -1,48 +1,55 @@
 // GET /v1/persons/{personId} (draft): the person query of search on one person id, so the
 // two operations cannot disagree about what a credential may see. Where the audit entry
 // is not written by the query itself, the lookups of one event-loop turn share a statement
-// (personLookups.ts; the same answers, tests/persons/personsById.test.ts).
+// (personLookups.ts; the same answers, tests/persons/personsByKey.test.ts).
 import type { AccessAudit } from '../access/auditWriter.js';
 import type { Database } from '../db/database.js';
 import { findPersons } from '../db/persons.js';
 import type { PersonQueryOptions } from '../domain/persons.js';
 import { ApiError } from '../errors.js';
-import { type PersonLookup, PersonLookups } from './personLookups.js';
+import type { PersonLookups } from './personLookups.js';
 import { type OperationHandler, type OperationInput, PERSONAL_DATA_HEADERS } from './types.js';
 
-export function getPerson(db: Database, audit: AccessAudit, { inlineCompaniesMax }: PersonQueryOptions): OperationHandler {
-  const lookups = audit.inStatement ? undefined : new PersonLookups(db);
+interface Found {
+  asOf: string;
+  /** The person the credential may see by that id: its id as PostgreSQL writes it, and its JSON text. */
+  person?: { id: string; json: string };
+}
 
-  /** The person the credential may see by that id, alone in its statement (which writes the audit entry) or coalesced. */
-  const lookUp = async ({ params, query, credential }: OperationInput): Promise<PersonLookup> => {
+export function getPerson(db: Database, audit: AccessAudit, lookups: PersonLookups | undefined, { inlineCompaniesMax }: PersonQueryOptions): OperationHandler {
+  /** Alone in its statement (which writes the audit entry), or coalesced. */
+  const lookUp = async ({ params, query, credential }: OperationInput): Promise<Found> => {
     const personId = params.personId!;
     const systems = query.externalIdSystems;
     const externalIdSystems = systems === undefined ? undefined : ([] as string[]).concat(systems);
     const filter = { credentialId: credential.companySetId, authorizedCompanies: credential.companyList, inlineCompaniesMax, externalIdSystems };
-    if (lookups) return lookups.lookUp(filter, personId);
+    if (lookups) {
+      const { asOf, persons } = await lookups.lookUp(filter, 'personId', { value: personId, limit: 1, offset: 0 });
+      return { asOf, person: persons[0] };
+    }
     const [row] = await findPersons(
       db,
       { ...filter, personId, limit: 1, offset: 0 },
       audit.inStatement && { ...audit.inStatement, credentialId: credential.id, operation: 'getPerson' },
     );
-    return { asOf: row!.as_of, person: row!.person ?? undefined, personId: row!.person_id ?? undefined };
+    return { asOf: row!.as_of, person: row!.person === null ? undefined : { id: row!.person_id!, json: row!.person } };
   };
 
   return async (input) => {
     const personId = input.params.personId!;
     // The access is recorded in the audit before anything is answered (by the query
     // itself, or in the spool), a 404 too: asking for someone is an access attempt.
-    const found = await lookUp(input);
+    const { asOf, person } = await lookUp(input);
     await audit.spool?.append({
-      at: found.asOf,
+      at: asOf,
       credentialId: input.credential.id,
       operation: 'getPerson',
-      personIds: found.personId ? [found.personId] : [],
-      notFoundPersonId: found.personId ? undefined : personId,
+      personIds: person ? [person.id] : [],
+      notFoundPersonId: person ? undefined : personId,
     });
     // Unknown, or no employment in an authorized company: indistinguishable on purpose.
-    if (!found.person) throw new ApiError('not_found');
+    if (!person) throw new ApiError('not_found');
     // The contract's GetPersonResponse, around the Person PostgreSQL built.
-    return { status: 200, body: undefined, json: `{"asOf":"${found.asOf}","person":${found.person}}`, headers: PERSONAL_DATA_HEADERS };
+    return { status: 200, body: undefined, json: `{"asOf":"${asOf}","person":${person.json}}`, headers: PERSONAL_DATA_HEADERS };
   };
 }

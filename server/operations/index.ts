@@ -5,13 +5,16 @@ import type { Database } from '../db/database.js';
 import type { PersonQueryOptions } from '../domain/persons.js';
 import { getPerson } from './getPerson.js';
 import { hello } from './hello.js';
+import { PersonLookups } from './personLookups.js';
 import { searchPersons } from './searchPersons.js';
 import type { OperationHandler, OperationId } from './types.js';
 
 export function createOperations(db: Database, audit: AccessAudit, options: PersonQueryOptions): Record<OperationId, OperationHandler> {
+  // Exact lookups share statements, unless each must write its own audit entry.
+  const lookups = audit.inStatement ? undefined : new PersonLookups(db);
   return {
     hello,
-    searchPersons: searchPersons(db, audit, options),
-    getPerson: getPerson(db, audit, options),
+    searchPersons: searchPersons(db, audit, lookups, options),
+    getPerson: getPerson(db, audit, lookups, options),
   };
 }

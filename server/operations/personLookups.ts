@@ -1,50 +1,47 @@
-// Coalesces the Get person lookups of one event-loop turn: those made with the same
-// credential (the same company list, cached with it) and the same external systems go to
-// PostgreSQL as one statement (findPersonsById), so one round trip, one plan and one
-// driver parse serve them all. Each caller still gets its own answer: its person or none,
-// at the statement's asOf, exactly what the statement would have said of it alone.
-import type { Database } from '../db/database.js';
-import { findPersonsById, type PersonsByIdFilter } from '../db/personsById.js';
+// Coalesces the exact lookups of one event-loop turn (Get person, and searches by a phone
+// or a person id alone): those made with the same credential (the same company list,
+// cached with it), the same external systems and the same key go to PostgreSQL as one
+// statement (findPersonsByKey), so one round trip, one plan and one driver parse serve
+// them all. Each caller still gets its own answer, at the statement's asOf: exactly what
+// the person query would have said of its lookup alone.
 
-export interface PersonLookup {
+import type { Database } from '../db/database.js';
+import { findPersonsByKey, type LookupKey, type PageAnswer, type PageAsk, type PersonsByKeyFilter } from '../db/personsByKey.js';
+
+export interface LookupAnswer extends PageAnswer {
   asOf: string;
-  /** The Person as JSON text, or undefined when the credential may see nobody by that id. */
-  person?: string;
-  /** The person's id as PostgreSQL writes it, when found. */
-  personId?: string;
 }
 
-/** Ids per statement at most: however many callers wait, one statement's work stays bounded. */
+/** Asks per statement at most: however many callers wait, one statement's work stays bounded. */
 const BATCH_MAX = 64;
 
 interface Batch {
-  filter: PersonsByIdFilter;
-  ids: string[];
-  waiting: { id: string; resolve: (found: PersonLookup) => void; reject: (error: unknown) => void }[];
+  filter: PersonsByKeyFilter;
+  key: LookupKey;
+  asks: PageAsk[];
+  waiting: { resolve: (answer: LookupAnswer) => void; reject: (error: unknown) => void }[];
 }
 
 export class PersonLookups {
-  /** The batches of this turn, by company list (object identity) and external systems. */
+  /** The batches of this turn, by company list (object identity), then key and external systems. */
   private pending = new Map<readonly string[], Map<string, Batch>>();
 
   constructor(private readonly db: Database) {}
 
-  lookUp(filter: PersonsByIdFilter, personId: string): Promise<PersonLookup> {
+  lookUp(filter: PersonsByKeyFilter, key: LookupKey, ask: PageAsk): Promise<LookupAnswer> {
     if (!this.pending.size) setImmediate(() => this.flush());
     let byCompanies = this.pending.get(filter.authorizedCompanies);
     if (!byCompanies) this.pending.set(filter.authorizedCompanies, (byCompanies = new Map()));
-    const systemsKey = filter.externalIdSystems === undefined ? '*' : JSON.stringify(filter.externalIdSystems);
-    let batch = byCompanies.get(systemsKey);
-    if (!batch || batch.ids.length >= BATCH_MAX) {
+    const batchKey = `${key} ${filter.externalIdSystems === undefined ? '*' : JSON.stringify(filter.externalIdSystems)}`;
+    let batch = byCompanies.get(batchKey);
+    if (!batch || batch.asks.length >= BATCH_MAX) {
       // A full batch goes at once; the next callers start another.
       if (batch) this.run(batch);
-      byCompanies.set(systemsKey, (batch = { filter, ids: [], waiting: [] }));
+      byCompanies.set(batchKey, (batch = { filter, key, asks: [], waiting: [] }));
     }
-    // PostgreSQL writes a uuid in lower case, whatever case it was asked in.
-    const id = personId.toLowerCase();
     const joined = batch;
-    joined.ids.push(id);
-    return new Promise((resolve, reject) => joined.waiting.push({ id, resolve, reject }));
+    joined.asks.push(ask);
+    return new Promise((resolve, reject) => joined.waiting.push({ resolve, reject }));
   }
 
   private flush(): void {
@@ -53,15 +50,10 @@ export class PersonLookups {
     for (const byCompanies of batches.values()) for (const batch of byCompanies.values()) this.run(batch);
   }
 
-  private run({ filter, ids, waiting }: Batch): void {
-    findPersonsById(this.db, filter, ids).then(
-      ({ asOf, rows }) => {
-        const found = new Map<string, string>();
-        for (const row of rows) found.set(row.person_id, row.person);
-        for (const w of waiting) {
-          const person = found.get(w.id);
-          w.resolve(person === undefined ? { asOf } : { asOf, person, personId: w.id });
-        }
+  private run({ filter, key, asks, waiting }: Batch): void {
+    findPersonsByKey(this.db, filter, key, asks).then(
+      ({ asOf, answers }) => {
+        for (const [i, w] of waiting.entries()) w.resolve({ asOf, ...answers[i]! });
       },
       (error) => {
         for (const w of waiting) w.reject(error);

@@ -1,28 +1,52 @@
-// POST /v1/persons/search (draft)
+// POST /v1/persons/search (draft). A search by a phone or a person id alone is an exact
+// lookup: where the audit entry is not written by the query itself, it shares a statement
+// with the other lookups of its event-loop turn (personLookups.ts; the same answers as the
+// person query's, tests/persons/personsByKey.test.ts).
 import type { AccessAudit } from '../access/auditWriter.js';
 import type { Database } from '../db/database.js';
-import { findPersons } from '../db/persons.js';
+import { findPersons, type PersonFilter } from '../db/persons.js';
+import { lookupKeyOf } from '../db/personsByKey.js';
 import { type PersonQueryOptions, type SearchRequest, searchFilter } from '../domain/persons.js';
+import type { PersonLookups } from './personLookups.js';
 import { type OperationHandler, PERSONAL_DATA_HEADERS } from './types.js';
 
-export function searchPersons(db: Database, audit: AccessAudit, options: PersonQueryOptions): OperationHandler {
+interface Page {
+  asOf: string;
+  total: number;
+  /** In response order: each person's id as PostgreSQL writes it, and its JSON text. */
+  persons: { id: string; json: string }[];
+}
+
+export function searchPersons(db: Database, audit: AccessAudit, lookups: PersonLookups | undefined, options: PersonQueryOptions): OperationHandler {
+  const search = async (filter: PersonFilter, credentialId: string): Promise<Page> => {
+    const key = lookups && lookupKeyOf(filter);
+    if (key) {
+      const { asOf, total, persons } = await lookups!.lookUp(filter, key, { value: filter[key]!, limit: filter.limit, offset: filter.offset });
+      return { asOf, total, persons };
+    }
+    const rows = await findPersons(db, filter, audit.inStatement && { ...audit.inStatement, credentialId, operation: 'searchPersons' });
+    return {
+      asOf: rows[0]!.as_of,
+      total: Number(rows[0]!.total),
+      persons: rows.flatMap((row) => (row.person === null ? [] : [{ id: row.person_id!, json: row.person }])),
+    };
+  };
+
   return async ({ body, credential }) => {
     const filter = searchFilter(body as SearchRequest, credential, options);
     // Every page is recorded in the audit before it is sent (by the query itself, or in the
     // spool), an empty one too; a search for one person id that matched nobody names whom
     // it asked for.
-    const rows = await findPersons(db, filter, audit.inStatement && { ...audit.inStatement, credentialId: credential.id, operation: 'searchPersons' });
-    const { as_of, total } = rows[0]!;
+    const { asOf, total, persons } = await search(filter, credential.id);
     await audit.spool?.append({
-      at: as_of,
+      at: asOf,
       credentialId: credential.id,
       operation: 'searchPersons',
-      personIds: rows.flatMap((row) => (row.person_id === null ? [] : [row.person_id])),
-      notFoundPersonId: filter.personId !== undefined && Number(total) === 0 ? filter.personId : undefined,
+      personIds: persons.map((p) => p.id),
+      notFoundPersonId: filter.personId !== undefined && total === 0 ? filter.personId : undefined,
     });
-    const persons = rows.flatMap((row) => (row.person === null ? [] : [row.person])).join(',');
     // The contract's SearchPersonsResponse, around the Person objects PostgreSQL built.
-    const json = `{"asOf":"${as_of}","persons":[${persons}],"pagination":{"limit":${filter.limit},"offset":${filter.offset},"total":${Number(total)}}}`;
+    const json = `{"asOf":"${asOf}","persons":[${persons.map((p) => p.json).join(',')}],"pagination":{"limit":${filter.limit},"offset":${filter.offset},"total":${total}}}`;
     return { status: 200, body: undefined, json, headers: PERSONAL_DATA_HEADERS };
   };
 }
