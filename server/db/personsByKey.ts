@@ -59,9 +59,15 @@ export async function findPersonsByKey(
     asks.map((a) => a.offset),
   ];
   const authorized = single ? 'e.company_id = $1::text' : 'e.company_id = ANY($1::text[])';
-  const matching = `JOIN employees e ON e.person_id IS NOT NULL AND ${personFilters[key].where!('a.value')}${
-    inline ? ` AND ${authorized}` : ' JOIN credential_companies cc ON cc.credential_id = $1::uuid AND cc.company_id = e.company_id'
-  }`;
+  // Each ask's employments are found by its key's index, one ask at a time: the fence
+  // (OFFSET 0) keeps the planner from joining the asks to a scan of a whole company, which
+  // a generic plan estimates cheaper than a probe per ask.
+  const matching = `CROSS JOIN LATERAL (
+                     SELECT e.person_created_at, e.person_id
+                       FROM employees e${inline ? '' : ' JOIN credential_companies cc ON cc.credential_id = $1::uuid AND cc.company_id = e.company_id'}
+                      WHERE e.person_id IS NOT NULL AND ${personFilters[key].where!('a.value')}${inline ? ` AND ${authorized}` : ''}
+                     OFFSET 0
+                   ) e`;
   const pageEmployees = inline
     ? `employees e WHERE e.person_id = r.id AND ${authorized}`
     : 'employees e JOIN credential_companies ecc ON ecc.credential_id = $1::uuid AND ecc.company_id = e.company_id WHERE e.person_id = r.id';

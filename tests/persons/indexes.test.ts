@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_SETTINGS } from '../../server/db/database.js';
 import { findPersons, type PersonFilter } from '../../server/db/persons.js';
+import { findPersonsByKey, type LookupKey } from '../../server/db/personsByKey.js';
 import { foldName } from '../../server/domain/names.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
@@ -25,6 +26,20 @@ async function personQuery(filter: Partial<PersonFilter>, companies = ['co-7']) 
     offset: 0,
     ...filter,
   });
+  return captured!;
+}
+
+/** The SQL and parameters findPersonsByKey would send for three lookups by `key`. */
+async function lookupQuery(key: LookupKey, value: string, companies: string[]) {
+  let captured: { sql: string; params: unknown[] } | undefined;
+  const db = { query: async (sql: string, params?: unknown[]) => ((captured = { sql, params: params ?? [] }), [{ as_of: '', ask: null }]) } as any;
+  const filter = { credentialId: companies.length > 3 ? MANY : CREDENTIAL, authorizedCompanies: companies, inlineCompaniesMax: 3 };
+  await findPersonsByKey(
+    db,
+    filter,
+    key,
+    [1, 2, 3].map(() => ({ value, limit: 50, offset: 0 })),
+  );
   return captured!;
 }
 
@@ -82,8 +97,8 @@ describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', (
    * prepared statement, as the service runs it (EXPLAIN of the statement with parameters
    * would plan it for those values instead).
    */
-  const planNodes = async (filter: Partial<PersonFilter>, companies: string[]) => {
-    const { sql, params } = await personQuery(filter, companies);
+  const planNodes = async (filter: Partial<PersonFilter>, companies: string[]) => statementPlan(await personQuery(filter, companies));
+  const statementPlan = async ({ sql, params }: { sql: string; params: unknown[] }) => {
     const literal = (value: unknown) =>
       value === null || value === undefined
         ? 'NULL'
@@ -131,6 +146,21 @@ describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', (
       }
     },
   );
+
+  it.each([
+    ['personId', '00000000-0000-4000-8000-000000000042', 'employees_person'],
+    ['phone', '+14155550999', 'employees_phone'],
+  ] as const)('finds the lookups of one statement by %s through its index, one probe each, never a whole company', async (key, value, index) => {
+    for (const companies of [['co-7'], ['co-7', 'co-8'], everyCompany]) {
+      const nodes = await statementPlan(await lookupQuery(key, value, companies));
+      const label = `${companies.length} companies`;
+      expect(seqScans(nodes), label).toEqual([]);
+      expect(indexes(nodes), label).toContain(index);
+      // A company's creation-ordered index read for its company alone is the whole company.
+      const wholeCompany = nodes.filter((n) => n['Index Name'] === 'employees_company_person_created' && !/person_/.test(n['Index Cond'] ?? ''));
+      expect(wholeCompany, label).toEqual([]);
+    }
+  });
 
   it.each(kinds)('would read all of a table for %s without that index (the dataset is large enough to tell)', async (_, filter, index, table) => {
     await client.query('BEGIN');
