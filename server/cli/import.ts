@@ -5,7 +5,7 @@
 // or deleted by id, in file order; a snapshot company's employments the file lacks are
 // deleted. On rejection every problem is listed with its line and nothing is written.
 import { ConfigError, loadConfig } from '../config.js';
-import { ImportParseError, ImportRejected, type ImportSummary, importFile } from '../importing/index.js';
+import { IMPORT_SESSION_SETTINGS, ImportParseError, ImportRejected, type ImportSummary, importFile } from '../importing/index.js';
 import { storedRecordTypes } from '../importing/records.js';
 import { fail, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
@@ -17,7 +17,7 @@ async function main(argv: string[]): Promise<void> {
   const [file, ...extra] = parsed.positionals;
   if (!file || extra.length) fail(usage);
   const config = loadConfig();
-  const db = await openCliDatabase(config);
+  const db = await openCliDatabase(config, { sessionSettings: IMPORT_SESSION_SETTINGS });
   try {
     const started = Date.now();
     const summary = await importFile(db, file, { defaultPhoneRegion: config.defaultPhoneRegion, snapshotCompanies: parsed.values.snapshot });

@@ -80,6 +80,12 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** How long to wait for a pooled PostgreSQL connection before failing. */
   connectionTimeoutMs?: number;
+  /**
+   * Settings of every session this database opens, beyond SESSION_SETTINGS, applied when the
+   * session starts: for settings that cannot change later (temp_buffers, once a temporary
+   * table was touched). On both engines.
+   */
+  sessionSettings?: Record<string, string>;
 }
 
 /** Opens the database the options point at. Does not migrate; see migrate.ts. */

@@ -10,7 +10,7 @@ export async function openPglite(options: DatabaseOptions): Promise<Database> {
     dataDir: options.pgliteDataDir,
     parsers,
   });
-  for (const [name, value] of Object.entries(SESSION_SETTINGS)) await db.query(`SET ${name} = '${value}'`);
+  for (const [name, value] of Object.entries({ ...SESSION_SETTINGS, ...options.sessionSettings })) await db.query(`SET ${name} = '${value}'`);
   return {
     kind: 'pglite',
     query: async (sql, params) => (await db.query(sql, params as unknown[])).rows as any,

@@ -27,7 +27,7 @@ export function openPostgres(options: DatabaseOptions): Database {
     statement_timeout: options.statementTimeoutMs || undefined,
     // The shared settings, and work_mem: enough to sort and de-duplicate the people of a
     // large company in memory (4MB, the server default, spills 150,000 of them to disk).
-    options: Object.entries({ ...SESSION_SETTINGS, ...(options.workMem ? { work_mem: options.workMem } : {}) })
+    options: Object.entries({ ...SESSION_SETTINGS, ...(options.workMem ? { work_mem: options.workMem } : {}), ...options.sessionSettings })
       .map(([name, value]) => `-c ${name}=${value}`)
       .join(' '),
     types,

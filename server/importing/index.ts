@@ -19,6 +19,14 @@ import { checkedInWorkers, type WorkerOptions } from './workers.js';
 export type { ImportProblem };
 export { ImportParseError, type ImportSource };
 
+/**
+ * Settings of the session an import runs in (the import command opens its own). A file's
+ * records are staged and resolved in temporary tables, which live in the session's
+ * temp_buffers: at the server default (8MB) they spill to disk while they are sorted and
+ * joined. It can only be set before the session touches a temporary table, hence at connect.
+ */
+export const IMPORT_SESSION_SETTINGS: Record<string, string> = { temp_buffers: '256MB' };
+
 /** How many problems a rejection lists (all are counted). */
 export const PROBLEMS_LISTED = 100;
 
