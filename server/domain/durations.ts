@@ -24,9 +24,9 @@ export function parseInstant(text: string, now = Date.now()): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-/** `1d12h`-style text for a number of milliseconds (whole seconds). */
+/** `1d12h`-style text for a number of milliseconds, in whole seconds rounded down: time left is never overstated. */
 export function formatDuration(ms: number): string {
-  let rest = Math.round(ms / 1000);
+  let rest = Math.floor(ms / 1000);
   if (rest <= 0) return '0s';
   let text = '';
   for (const [unit, size] of [
