@@ -43,6 +43,22 @@ export interface PersonRow {
   person: string | null;
 }
 
+/** A page as the operations answer it: its asOf and exact total, and each person's id (as PostgreSQL writes it) and JSON text, in response order. */
+export interface PersonPage {
+  asOf: string;
+  total: number;
+  persons: { id: string; json: string }[];
+}
+
+/** The page findPersons' rows stand for. */
+export function pageOf(rows: readonly PersonRow[]): PersonPage {
+  return {
+    asOf: rows[0]!.as_of,
+    total: Number(rows[0]!.total),
+    persons: rows.flatMap((row) => (row.person === null ? [] : [{ id: row.person_id!, json: row.person }])),
+  };
+}
+
 /**
  * The access audit's entry of this response (migration 003), written by the person query's
  * own statement: the entry commits with the read or neither happens, and the caller hears

@@ -9,6 +9,7 @@
 import type { Queryable } from './database.js';
 import { type FilterValues, personFilters } from './personFilters.js';
 import { AS_OF, employeeJson, iso } from './personJson.js';
+import type { PersonPage } from './persons.js';
 
 export interface PersonsByKeyFilter {
   /** The credential's company set, joined through credential_companies past `inlineCompaniesMax` companies. */
@@ -35,11 +36,8 @@ export interface PageAsk {
   offset: number;
 }
 
-export interface PageAnswer {
-  total: number;
-  /** The page, in response order. */
-  persons: { id: string; json: string }[];
-}
+/** An ask's page; the statement's asOf is the same for all. */
+export type PageAnswer = Omit<PersonPage, 'asOf'>;
 
 /** What each of `asks` finds (in the same order), with the one asOf of their snapshot. */
 export async function findPersonsByKey(

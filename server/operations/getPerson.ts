@@ -4,42 +4,37 @@
 // (personLookups.ts; the same answers, tests/persons/personsByKey.test.ts).
 import type { AccessAudit } from '../access/auditWriter.js';
 import type { Database } from '../db/database.js';
-import { findPersons } from '../db/persons.js';
+import { findPersons, type PersonPage, pageOf } from '../db/persons.js';
 import type { PersonQueryOptions } from '../domain/persons.js';
 import { ApiError } from '../errors.js';
 import type { PersonLookups } from './personLookups.js';
 import { type OperationHandler, type OperationInput, PERSONAL_DATA_HEADERS } from './types.js';
 
-interface Found {
-  asOf: string;
-  /** The person the credential may see by that id: its id as PostgreSQL writes it, and its JSON text. */
-  person?: { id: string; json: string };
-}
-
 export function getPerson(db: Database, audit: AccessAudit, lookups: PersonLookups | undefined, { inlineCompaniesMax }: PersonQueryOptions): OperationHandler {
-  /** Alone in its statement (which writes the audit entry), or coalesced. */
-  const lookUp = async ({ params, query, credential }: OperationInput): Promise<Found> => {
+  /** A page of at most one: alone in its statement (which writes the audit entry), or coalesced. */
+  const lookUp = async ({ params, query, credential }: OperationInput): Promise<PersonPage> => {
     const personId = params.personId!;
     const systems = query.externalIdSystems;
     const externalIdSystems = systems === undefined ? undefined : ([] as string[]).concat(systems);
     const filter = { credentialId: credential.companySetId, authorizedCompanies: credential.companyList, inlineCompaniesMax, externalIdSystems };
-    if (lookups) {
-      const { asOf, persons } = await lookups.lookUp(filter, 'personId', { value: personId, limit: 1, offset: 0 });
-      return { asOf, person: persons[0] };
-    }
-    const [row] = await findPersons(
-      db,
-      { ...filter, personId, limit: 1, offset: 0 },
-      audit.inStatement && { ...audit.inStatement, credentialId: credential.id, operation: 'getPerson' },
+    if (lookups) return lookups.lookUp(filter, 'personId', { value: personId, limit: 1, offset: 0 });
+    return pageOf(
+      await findPersons(
+        db,
+        { ...filter, personId, limit: 1, offset: 0 },
+        audit.inStatement && { ...audit.inStatement, credentialId: credential.id, operation: 'getPerson' },
+      ),
     );
-    return { asOf: row!.as_of, person: row!.person === null ? undefined : { id: row!.person_id!, json: row!.person } };
   };
 
   return async (input) => {
     const personId = input.params.personId!;
     // The access is recorded in the audit before anything is answered (by the query
     // itself, or in the spool), a 404 too: asking for someone is an access attempt.
-    const { asOf, person } = await lookUp(input);
+    const {
+      asOf,
+      persons: [person],
+    } = await lookUp(input);
     await audit.spool?.append({
       at: asOf,
       credentialId: input.credential.id,

@@ -6,11 +6,8 @@
 // the person query would have said of its lookup alone.
 
 import type { Database } from '../db/database.js';
-import { findPersonsByKey, type LookupKey, type PageAnswer, type PageAsk, type PersonsByKeyFilter } from '../db/personsByKey.js';
-
-export interface LookupAnswer extends PageAnswer {
-  asOf: string;
-}
+import type { PersonPage } from '../db/persons.js';
+import { findPersonsByKey, type LookupKey, type PageAsk, type PersonsByKeyFilter } from '../db/personsByKey.js';
 
 /** Asks per statement at most: however many callers wait, one statement's work stays bounded. */
 const BATCH_MAX = 64;
@@ -19,7 +16,7 @@ interface Batch {
   filter: PersonsByKeyFilter;
   key: LookupKey;
   asks: PageAsk[];
-  waiting: { resolve: (answer: LookupAnswer) => void; reject: (error: unknown) => void }[];
+  waiting: { resolve: (answer: PersonPage) => void; reject: (error: unknown) => void }[];
 }
 
 export class PersonLookups {
@@ -28,7 +25,7 @@ export class PersonLookups {
 
   constructor(private readonly db: Database) {}
 
-  lookUp(filter: PersonsByKeyFilter, key: LookupKey, ask: PageAsk): Promise<LookupAnswer> {
+  lookUp(filter: PersonsByKeyFilter, key: LookupKey, ask: PageAsk): Promise<PersonPage> {
     if (!this.pending.size) setImmediate(() => this.flush());
     let byCompanies = this.pending.get(filter.authorizedCompanies);
     if (!byCompanies) this.pending.set(filter.authorizedCompanies, (byCompanies = new Map()));

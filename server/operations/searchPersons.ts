@@ -4,32 +4,17 @@
 // person query's, tests/persons/personsByKey.test.ts).
 import type { AccessAudit } from '../access/auditWriter.js';
 import type { Database } from '../db/database.js';
-import { findPersons, type PersonFilter } from '../db/persons.js';
+import { findPersons, type PersonFilter, type PersonPage, pageOf } from '../db/persons.js';
 import { lookupKeyOf } from '../db/personsByKey.js';
 import { type PersonQueryOptions, type SearchRequest, searchFilter } from '../domain/persons.js';
 import type { PersonLookups } from './personLookups.js';
 import { type OperationHandler, PERSONAL_DATA_HEADERS } from './types.js';
 
-interface Page {
-  asOf: string;
-  total: number;
-  /** In response order: each person's id as PostgreSQL writes it, and its JSON text. */
-  persons: { id: string; json: string }[];
-}
-
 export function searchPersons(db: Database, audit: AccessAudit, lookups: PersonLookups | undefined, options: PersonQueryOptions): OperationHandler {
-  const search = async (filter: PersonFilter, credentialId: string): Promise<Page> => {
-    const key = lookups && lookupKeyOf(filter);
-    if (key) {
-      const { asOf, total, persons } = await lookups!.lookUp(filter, key, { value: filter[key]!, limit: filter.limit, offset: filter.offset });
-      return { asOf, total, persons };
-    }
-    const rows = await findPersons(db, filter, audit.inStatement && { ...audit.inStatement, credentialId, operation: 'searchPersons' });
-    return {
-      asOf: rows[0]!.as_of,
-      total: Number(rows[0]!.total),
-      persons: rows.flatMap((row) => (row.person === null ? [] : [{ id: row.person_id!, json: row.person }])),
-    };
+  const search = async (filter: PersonFilter, credentialId: string): Promise<PersonPage> => {
+    const key = lookupKeyOf(filter);
+    if (lookups && key) return lookups.lookUp(filter, key, { value: filter[key]!, limit: filter.limit, offset: filter.offset });
+    return pageOf(await findPersons(db, filter, audit.inStatement && { ...audit.inStatement, credentialId, operation: 'searchPersons' }));
   };
 
   return async ({ body, credential }) => {
