@@ -3,6 +3,7 @@
 // the file comes to (file order, later records win, snapshots), check it against the
 // database, then apply it set-based, or write nothing and name the problems. Readers see
 // the database before the file or after it (server/importing/FORMAT.md).
+import { stat } from 'node:fs/promises';
 import type { Database } from '../db/database.js';
 import { employmentRecordKindNames } from '../db/employmentColumns.js';
 import { applyImport, countOutcomes, type Outcome } from '../db/import/apply.js';
@@ -45,8 +46,19 @@ export interface ImportOptions {
   defaultPhoneRegion: string;
   /** Companies whose employments the file holds whole: those of theirs it lacks are deleted. */
   snapshotCompanies?: readonly string[];
-  /** How an NDJSON file is checked in worker threads (workers.ts); `false` checks it in this thread. */
+  /**
+   * How an NDJSON file is checked in worker threads (workers.ts); `false` checks it in this
+   * thread. By default, only a file of WORKERS_FROM_BYTES or more goes to workers.
+   */
   workers?: WorkerOptions | false;
+}
+
+/** Below this size a file is checked in the import's own thread: starting workers costs more than they save. */
+export const WORKERS_FROM_BYTES = 16 * 1024 * 1024;
+
+async function checkInWorkers(source: ImportSource, workers: ImportOptions['workers']): Promise<boolean> {
+  if (workers === false || !(await isNdjsonFile(source))) return false;
+  return workers !== undefined || (await stat((source as { path: string }).path)).size >= WORKERS_FROM_BYTES;
 }
 
 export type OutcomeCounts = Record<Outcome, number>;
@@ -89,9 +101,9 @@ export async function importSource(db: Database, source: ImportSource, given: Im
     await tx.query("SET LOCAL work_mem = '256MB'");
     await createStagingTables(tx);
     const stager = new Stager(tx, options.defaultPhoneRegion, PROBLEMS_LISTED);
-    if (options.workers !== false && (await isNdjsonFile(source))) {
+    if (await checkInWorkers(source, options.workers)) {
       const data = { defaultPhoneRegion: options.defaultPhoneRegion, keep: PROBLEMS_LISTED };
-      for await (const chunk of checkedInWorkers((source as { path: string }).path, data, options.workers)) await stager.addChecked(chunk);
+      for await (const chunk of checkedInWorkers((source as { path: string }).path, data, options.workers || undefined)) await stager.addChecked(chunk);
     } else for await (const batch of readBatches(source)) await stager.addBatch(batch);
     await stager.flush();
     step('read, check and stage');
