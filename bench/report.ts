@@ -1,5 +1,6 @@
 // Turns a run's raw measurements into the report: medians over the rounds, ratios to the
 // references, the targets (met / not met), as JSON and as Markdown.
+import { CHANGE_ALONE, CHANGE_WHILE_SEARCHING } from './changes/labels.js';
 import type { Engine } from './plan.js';
 import type { RunResult } from './run.js';
 import { median } from './stats.js';
@@ -192,11 +193,12 @@ function changeTargets(raw: RunResult): TargetCheck[] {
       met: unchanged.recordsPerSecond >= 100_000,
     });
   }
-  const change = run('change file');
+  const change = changes.imports.find((r) => r.label === CHANGE_ALONE);
   if (change) {
+    const searching = changes.imports.find((r) => r.label === CHANGE_WHILE_SEARCHING);
     checks.push({
       goal: 'change file touching 1% of the people: applied in under 10 s',
-      measured: `${change.seconds} s (${int(change.records)} records; raw COPY of its rows ${change.copySeconds} s)`,
+      measured: `${change.seconds} s alone (${int(change.records)} records; raw COPY of its rows ${change.copySeconds} s)${searching ? `; ${searching.seconds} s with searches running` : ''}`,
       met: change.seconds < 10,
     });
   }

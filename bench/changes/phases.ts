@@ -3,8 +3,9 @@
 // a raw COPY of the same rows in the same run:
 //   import  the whole dataset written as one NDJSON file, loaded into an empty database
 //           (records/s, peak RSS), then re-applied unchanged (records/s);
-//   change  a change file touching 1% of the people applied to the bench database, with
-//           searches running (p99 against an idle period just before), then its inverse;
+//   change  a change file touching 1% of the people applied to the bench database alone
+//           (its time), restored by its inverse, then applied again with searches running
+//           (their p99 against an idle period just before) and restored again;
 //   churn   10% of employments changed, 1% relinked, 1% deleted, before the read
 //           measurements (so they are taken after churn); its inverse after them.
 import { spawn } from 'node:child_process';
@@ -26,6 +27,7 @@ import { onEveryCpu } from '../machine.js';
 import { RssSampler } from '../rss.js';
 import { percentile, round } from '../stats.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
+import { CHANGE_ALONE, CHANGE_WHILE_SEARCHING } from './labels.js';
 
 export type Phase = 'import' | 'change' | 'churn';
 export const phases: Phase[] = ['import', 'change', 'churn'];
@@ -213,22 +215,27 @@ export async function importPhase(ctx: PhaseContext, results: ChangeResults): Pr
   }
 }
 
-/** A change file and its inverse, each applied and timed beside a raw COPY of its rows. */
+/**
+ * A change file applied and timed beside a raw COPY of its rows (reported as `runLabel`);
+ * its inverse is left for `undo`.
+ */
 async function applyBoth(
   ctx: PhaseContext,
   files: ChangeFiles,
   label: string,
   results: ChangeResults,
   during?: (applying: Promise<ImportRun>) => Promise<void>,
+  runLabel = `${label} file`,
 ): Promise<void> {
   mkdirSync(ctx.workDir, { recursive: true });
   const change = join(ctx.workDir, `${label}.ndjson`);
   const inverse = join(ctx.workDir, `${label}-inverse.ndjson`);
   await writeNdjson(change, files.change);
   await writeNdjson(inverse, files.inverse);
-  results.notes.push(`${label}: ${files.description}`);
+  const note = `${label}: ${files.description}`;
+  if (!results.notes.includes(note)) results.notes.push(note);
   try {
-    const applying = runImportCli(ctx.databaseUrl, change, `${label} file`, files.change.length);
+    const applying = runImportCli(ctx.databaseUrl, change, runLabel, files.change.length);
     await during?.(applying);
     const run = await applying;
     run.copySeconds = round(await rawCopy(ctx.databaseUrl, files.change), 3);
@@ -242,14 +249,19 @@ async function applyBoth(
   rmSync(change, { force: true });
 }
 
-/** Applies an inverse file left by applyBoth (after the measurements that needed the change), then again, unchanged. */
-async function undo(ctx: PhaseContext, label: string, results: ChangeResults): Promise<void> {
+/**
+ * Applies an inverse file left by applyBoth (after the measurements that needed the
+ * change), then, unless `once`, again, unchanged.
+ */
+async function undo(ctx: PhaseContext, label: string, results: ChangeResults, once = false): Promise<void> {
   const inverse = join(ctx.workDir, `${label}-inverse.ndjson`);
   const { count } = await countLines(inverse);
   const run = await runImportCli(ctx.databaseUrl, inverse, `${label} inverse (restores the data)`, count);
   results.imports.push(run);
-  const again = await runImportCli(ctx.databaseUrl, inverse, `${label} inverse re-applied (unchanged)`, count);
-  results.imports.push(again);
+  if (!once) {
+    const again = await runImportCli(ctx.databaseUrl, inverse, `${label} inverse re-applied (unchanged)`, count);
+    results.imports.push(again);
+  }
   rmSync(inverse, { force: true });
 }
 
@@ -258,20 +270,27 @@ async function countLines(path: string): Promise<{ count: number }> {
   return { count: (await readFile(path, 'utf8')).split('\n').filter(Boolean).length };
 }
 
-/** The change phase: 1% of the people changed while searches run, then restored. */
+/**
+ * The change phase: 1% of the people changed alone (the file's own time), restored, then
+ * changed again while searches run (their p99, and the file's time sharing the machine
+ * with them), and restored again.
+ */
 export async function changePhase(ctx: PhaseContext, results: ChangeResults): Promise<void> {
   const db = await openDatabase({ databaseUrl: ctx.databaseUrl, poolMax: 4 });
   try {
     ctx.log('change phase: writing a change file touching 1% of the people');
     const files = await peopleChange(db, 0.01);
+    await applyBoth(ctx, files, 'change', results, undefined, CHANGE_ALONE);
+    await undo(ctx, 'change', results, true);
     const idle = await searchWhile(db, ctx.searchFilters, 4, 8);
     let during: number[] = [];
     let duringSeconds = 0;
-    await applyBoth(ctx, files, 'change', results, async (applying) => {
+    const searching = async (applying: Promise<ImportRun>) => {
       const started = performance.now();
       during = await searchWhile(db, ctx.searchFilters, 4, 0, applying);
       duringSeconds = (performance.now() - started) / 1000;
-    });
+    };
+    await applyBoth(ctx, files, 'change', results, searching, CHANGE_WHILE_SEARCHING);
     results.searches = {
       filters: 'the bench filter kinds (one large company), 4 at once',
       idle: stats(idle),
