@@ -1,6 +1,7 @@
 // Turns a run's raw measurements into the report: medians over the rounds, ratios to the
 // references, the targets (met / not met), as JSON and as Markdown.
 import { CHANGE_ALONE, CHANGE_WHILE_SEARCHING } from './changes/labels.js';
+import { nodeFlagsOf } from './nodeFlags.js';
 import type { Engine } from './plan.js';
 import type { RunResult } from './run.js';
 import { median } from './stats.js';
@@ -260,7 +261,7 @@ export function renderMarkdown(report: Report): string {
     m.pinning
       ? `Load generator (autocannon) pinned to CPU ${m.pinning.loadCpu}, each process under test to CPU ${m.pinning.targetCpu} (taskset); PostgreSQL unpinned, on the same machine; loopback.`
       : 'No CPU pinning (taskset or a second core missing): load generator and target share the cores.',
-    'The service runs as production runs it (`npm run build`, then `node dist/server/main.js`), in its own process, with request logging at `warn` (no per-request log line) and the rate limit set far above the offered load (the bench measures throughput, not the limiter).',
+    `The service runs as production runs it (\`npm run build\`, then \`${['node', ...nodeFlagsOf('start:prod'), 'dist/server/main.js'].join(' ')}\`), in its own process, with request logging at \`warn\` (no per-request log line) and the rate limit set far above the offered load (the bench measures throughput, not the limiter).`,
     '',
   );
 

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { build } from '../scripts/build.js';
 import { demoCredentials } from '../server/demo/dataset.js';
 import { measureHttp } from './loadHttp.js';
+import { nodeFlagsOf } from './nodeFlags.js';
 import { startTarget, type TargetSpec } from './processes.js';
 import { rssKb } from './rss.js';
 import { median, round } from './stats.js';
@@ -36,7 +37,7 @@ const env = {
 const ready = { path: '/v1/companies/acme-corp/hello', token };
 const targets: TargetSpec[] = [
   { name: 'tsx (npm start)', argv: [process.execPath, '--import', 'tsx', `${root}server/main.ts`], env, ready },
-  { name: 'built (node dist/server/main.js)', argv: [process.execPath, `${root}dist/server/main.js`], env, ready },
+  { name: 'built (npm run start:prod)', argv: [process.execPath, ...nodeFlagsOf('start:prod'), `${root}dist/server/main.js`], env, ready },
 ];
 
 console.error('building dist/ ...');
@@ -85,7 +86,7 @@ console.log(
   [
     `Start cost, ${databaseUrl ? 'PostgreSQL' : 'PGlite in memory with demo data'}, medians of ${rounds} alternating rounds (hello load: 10 connections, ${loadSeconds} s); load average (1 min) ${os.loadavg()[0]!.toFixed(2)} at the end:`,
     '',
-    '| | tsx (npm start) | built (node dist/server/main.js) | built / tsx |',
+    '| | tsx (npm start) | built (npm run start:prod) | built / tsx |',
     '|---|---:|---:|---:|',
     row('cold start (spawn → first 200)', tsx!.coldMs, built!.coldMs, 'ms'),
     row('RSS idle, 2 s after start', tsx!.idleMb, built!.idleMb, 'MB'),

@@ -1,9 +1,10 @@
 // The processes the bench starts: the service (as production runs it, `npm run build` then
-// `node dist/server/main.js`, on PostgreSQL or PGlite) and the hello references. Each
+// `npm run start:prod`'s node with its flags, on PostgreSQL or PGlite) and the hello references. Each
 // answers an authenticated hello when ready.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from '../scripts/build.js';
+import { nodeFlagsOf } from './nodeFlags.js';
 import type { TargetSpec } from './processes.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -15,7 +16,7 @@ let built = false;
 function builtServer(): string[] {
   if (!built) build(benchBuild);
   built = true;
-  return [process.execPath, join(benchBuild, 'server', 'main.js')];
+  return [process.execPath, ...nodeFlagsOf('start:prod'), join(benchBuild, 'server', 'main.js')];
 }
 
 export type HelloReference = 'bare' | 'openapiBackend' | 'fastify' | 'prism';

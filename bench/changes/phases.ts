@@ -9,7 +9,7 @@
 //   churn   10% of employments changed, 1% relinked, 1% deleted, before the read
 //           measurements (so they are taken after churn); its inverse after them.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,6 +24,7 @@ import type { EmployeeRecord, EmploymentRecord, ImportRecord } from '../../serve
 import { storedEmploymentRow } from '../../server/importing/rows.js';
 import type { Dataset } from '../dataset/generate.js';
 import { onEveryCpu } from '../machine.js';
+import { nodeFlagsOf } from '../nodeFlags.js';
 import { RssSampler } from '../rss.js';
 import { percentile, round } from '../stats.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
@@ -33,8 +34,8 @@ export type Phase = 'import' | 'change' | 'churn';
 export const phases: Phase[] = ['import', 'change', 'churn'];
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-/** Node's flags in `npm run import` (package.json), so the bench runs the import exactly as an operator does. */
-const importNodeFlags = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.import as string).split(/\s+/).filter((t) => t.startsWith('--'));
+/** Node's flags in `npm run import`, so the bench runs the import exactly as an operator does. */
+const importNodeFlags = nodeFlagsOf('import');
 
 export interface ImportRun {
   label: string;
