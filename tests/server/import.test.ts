@@ -57,6 +57,11 @@ describe.each(engines)('import on %s', (engine) => {
       ],
       /line 2.*employee .* is deleted on line 1/,
     ],
+    [
+      'a stored employment restated with its person while the same file deletes that person',
+      [employee({ id: ids.anaAcme, companyId: 'acme-corp', personId: ids.ana }), { type: 'delete', record: 'person', id: ids.ana }],
+      /line 1.*person .* is deleted on line 2/,
+    ],
     ['an unknown company', [employee({ id: newEmployee, companyId: 'nowhere-inc', personId: null })], /line 1.*unknown company nowhere-inc/],
     ['an unknown person', [employee({ id: newEmployee, companyId: 'acme-corp', personId: newPerson })], /line 1.*unknown person/],
     [

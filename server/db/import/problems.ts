@@ -23,7 +23,11 @@ const checks: string[] = [
           CASE WHEN d.line IS NOT NULL THEN format('person %s is deleted on line %s', f.person_id, d.line)
                ELSE format('unknown person %s: not in this import nor in the database', f.person_id) END
      FROM import_employments f LEFT JOIN import_person_outcomes d ON d.id = f.person_id AND d.deleting
-    WHERE f.present AND f.employee_line IS NOT NULL AND f.person_id IS NOT NULL AND NOT ${personAfter('f.person_id')}`,
+    WHERE f.present AND f.employee_line IS NOT NULL AND f.person_id IS NOT NULL
+      -- (A stored employment keeping its person names one that exists now, by its foreign
+      -- key, so only the file deleting that person can take it away.)
+      AND (f.person_id IS DISTINCT FROM f.stored_person_id OR EXISTS (SELECT 1 FROM import_person_outcomes x WHERE x.id = f.person_id AND x.deleting))
+      AND NOT ${personAfter('f.person_id')}`,
   // A company or person deleted while stored employments the file leaves alone still name them.
   `SELECT d.line, 'delete company ' || d.id,
           format('company %s still has %s employment(s) this file neither deletes nor moves (e.g. employee %s); delete or move them in the same file',

@@ -95,6 +95,7 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
            coalesce(le.deleting, false) OR (s.id IS NOT NULL AND le.id IS NULL) AS employee_deleting,
            s.company_id AS snapshot_company,
            e.id IS NOT NULL AS stored,
+           e.person_id AS stored_person_id,
            CASE WHEN le.id IS NOT NULL THEN NOT le.deleting WHEN s.id IS NOT NULL THEN false ELSE e.id IS NOT NULL END AS present,
            ${ownColumns.map((c) => `CASE WHEN le.id IS NOT NULL THEN le.${c} ELSE e.${c} END AS ${c}`).join(',\n           ')},
            ${kindEvents
