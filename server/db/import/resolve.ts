@@ -117,7 +117,10 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
       LEFT JOIN last_employee le ON le.id = t.id
       LEFT JOIN snapshot s ON s.id = t.id
       LEFT JOIN kinds_after k ON k.id = t.id
-      LEFT JOIN employees e ON e.id = t.id`,
+      -- The stored employment is probed by its key, one per touched id (OFFSET 0 keeps the
+      -- planner from reading every stored employment in key order instead, which a snapshot's
+      -- estimate of its company's rows tips it into).
+      LEFT JOIN LATERAL (SELECT * FROM employees stored WHERE stored.id = t.id OFFSET 0) e ON true`,
     [snapshotCompanies, kinds],
   );
   // How each compares with what is stored: its own fields, and each kind.
