@@ -25,7 +25,8 @@ const checks: string[] = [
      FROM import_employments f LEFT JOIN import_person_outcomes d ON d.id = f.person_id AND d.deleting
     WHERE f.present AND f.employee_line IS NOT NULL AND f.person_id IS NOT NULL
       -- (A stored employment keeping its person names one that exists now, by its foreign
-      -- key, so only the file deleting that person can take it away.)
+      -- key, so only the file deleting that person can take it away. EXISTS rather than
+      -- d.line: the planner tests d only after the join, past the probe this skips.)
       AND (f.person_id IS DISTINCT FROM f.stored_person_id OR EXISTS (SELECT 1 FROM import_person_outcomes x WHERE x.id = f.person_id AND x.deleting))
       AND NOT ${personAfter('f.person_id')}`,
   // A company or person deleted while stored employments the file leaves alone still name them.
