@@ -101,13 +101,16 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
     ? `employees e WHERE e.person_id = page.id AND ${authorized}`
     : 'employees e JOIN credential_companies ecc ON ecc.credential_id = $1::uuid AND ecc.company_id = e.company_id WHERE e.person_id = page.id';
   if (filter.companyId !== undefined) where.push(personFilters.companyId.where!(param(filter.companyId)));
-  if (names.route === 'pieces') {
-    // Every name holding the fragment holds its first three characters.
-    where.push(`e.piece = ${param([...names.fragment].slice(0, 3).join(''))}`);
-  }
-  // The names not found through a dictionary are checked on the entry (or, by phone or
-  // person id, on the few employments found).
+  // The names not found through a dictionary, or not wholly by their piece, are checked on
+  // the entry (or, by phone or person id, on the few employments found).
   const checked: Record<'last' | 'first', string | undefined> = { last: filter.lastName, first: filter.firstName };
+  if (names.route === 'pieces') {
+    // Every name holding the fragment holds its first three characters; a fragment of
+    // exactly three is its piece, and needs no other check.
+    const piece = [...names.fragment].slice(0, 3).join('');
+    where.push(`e.piece = ${param(piece)}`);
+    if (piece === names.fragment) checked[names.lead] = undefined;
+  }
   if (names.route === 'dictionary') {
     // Fragments of one or two characters: the distinct folded names holding them come
     // from the dictionaries' own index (server/db/derived), and the employments bearing
@@ -148,18 +151,18 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
     });
   } else {
     // A name, phone or person id (or a company outside the credential, which selects
-    // nobody) selects few enough people to collect them once, then count them and sort
-    // out the page.
+    // nobody) selects few enough people to collect them all: they are sorted once,
+    // de-duplicated in that order and counted while the page is cut from them (hashing
+    // them, then counting and sorting them apart, cost a fifth more on the broadest
+    // searches). Only a page past the end counts them again.
+    const matched = `SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM ${authorizedEmployees} WHERE ${where.join(' AND ')}`;
     pageAndTotal = `
-     matched AS MATERIALIZED (
-       SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id
-         FROM ${authorizedEmployees}
-        WHERE ${where.join(' AND ')}
+     page AS MATERIALIZED (
+       SELECT created_at, id, count(*) OVER () AS n
+         FROM (${matched} ORDER BY 1, 2) m
+        ORDER BY created_at, id LIMIT ${limit} OFFSET ${offset}
      ),
-     page AS (
-       SELECT id, created_at FROM matched ORDER BY created_at, id LIMIT ${limit} OFFSET ${offset}
-     ),
-     total AS (SELECT count(*) AS n FROM matched)`;
+     total AS (SELECT coalesce((SELECT n FROM page LIMIT 1), (SELECT count(*) FROM (${matched}) m)) AS n)`;
   }
 
   const systems = filter.externalIdSystems === undefined ? undefined : param(filter.externalIdSystems);

@@ -101,6 +101,13 @@ describe.each(engines)('search persons on %s', (engine) => {
     expect(await search({ offset: 10 })).toMatchObject({ persons: [], pagination: { limit: 50, offset: 10, total: 2 } });
   });
 
+  it('paginates name and phone matches with an exact total, past the end included', async () => {
+    expect(personIds(await search({ lastName: 'DUR', limit: 1, offset: 1 }))).toEqual([ids.emile]);
+    expect(await search({ lastName: 'DUR', offset: 2 })).toMatchObject({ persons: [], pagination: { offset: 2, total: 2 } });
+    expect(await search({ lastName: 'durá', offset: 1 })).toMatchObject({ persons: [], pagination: { offset: 1, total: 1 } });
+    expect(await search({ phone: '(415) 555-0132', offset: 5 })).toMatchObject({ persons: [], pagination: { offset: 5, total: 1 } });
+  });
+
   it('selects external ids without filtering people', async () => {
     const emileAcme = (body: any) => body.persons.find((p: any) => p.id === ids.emile).employments.find((e: any) => e.id === ids.emileAcme);
     expect(emileAcme(await search({})).externalIds).toHaveLength(2);
