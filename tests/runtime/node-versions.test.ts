@@ -26,7 +26,9 @@ describe('supported Node.js lines', () => {
   it('are declared by every package installed for production (package-lock.json)', () => {
     const lock = manifest('package-lock.json') as { packages: Record<string, { dev?: boolean; engines?: { node?: string } }> };
     const refusing = Object.entries(lock.packages).flatMap(([path, p]) =>
-      !p.dev && p.engines?.node ? firsts.filter((version) => !semver.satisfies(version, p.engines!.node!)).map((version) => `${path} (${p.engines!.node}): ${version}`) : [],
+      !p.dev && p.engines?.node
+        ? firsts.filter((version) => !semver.satisfies(version, p.engines!.node!)).map((version) => `${path} (${p.engines!.node}): ${version}`)
+        : [],
     );
     expect(refusing).toEqual([]);
   });
