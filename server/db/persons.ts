@@ -152,9 +152,9 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
   } else {
     // A name, phone or person id (or a company outside the credential, which selects
     // nobody) selects few enough people to collect them all: they are sorted once,
-    // de-duplicated in that order and counted while the page is cut from them (hashing
-    // them, then counting and sorting them apart, cost a fifth more on the broadest
-    // searches). Only a page past the end counts them again.
+    // de-duplicated in that order and counted while the page is cut from them (cheaper
+    // than hashing them, then counting and sorting them apart). Only a page past the end
+    // counts them again.
     const matched = `SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM ${authorizedEmployees} WHERE ${where.join(' AND ')}`;
     pageAndTotal = `
      page AS MATERIALIZED (
