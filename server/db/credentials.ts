@@ -12,6 +12,12 @@ export interface Credential {
   companies: ReadonlySet<string>;
   /** The same companies as an array, for SQL `= ANY($n)`. */
   companyList: readonly string[];
+  /**
+   * How many companies the database held that the credential does not, when it was read.
+   * It only picks how a search reads (server/db/persons.ts): the query finds those
+   * companies again itself, so a company added since changes the speed, not the answer.
+   */
+  companiesOutside: number;
   /** When the token it was found by stops working (ms since the epoch): its expiry or the end of a rotation's overlap, whichever comes first. */
   validUntil?: number;
   /** Found by the token a rotation replaced, during its overlap. */
@@ -20,9 +26,19 @@ export interface Credential {
 
 /** The credential a token opens now: not revoked, not expired, and the current token or a replaced one still in its overlap. */
 export async function findActiveCredential(db: Queryable, tokenHash: Buffer): Promise<Credential | undefined> {
-  const [row] = await db.query<{ id: string; name: string; companySetId: string; companies: string[]; validUntil: Date | null; byPreviousToken: boolean }>(
+  const [row] = await db.query<{
+    id: string;
+    name: string;
+    companySetId: string;
+    companies: string[];
+    companiesOutside: number;
+    validUntil: Date | null;
+    byPreviousToken: boolean;
+  }>(
     `SELECT c.id, c.name, c.company_set_id AS "companySetId",
             ARRAY(SELECT cc.company_id FROM credential_companies cc WHERE cc.credential_id = c.company_set_id ORDER BY cc.company_id) AS companies,
+            (SELECT count(*) FROM companies co
+              WHERE NOT EXISTS (SELECT FROM credential_companies cc WHERE cc.credential_id = c.company_set_id AND cc.company_id = co.id))::int AS "companiesOutside",
             least(c.expires_at, CASE WHEN c.token_hash = $1 THEN NULL ELSE c.previous_token_valid_until END) AS "validUntil",
             c.token_hash <> $1 AS "byPreviousToken"
        FROM credentials c
@@ -37,6 +53,7 @@ export async function findActiveCredential(db: Queryable, tokenHash: Buffer): Pr
     companySetId: row.companySetId,
     companies: new Set(row.companies),
     companyList: row.companies,
+    companiesOutside: row.companiesOutside,
     validUntil: row.validUntil?.getTime(),
     byPreviousToken: row.byPreviousToken,
   };

@@ -10,7 +10,9 @@
 // name fragments over several companies, whose reusable plan would otherwise descend the
 // name index once per name and company. The array serves the rest: listings read each
 // company's creation-ordered index, a name fragment one range of the name pieces per
-// company, person-id and phone lookups check a few rows.
+// company, person-id and phone lookups check a few rows. A name fragment over nearly every
+// company is the exception to both: its name pieces are read in person order, each entry
+// checked against the few companies the credential lacks.
 
 import type { AuditedOperation } from './accessAudit.js';
 import type { Queryable } from './database.js';
@@ -23,6 +25,8 @@ export interface PersonFilter extends FilterValues {
   credentialId: string;
   /** ...which are these; passed inline when there are at most `inlineCompaniesMax` (50 times that for a name fragment of 3+ characters). */
   authorizedCompanies: readonly string[];
+  /** How many companies the credential does not hold (Credential.companiesOutside), when known: it picks the order a name search reads in. */
+  companiesOutside?: number;
   inlineCompaniesMax: number;
   limit: number;
   offset: number;
@@ -91,11 +95,20 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
   const param = (value: unknown) => `$${params.push(value)}`;
   const authorized = single ? 'e.company_id = $1::text' : 'e.company_id = ANY($1::text[])';
   const where = ['e.person_id IS NOT NULL'];
-  if (inline) where.push(authorized);
+  // A name fragment over nearly every company reads its name pieces in person order, each
+  // entry checked against the few companies outside the credential (found again here, in
+  // the statement's own snapshot), instead of company by company.
+  const inPersonOrder = names.route === 'pieces' && piecesInPersonOrder(filter);
+  const outside = inPersonOrder
+    ? `ARRAY(SELECT c.id FROM companies c WHERE NOT EXISTS (SELECT FROM credential_companies cc WHERE cc.credential_id = ${param(filter.credentialId)}::uuid AND cc.company_id = c.id))`
+    : undefined;
+  if (inPersonOrder) where.push('e.company_id <> ALL ((SELECT ids FROM outside)::text[])');
+  else if (inline) where.push(authorized);
   // Where the matching employments are found: the name pieces (server/db/derived) stand in
   // for employees, carrying every column the search reads.
   const source = names.route === 'pieces' ? `${names.lead}_name_pieces e` : 'employees e';
-  const authorizedEmployees = inline ? source : `${source} JOIN credential_companies cc ON cc.credential_id = $1::uuid AND cc.company_id = e.company_id`;
+  const authorizedEmployees =
+    inline || inPersonOrder ? source : `${source} JOIN credential_companies cc ON cc.credential_id = $1::uuid AND cc.company_id = e.company_id`;
   // A page person's authorized employments.
   const pageEmployees = inline
     ? `employees e WHERE e.person_id = page.id AND ${authorized}`
@@ -108,7 +121,8 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
     // Every name holding the fragment holds its first three characters; a fragment of
     // exactly three is its piece, and needs no other check.
     const piece = [...names.fragment].slice(0, 3).join('');
-    where.push(`e.piece = ${param(piece)}`);
+    // The collation names the person-order index (migration 008).
+    where.push(inPersonOrder ? `e.piece COLLATE "C" = ${param(piece)}` : `e.piece = ${param(piece)}`);
     if (piece === names.fragment) checked[names.lead] = undefined;
   }
   if (names.route === 'dictionary') {
@@ -149,6 +163,14 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
       limit,
       offset,
     });
+  } else if (outside) {
+    // In person order the matches come sorted: the page is their first people, and the
+    // total one more pass that counts each person once.
+    const matched = `SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM ${authorizedEmployees} WHERE ${where.join(' AND ')}`;
+    pageAndTotal = `
+     outside AS MATERIALIZED (SELECT ${outside} AS ids),
+     page AS MATERIALIZED (${matched} ORDER BY 1, 2 LIMIT ${limit} OFFSET ${offset}),
+     total AS (SELECT count(*) AS n FROM (${matched}) m)`;
   } else {
     // A name, phone or person id (or a company outside the credential, which selects
     // nobody) selects few enough people to collect them all: they are sorted once,
@@ -204,6 +226,24 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
     // companies was the exception (its generic plan descended the name index once per
     // name and company: 100 companies, 253 -> 152 req/s), hence the join for those.
     { prepared: true },
+  );
+}
+
+/** At most this many companies outside the credential are checked entry by entry: about where reading company by company costs less (bench/results). */
+const OUTSIDE_CHECKED_MAX = 32;
+
+/**
+ * Whether a name fragment's pieces are read in person order (the name pieces' by-person
+ * index, migration 008) rather than company by company: over several companies, with no
+ * company filter, when the companies outside the credential are few, absolutely and beside
+ * those inside (every entry of theirs is read and skipped).
+ */
+function piecesInPersonOrder({ companiesOutside, companyId, authorizedCompanies }: PersonFilter): boolean {
+  return (
+    companiesOutside !== undefined &&
+    companyId === undefined &&
+    authorizedCompanies.length > 1 &&
+    companiesOutside <= Math.min(OUTSIDE_CHECKED_MAX, authorizedCompanies.length / 4)
   );
 }
 

@@ -133,6 +133,7 @@ CREATE TABLE first_name_pieces (
   first_name_folded text NOT NULL,
   CONSTRAINT first_name_pieces_pkey PRIMARY KEY (piece, company_id, person_created_at, person_id, first_name_folded, last_name_folded)
 );
+CREATE INDEX first_name_pieces_by_person ON public.first_name_pieces USING btree (piece COLLATE "C", person_created_at, person_id) INCLUDE (company_id, first_name_folded, last_name_folded);
 
 CREATE TABLE last_name_dictionary (
   folded text NOT NULL,
@@ -149,6 +150,7 @@ CREATE TABLE last_name_pieces (
   first_name_folded text NOT NULL,
   CONSTRAINT last_name_pieces_pkey PRIMARY KEY (piece, company_id, person_created_at, person_id, last_name_folded, first_name_folded)
 );
+CREATE INDEX last_name_pieces_by_person ON public.last_name_pieces USING btree (piece COLLATE "C", person_created_at, person_id) INCLUDE (company_id, last_name_folded, first_name_folded);
 
 CREATE TABLE people_by_company_day (
   company_id text NOT NULL,

@@ -28,6 +28,7 @@ export function searchFilter(request: SearchRequest, credential: Credential, { d
   return {
     credentialId: credential.companySetId,
     authorizedCompanies: credential.companyList,
+    companiesOutside: credential.companiesOutside,
     inlineCompaniesMax,
     companyId: request.companyId,
     firstName: request.firstName === undefined ? undefined : foldName(request.firstName),

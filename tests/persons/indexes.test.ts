@@ -134,6 +134,20 @@ describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', (
   });
 
   it.each([
+    ['last', { lastName: foldName('ale') }, 'last_name_pieces_by_person'],
+    ['longer last', { lastName: foldName('alvarez'), firstName: foldName('an') }, 'last_name_pieces_by_person'],
+    ['first', { firstName: foldName('ann') }, 'first_name_pieces_by_person'],
+  ] as const)('reads a %s name fragment over nearly every company in person order, never sorting its matches', async (_, filter, index) => {
+    const nodes = await planNodes({ ...filter, companiesOutside: 2 }, everyCompany);
+    expect(indexes(nodes)).toContain(index);
+    expect(seqScans(nodes)).toEqual([]);
+    // Index-only: the entry holds the company and both names it is checked by.
+    expect(nodes.filter((n) => n['Index Name'] === index).map((n) => n['Node Type'])).toEqual(['Index Only Scan', 'Index Only Scan']);
+    // The page's few people are put in response order; the matches are never sorted.
+    expect(nodes.filter((n) => n['Node Type'] === 'Sort').map((n) => n['Sort Key'])).toEqual([['page.created_at', 'page.id']]);
+  });
+
+  it.each([
     ['last', { lastName: 'al' }, 'last_name_dictionary_short', 'employees_last_name'],
     ['first', { firstName: 'n' }, 'first_name_dictionary_short', 'employees_first_name'],
   ] as const)(
