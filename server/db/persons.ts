@@ -96,13 +96,15 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
   const authorized = single ? 'e.company_id = $1::text' : 'e.company_id = ANY($1::text[])';
   const where = ['e.person_id IS NOT NULL'];
   // A name fragment over nearly every company reads its name pieces in person order, each
-  // entry checked against the few companies outside the credential (found again here, in
-  // the statement's own snapshot), instead of company by company.
+  // entry checked against the companies outside the credential (found again here, in the
+  // statement's own snapshot), instead of company by company. NOT IN, which PostgreSQL
+  // leaves a filter (a hash of those companies, probed per entry), keeps the entries'
+  // order; a join would hash them and lose it.
   const inPersonOrder = names.route === 'pieces' && piecesInPersonOrder(filter);
   const outside = inPersonOrder
-    ? `ARRAY(SELECT c.id FROM companies c WHERE NOT EXISTS (SELECT FROM credential_companies cc WHERE cc.credential_id = ${param(filter.credentialId)}::uuid AND cc.company_id = c.id))`
+    ? `SELECT c.id FROM companies c WHERE NOT EXISTS (SELECT FROM credential_companies cc WHERE cc.credential_id = ${param(filter.credentialId)}::uuid AND cc.company_id = c.id)`
     : undefined;
-  if (inPersonOrder) where.push('e.company_id <> ALL ((SELECT ids FROM outside)::text[])');
+  if (inPersonOrder) where.push('e.company_id NOT IN (SELECT id FROM outside)');
   else if (inline) where.push(authorized);
   // Where the matching employments are found: the name pieces (server/db/derived) stand in
   // for employees, carrying every column the search reads.
@@ -168,7 +170,7 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
     // total one more pass that counts each person once.
     const matched = `SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM ${authorizedEmployees} WHERE ${where.join(' AND ')}`;
     pageAndTotal = `
-     outside AS MATERIALIZED (SELECT ${outside} AS ids),
+     outside AS MATERIALIZED (${outside}),
      page AS MATERIALIZED (${matched} ORDER BY 1, 2 LIMIT ${limit} OFFSET ${offset}),
      total AS (SELECT count(*) AS n FROM (${matched}) m)`;
   } else {
@@ -229,22 +231,15 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
   );
 }
 
-/** At most this many companies outside the credential are checked entry by entry: about where reading company by company costs less (bench/results). */
-const OUTSIDE_CHECKED_MAX = 32;
-
 /**
  * Whether a name fragment's pieces are read in person order (the name pieces' by-person
  * index, migration 008) rather than company by company: over several companies, with no
- * company filter, when the companies outside the credential are few, absolutely and beside
- * those inside (every entry of theirs is read and skipped).
+ * company filter, when the credential holds at least four in five of the companies (the
+ * entries of the others are read and skipped; company by company, the credential's own
+ * entries are sorted, which costs more per entry than reading one).
  */
 function piecesInPersonOrder({ companiesOutside, companyId, authorizedCompanies }: PersonFilter): boolean {
-  return (
-    companiesOutside !== undefined &&
-    companyId === undefined &&
-    authorizedCompanies.length > 1 &&
-    companiesOutside <= Math.min(OUTSIDE_CHECKED_MAX, authorizedCompanies.length / 4)
-  );
+  return companiesOutside !== undefined && companyId === undefined && authorizedCompanies.length > 1 && companiesOutside * 4 <= authorizedCompanies.length;
 }
 
 type NameRoute = { route: 'none' | 'row' | 'dictionary' } | { route: 'pieces'; lead: 'last' | 'first'; fragment: string };

@@ -3,7 +3,7 @@
 -- they have to be sorted before their people can be counted once each. Read in person order
 -- from this index they come out sorted: the page is their first people and the total one
 -- pass that counts each person once, with no sort. The entry's company is included, so a
--- credential is checked on the entry against the few companies it does not hold, and the
+-- credential is checked on the entry against the companies it does not hold, and the
 -- names, so that the rest of the fragment is checked there too: the read stays index-only.
 -- server/db/persons.ts decides which order a search reads. The piece is keyed here under
 -- collation "C", which for equality is the column's own (both compare bytes), and which
