@@ -37,8 +37,8 @@ export async function findActiveCredential(db: Queryable, tokenHash: Buffer): Pr
   }>(
     `SELECT c.id, c.name, c.company_set_id AS "companySetId",
             ARRAY(SELECT cc.company_id FROM credential_companies cc WHERE cc.credential_id = c.company_set_id ORDER BY cc.company_id) AS companies,
-            (SELECT count(*) FROM companies co
-              WHERE NOT EXISTS (SELECT FROM credential_companies cc WHERE cc.credential_id = c.company_set_id AND cc.company_id = co.id))::int AS "companiesOutside",
+            -- (Every company of a set is one of companies: a foreign key.)
+            (SELECT count(*) FROM companies)::int - (SELECT count(*) FROM credential_companies cc WHERE cc.credential_id = c.company_set_id)::int AS "companiesOutside",
             least(c.expires_at, CASE WHEN c.token_hash = $1 THEN NULL ELSE c.previous_token_valid_until END) AS "validUntil",
             c.token_hash <> $1 AS "byPreviousToken"
        FROM credentials c

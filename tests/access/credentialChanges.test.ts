@@ -38,6 +38,8 @@ describe.each(engines)('credential company changes on %s', (engine) => {
     const after = await held(tokens.both);
     expect(after.companySetId).not.toBe(before.companySetId);
     expect(after.companyList).toEqual(['acme-corp', 'globex', 'secret-co']);
+    // The companies it lacks, which pick how its name searches read (db/persons.ts).
+    expect([before.companiesOutside, after.companiesOutside]).toEqual([1, 0]);
     expect(await rollup(after.companySetId)).toBe(3);
     // What a cache still holding the old credential reads is unchanged.
     expect(await setRows(before.companySetId)).toEqual(['acme-corp', 'globex']);
