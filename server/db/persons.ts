@@ -151,6 +151,8 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
   const limit = param(filter.limit);
   const offset = param(filter.offset);
 
+  // The distinct people the conditions match (what a search that is not a listing pages and counts).
+  const matched = `SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM ${authorizedEmployees} WHERE ${where.join(' AND ')}`;
   let pageAndTotal: string;
   if (rollup) {
     // A listing: its total and the days its page falls in come from the people rollups.
@@ -165,12 +167,11 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
       limit,
       offset,
     });
-  } else if (outside) {
+  } else if (inPersonOrder) {
     // In person order the matches come sorted: the page is their first people, and the
     // total one more pass that counts each person once.
-    const matched = `SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM ${authorizedEmployees} WHERE ${where.join(' AND ')}`;
     pageAndTotal = `
-     outside AS MATERIALIZED (${outside}),
+     outside AS MATERIALIZED (${outside!}),
      page AS MATERIALIZED (${matched} ORDER BY 1, 2 LIMIT ${limit} OFFSET ${offset}),
      total AS (SELECT count(*) AS n FROM (${matched}) m)`;
   } else {
@@ -179,7 +180,6 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
     // de-duplicated in that order and counted while the page is cut from them (cheaper
     // than hashing them, then counting and sorting them apart). Only a page past the end
     // counts them again.
-    const matched = `SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM ${authorizedEmployees} WHERE ${where.join(' AND ')}`;
     pageAndTotal = `
      page AS MATERIALIZED (
        SELECT created_at, id, count(*) OVER () AS n
