@@ -7,9 +7,16 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { type CopyValue, copyLine } from '../db/copyText.js';
-import { type EmploymentRecordKindName, employmentRecordKindNames, employmentRecordKinds, kindColumns, valueAt } from '../db/employmentColumns.js';
+import {
+  type EmploymentRecordKind,
+  type EmploymentRecordKindName,
+  employmentRecordKindNames,
+  employmentRecordKinds,
+  kindColumns,
+  valueAt,
+} from '../db/employmentColumns.js';
 import type { ImportProblem } from '../db/import/problems.js';
-import type { StagingTable } from '../db/import/staging.js';
+import { kindStagingTable, type StagingTable } from '../db/import/staging.js';
 import { foldName } from '../domain/names.js';
 import { toE164 } from '../domain/phone.js';
 import { hashToken } from '../domain/tokens.js';
@@ -58,16 +65,13 @@ export class RecordChecker {
     /** How many problems of a chunk are kept (all are counted). */
     private readonly keep: number,
   ) {
-    // A per-employment record fills its own kind's columns of the shared staging table.
-    const columns = employmentRecordKindNames.flatMap(kindColumns).map((c) => c.column);
+    // A per-employment record fills its kind's staging table.
     this.kindRow = Object.fromEntries(
       employmentRecordKindNames.map((kind) => {
-        const definition = employmentRecordKinds[kind];
-        const own = new Map<string, (record: any) => CopyValue>(
-          definition.fields.map((f) => [f.column, (record: any) => valueAt(record, f.path) as CopyValue]),
+        const definition: EmploymentRecordKind = employmentRecordKinds[kind];
+        const getters = kindColumns(kind).map(({ column }) =>
+          column === definition.flag ? () => true : (record: any) => valueAt(record, definition.fields.find((f) => f.column === column)!.path) as CopyValue,
         );
-        if ('flag' in definition) own.set(definition.flag, () => true);
-        const getters = columns.map((column) => own.get(column) ?? (() => null));
         return [kind, (record: any) => getters.map((get) => get(record))];
       }),
     ) as Record<EmploymentRecordKindName, (record: any) => CopyValue[]>;
@@ -145,7 +149,7 @@ export class RecordChecker {
           `{${record.companies.join(',')}}`,
         ]);
       default:
-        return this.stage('import_employment_records', [line, record.type, record.employeeId, ...this.kindRow[record.type](record)]);
+        return this.stage(kindStagingTable(record.type), [line, record.employeeId, ...this.kindRow[record.type](record)]);
     }
   }
 

@@ -7,6 +7,7 @@
 import type { Transaction } from '../database.js';
 import { employeeFields, employmentColumns, employmentRecordKindNames, foldedNameColumns, kindColumns, kindPresent } from '../employmentColumns.js';
 import { timed } from './apply.js';
+import { kindStagingTable } from './staging.js';
 
 /** An employment's own columns (from its employee record), besides its id. */
 const ownColumns = [...employeeFields.map((f) => f.column), ...foldedNameColumns.map((f) => f.column)].filter((c) => c !== 'id');
@@ -44,103 +45,113 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
   // per-employment records or their deletes, or a snapshot of its company) comes out as
   // its whole row after the file: the employee's fields from its last record, else as
   // stored; each per-employment kind from its last record or delete (an employee's delete
-  // clears them), else as stored.
-  const kindEvents = kinds.map((kind) => ({ kind, columns: kindColumns(kind).map((c) => c.column) }));
-  const allKindColumns = kindEvents.flatMap((k) => k.columns);
-  const nulls = (columns: string[]) => columns.map((c) => `NULL::${employmentColumns.find((x) => x.column === c)!.type} AS ${c}`).join(', ');
+  // clears them), else as stored. Beside it, how it compares with the stored row, read
+  // once for both.
+  const typeOf = (column: string) => employmentColumns.find((x) => x.column === column)!.type;
+  const nulls = (columns: string[]) => columns.map((c) => `NULL::${typeOf(c)} AS ${c}`).join(', ');
+  /** A column of the stored row (null where none is). */
+  const stored = (column: string) => `(t.stored_row).${column}`;
+  /** The employment after the file, column by column (over le: its last employee event, s: its snapshot, a kind's alias: its last event of that kind, and the stored row). */
+  const after: [name: string, sql: string][] = [
+    ['id', 't.id'],
+    ['employee_line', 'le.line'],
+    ['employee_deleting', 'coalesce(le.deleting, false) OR (s.id IS NOT NULL AND le.id IS NULL)'],
+    ['snapshot_company', 's.company_id'],
+    ['stored', `${stored('id')} IS NOT NULL`],
+    ['stored_person_id', stored('person_id')],
+    ['present', `CASE WHEN le.id IS NOT NULL THEN NOT le.deleting WHEN s.id IS NOT NULL THEN false ELSE ${stored('id')} IS NOT NULL END`],
+    ...ownColumns.map((c): [string, string] => [c, `CASE WHEN le.id IS NOT NULL THEN le.${c} ELSE ${stored(c)} END`]),
+    ...kinds.flatMap((kind) => [
+      [`${kind}_line`, `${kind}.line`] as [string, string],
+      [`${kind}_deleting`, `${kind}.deleting`] as [string, string],
+      [`${kind}_explicit`, `${kind}.explicit`] as [string, string],
+      // (A flag is false, never null, where there is no record.)
+      ...kindColumns(kind).map(({ column: c, type }): [string, string] =>
+        type === 'boolean'
+          ? [c, `coalesce(CASE WHEN ${kind}.line IS NOT NULL THEN ${kind}.${c} ELSE ${stored(c)} END, false)`]
+          : [c, `CASE WHEN ${kind}.line IS NOT NULL THEN ${kind}.${c} ELSE ${stored(c)} END`],
+      ),
+    ]),
+  ];
+  // How it compares with what is stored: its own fields, and each kind.
+  const differs = (columns: string[]) => `(${columns.map((c) => `f.${c}`).join(', ')}) IS DISTINCT FROM (${columns.map((c) => `e.${c}`).join(', ')})`;
+  const outcomes: [name: string, sql: string][] = [
+    [
+      'employee',
+      `CASE WHEN f.employee_line IS NOT NULL OR f.snapshot_company IS NOT NULL
+            THEN ${outcome('f.stored', 'f.present', differs(ownColumns), 'f.employee_deleting')} END`,
+    ],
+    ...kinds.map((kind): [string, string] => [
+      kind,
+      // Counted where the file has a record of this kind for the employment, or where
+      // one stored goes with its employment.
+      `CASE WHEN f.${kind}_explicit OR (f.stored AND ${kindPresent(kind, 'e')} AND (f.${kind}_line IS NOT NULL OR NOT f.present))
+            THEN ${outcome(`(f.stored AND ${kindPresent(kind, 'e')})`, `(f.present AND ${kindPresent(kind, 'f')})`, differs(kindColumns(kind).map((c) => c.column)), `coalesce(f.${kind}_deleting AND f.${kind}_explicit, false)`)} END`,
+    ]),
+    ['write', `f.present AND (NOT f.stored OR ${differs(employmentColumns.map((c) => c.column).filter((c) => c !== 'id'))})`],
+  ];
+  // The last event of each key is the one no later line of the same key follows (an
+  // anti-join on narrow keys, where DISTINCT ON would sort the whole wide rows). The
+  // stored employment is joined by key, probed or hashed as the planner finds cheaper,
+  // once for both the row after the file and the outcomes.
+  const lastOf = (events: string, lines: string) =>
+    `SELECT * FROM (${events}) ev WHERE NOT EXISTS (SELECT 1 FROM (${lines}) l WHERE l.id = ev.id AND l.line > ev.line)`;
+  const employeeDeletes = "FROM import_deletes WHERE record = 'employee'";
+  // A kind's events: its records, its deletes, and its employment's deletes (which clear
+  // its records without being a record of theirs).
+  const lastKind = (kind: (typeof kinds)[number]) => {
+    const columns = kindColumns(kind).map((c) => c.column);
+    const deletes = `FROM import_deletes WHERE record = '${kind}'`;
+    return lastOf(
+      `SELECT employee_id AS id, line, false AS deleting, true AS explicit, ${columns.join(', ')} FROM ${kindStagingTable(kind)}
+       UNION ALL SELECT id::uuid, line, true, true, ${nulls(columns)} ${deletes}
+       UNION ALL SELECT id::uuid, line, true, false, ${nulls(columns)} ${employeeDeletes}`,
+      `SELECT employee_id AS id, line FROM ${kindStagingTable(kind)} UNION ALL SELECT id::uuid, line ${deletes} UNION ALL SELECT id::uuid, line ${employeeDeletes}`,
+    );
+  };
+  // (Merge joins are off for this one statement: the planner cannot know that a key's
+  // last event is one row, overestimates each join by orders of magnitude, and would sort
+  // the wide rows to merge them; hash joins take them as they come.)
+  await tx.query('SET LOCAL enable_mergejoin = off');
   await tx.query(
     `
     CREATE TEMP TABLE import_employments ON COMMIT DROP AS
-    WITH employee_events AS (
-      SELECT id, line, false AS deleting, ${ownColumns.join(', ')} FROM import_employees
-      UNION ALL
-      SELECT id::uuid, line, true, ${nulls(ownColumns)} FROM import_deletes WHERE record = 'employee'
-    ),
-    last_employee AS (SELECT DISTINCT ON (id) * FROM employee_events ORDER BY id, line DESC),
+    WITH last_employee AS (${lastOf(
+      `SELECT id, line, false AS deleting, ${ownColumns.join(', ')} FROM import_employees
+       UNION ALL SELECT id::uuid, line, true, ${nulls(ownColumns)} ${employeeDeletes}`,
+      `SELECT id, line FROM import_employees UNION ALL SELECT id::uuid, line ${employeeDeletes}`,
+    )}),
     -- A snapshot deletes the stored employments of its companies that the file has no employee record for.
     snapshot AS (
       SELECT e.id, e.company_id FROM employees e
        WHERE e.company_id = ANY ($1::text[]) AND NOT EXISTS (SELECT 1 FROM import_employees i WHERE i.id = e.id)
     ),
-    kind_events AS (
-      SELECT employee_id AS id, kind, line, false AS deleting, true AS explicit, ${allKindColumns.join(', ')} FROM import_employment_records
-      UNION ALL
-      SELECT id::uuid, record, line, true, true, ${nulls(allKindColumns)} FROM import_deletes WHERE record = ANY ($2::text[])
-      UNION ALL
-      -- Deleting an employee clears its records, without being a record of theirs.
-      SELECT d.id::uuid, k.kind, d.line, true, false, ${nulls(allKindColumns)} FROM import_deletes d CROSS JOIN unnest($2::text[]) AS k(kind) WHERE d.record = 'employee'
+    touched AS (
+      SELECT id FROM import_employees
+      UNION SELECT id::uuid FROM import_deletes WHERE record = 'employee' OR record = ANY ($2::text[])
+      UNION SELECT id FROM snapshot
+      ${kinds.map((kind) => `UNION SELECT employee_id FROM ${kindStagingTable(kind)}`).join('\n      ')}
     ),
-    last_kind AS (SELECT DISTINCT ON (id, kind) * FROM kind_events ORDER BY id, kind, line DESC),
-    kinds_after AS (
-      SELECT id,
-             ${kindEvents
-               .map(({ kind, columns }) =>
-                 [
-                   `max(line) FILTER (WHERE kind = '${kind}') AS ${kind}_line`,
-                   `bool_or(deleting) FILTER (WHERE kind = '${kind}') AS ${kind}_deleting`,
-                   `bool_or(explicit) FILTER (WHERE kind = '${kind}') AS ${kind}_explicit`,
-                   ...columns.map((c) =>
-                     employmentColumns.find((x) => x.column === c)!.type === 'boolean'
-                       ? `bool_or(${c}) FILTER (WHERE kind = '${kind}') AS ${c}`
-                       : `max(${c}) FILTER (WHERE kind = '${kind}') AS ${c}`,
-                   ),
-                 ].join(',\n             '),
-               )
-               .join(',\n             ')}
-        FROM last_kind GROUP BY id
-    ),
-    touched AS (SELECT id FROM last_employee UNION SELECT id FROM snapshot UNION SELECT id FROM kinds_after)
-    SELECT t.id,
-           le.line AS employee_line,
-           coalesce(le.deleting, false) OR (s.id IS NOT NULL AND le.id IS NULL) AS employee_deleting,
-           s.company_id AS snapshot_company,
-           e.id IS NOT NULL AS stored,
-           e.person_id AS stored_person_id,
-           CASE WHEN le.id IS NOT NULL THEN NOT le.deleting WHEN s.id IS NOT NULL THEN false ELSE e.id IS NOT NULL END AS present,
-           ${ownColumns.map((c) => `CASE WHEN le.id IS NOT NULL THEN le.${c} ELSE e.${c} END AS ${c}`).join(',\n           ')},
-           ${kindEvents
-             .map(({ kind, columns }) =>
-               [
-                 `k.${kind}_line`,
-                 `k.${kind}_deleting`,
-                 `k.${kind}_explicit`,
-                 // (A flag is false, never null, where there is no record.)
-                 ...columns.map((c) =>
-                   employmentColumns.find((x) => x.column === c)!.type === 'boolean'
-                     ? `coalesce(CASE WHEN k.${kind}_line IS NOT NULL THEN k.${c} ELSE e.${c} END, false) AS ${c}`
-                     : `CASE WHEN k.${kind}_line IS NOT NULL THEN k.${c} ELSE e.${c} END AS ${c}`,
-                 ),
-               ].join(', '),
-             )
-             .join(',\n           ')}
-      FROM touched t
-      LEFT JOIN last_employee le ON le.id = t.id
-      LEFT JOIN snapshot s ON s.id = t.id
-      LEFT JOIN kinds_after k ON k.id = t.id
-      -- The stored employment is probed by its key, one per touched id (OFFSET 0 keeps the
-      -- planner from reading every stored employment in key order instead, which a snapshot's
-      -- estimate of its company's rows tips it into).
-      LEFT JOIN LATERAL (SELECT * FROM employees stored WHERE stored.id = t.id OFFSET 0) e ON true`,
+    after AS (
+      SELECT ${after.map(([name, sql]) => `${sql} AS ${name}`).join(',\n             ')},
+             t.stored_row
+        -- (The stored row is joined first, behind a fence, so that its join is planned for
+        -- the number of keys touched: probed for a few, hashed for many.)
+        FROM (SELECT t.id, e AS stored_row FROM touched t LEFT JOIN employees e ON e.id = t.id OFFSET 0) t
+        LEFT JOIN last_employee le ON le.id = t.id
+        LEFT JOIN snapshot s ON s.id = t.id
+        ${kinds.map((kind) => `LEFT JOIN (${lastKind(kind)}) ${kind} ON ${kind}.id = t.id`).join('\n        ')}
+    )
+    SELECT ${after.map(([name]) => `f.${name}`).join(', ')},
+           ${outcomes.map(([name, sql]) => `${sql} AS ${name}`).join(',\n           ')}
+      FROM after f LEFT JOIN LATERAL (SELECT (f.stored_row).*) e ON true`,
     [snapshotCompanies, kinds],
   );
-  // How each compares with what is stored: its own fields, and each kind.
-  const differs = (columns: string[]) => `(${columns.map((c) => `f.${c}`).join(', ')}) IS DISTINCT FROM (${columns.map((c) => `e.${c}`).join(', ')})`;
-  const present = (kind: (typeof kinds)[number], alias: string) => kindPresent(kind, alias);
+  await tx.query('SET LOCAL enable_mergejoin = on');
+  // The outcomes on their own, narrow: the summary's counts and the writes scan them.
   await tx.query(`
     CREATE TEMP TABLE import_employment_outcomes ON COMMIT DROP AS
-    SELECT f.id,
-           CASE WHEN f.employee_line IS NOT NULL OR f.snapshot_company IS NOT NULL
-                THEN ${outcome('f.stored', 'f.present', differs(ownColumns), 'f.employee_deleting')} END AS employee,
-           ${kinds
-             .map(
-               // Counted where the file has a record of this kind for the employment, or where
-               // one stored goes with its employment.
-               (kind) => `CASE WHEN f.${kind}_explicit OR (f.stored AND ${present(kind, 'e')} AND (f.${kind}_line IS NOT NULL OR NOT f.present))
-                THEN ${outcome(`(f.stored AND ${present(kind, 'e')})`, `(f.present AND ${present(kind, 'f')})`, differs(kindColumns(kind).map((c) => c.column)), `coalesce(f.${kind}_deleting AND f.${kind}_explicit, false)`)} END AS ${kind}`,
-             )
-             .join(',\n           ')},
-           f.present AND (NOT f.stored OR ${differs(employmentColumns.map((c) => c.column).filter((c) => c !== 'id'))}) AS write
-      FROM import_employments f LEFT JOIN employees e ON e.id = f.id`);
+    SELECT id, ${outcomes.map(([name]) => name).join(', ')} FROM import_employments`);
 
   // Credentials: keyed by id when the record gives one, else by token hash; the last record per key wins.
   await tx.query(`

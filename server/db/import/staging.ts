@@ -1,26 +1,36 @@
 // The staging tables an import copies its records into, inside its own transaction
-// (temporary, dropped at commit): one per kind of record, each row with the line it came
-// from. Everything after the copy (resolving the file's order, checking, applying) is
-// set-based SQL over these tables (resolve.ts, problems.ts, apply.ts).
+// (temporary, dropped at commit): one per kind of record (each per-employment kind its
+// own, holding only its columns), each row with the line it came from. Everything after
+// the copy (resolving the file's order, checking, applying) is set-based SQL over these
+// tables (resolve.ts, problems.ts, apply.ts).
 
 import type { Transaction } from '../database.js';
-import { employeeFields, employmentRecordKindNames, foldedNameColumns, kindColumns, type SqlType } from '../employmentColumns.js';
+import {
+  type EmploymentRecordKindName,
+  employeeFields,
+  employmentRecordKindNames,
+  foldedNameColumns,
+  kindColumns,
+  type SqlType,
+} from '../employmentColumns.js';
 
 type Columns = readonly { column: string; type: SqlType | 'integer' | 'bytea' | 'text[]' }[];
 
 const line = { column: 'line', type: 'integer' } as const;
+
+/** The staging table of one kind of per-employment record (membership, coverage, ...). */
+export const kindStagingTable = (kind: EmploymentRecordKindName) => `import_${kind.toLowerCase()}_records` as KindStagingTable;
+type KindStagingTable = `import_${Lowercase<EmploymentRecordKindName>}_records`;
+const kindStagingTables = Object.fromEntries(
+  employmentRecordKindNames.map((kind) => [kindStagingTable(kind), [line, { column: 'employee_id', type: 'uuid' }, ...kindColumns(kind)]]),
+) as Record<string, Columns> as Record<KindStagingTable, Columns>;
 
 /** Staging table → its columns, in COPY order. */
 export const stagingTables = {
   import_companies: [line, { column: 'id', type: 'text' }, { column: 'name', type: 'text' }],
   import_persons: [line, { column: 'id', type: 'uuid' }, { column: 'created_at', type: 'timestamptz' }, { column: 'updated_at', type: 'timestamptz' }],
   import_employees: [line, ...employeeFields, ...foldedNameColumns.map(({ column }) => ({ column, type: 'text' as const }))],
-  import_employment_records: [
-    line,
-    { column: 'kind', type: 'text' },
-    { column: 'employee_id', type: 'uuid' },
-    ...employmentRecordKindNames.flatMap(kindColumns),
-  ],
+  ...kindStagingTables,
   // `id` is the record's id, or its employeeId for a per-employment record.
   import_deletes: [line, { column: 'record', type: 'text' }, { column: 'id', type: 'text' }],
   import_credentials: [
@@ -30,7 +40,7 @@ export const stagingTables = {
     { column: 'token_hash', type: 'bytea' },
     { column: 'companies', type: 'text[]' },
   ],
-} as const satisfies Record<string, Columns>;
+} satisfies Record<string, Columns>;
 
 export type StagingTable = keyof typeof stagingTables;
 
@@ -52,11 +62,11 @@ export async function copyIntoStaging(tx: Transaction, table: StagingTable, text
 /** After the copy: statistics, so the set-based statements that follow are planned for the sizes staged. */
 export async function analyzeStaging(tx: Transaction): Promise<void> {
   // (Of the columns the resolve groups and joins on: not the names and addresses.)
-  const keys: Record<StagingTable, string> = {
+  const keys = {
     import_companies: 'id',
     import_persons: 'id',
     import_employees: 'id, line',
-    import_employment_records: 'employee_id, kind',
+    ...Object.fromEntries(Object.keys(kindStagingTables).map((table) => [table, 'employee_id, line'])),
     import_deletes: 'record, id',
     import_credentials: 'id, token_hash',
   };
