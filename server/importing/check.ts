@@ -149,7 +149,7 @@ export class RecordChecker {
           `{${record.companies.join(',')}}`,
         ]);
       default:
-        return this.stage(kindStagingTable(record.type), [line, record.employeeId, ...this.kindRow[record.type](record)]);
+        return this.stage(kindStagingTable[record.type], [line, record.employeeId, ...this.kindRow[record.type](record)]);
     }
   }
 

@@ -103,10 +103,10 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     const columns = kindColumns(kind).map((c) => c.column);
     const deletes = `FROM import_deletes WHERE record = '${kind}'`;
     return lastOf(
-      `SELECT employee_id AS id, line, false AS deleting, true AS explicit, ${columns.join(', ')} FROM ${kindStagingTable(kind)}
+      `SELECT employee_id AS id, line, false AS deleting, true AS explicit, ${columns.join(', ')} FROM ${kindStagingTable[kind]}
        UNION ALL SELECT id::uuid, line, true, true, ${nulls(columns)} ${deletes}
        UNION ALL SELECT id::uuid, line, true, false, ${nulls(columns)} ${employeeDeletes}`,
-      `SELECT employee_id AS id, line FROM ${kindStagingTable(kind)} UNION ALL SELECT id::uuid, line ${deletes} UNION ALL SELECT id::uuid, line ${employeeDeletes}`,
+      `SELECT employee_id AS id, line FROM ${kindStagingTable[kind]} UNION ALL SELECT id::uuid, line ${deletes} UNION ALL SELECT id::uuid, line ${employeeDeletes}`,
     );
   };
   // (Merge joins are off for this one statement: the planner cannot know that a key's
@@ -130,7 +130,7 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
       SELECT id FROM import_employees
       UNION SELECT id::uuid FROM import_deletes WHERE record = 'employee' OR record = ANY ($2::text[])
       UNION SELECT id FROM snapshot
-      ${kinds.map((kind) => `UNION SELECT employee_id FROM ${kindStagingTable(kind)}`).join('\n      ')}
+      ${kinds.map((kind) => `UNION SELECT employee_id FROM ${kindStagingTable[kind]}`).join('\n      ')}
     ),
     after AS (
       SELECT ${after.map(([name, sql]) => `${sql} AS ${name}`).join(',\n             ')},

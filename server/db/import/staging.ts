@@ -18,11 +18,15 @@ type Columns = readonly { column: string; type: SqlType | 'integer' | 'bytea' | 
 
 const line = { column: 'line', type: 'integer' } as const;
 
-/** The staging table of one kind of per-employment record (membership, coverage, ...). */
-export const kindStagingTable = (kind: EmploymentRecordKindName) => `import_${kind.toLowerCase()}_records` as KindStagingTable;
 type KindStagingTable = `import_${Lowercase<EmploymentRecordKindName>}_records`;
+const tableOf = (kind: EmploymentRecordKindName) => `import_${kind.toLowerCase()}_records` as KindStagingTable;
+/** Each kind of per-employment record's staging table (membership → import_membership_records, ...). */
+export const kindStagingTable = Object.fromEntries(employmentRecordKindNames.map((kind) => [kind, tableOf(kind)])) as Record<
+  EmploymentRecordKindName,
+  KindStagingTable
+>;
 const kindStagingTables = Object.fromEntries(
-  employmentRecordKindNames.map((kind) => [kindStagingTable(kind), [line, { column: 'employee_id', type: 'uuid' }, ...kindColumns(kind)]]),
+  employmentRecordKindNames.map((kind) => [kindStagingTable[kind], [line, { column: 'employee_id', type: 'uuid' }, ...kindColumns(kind)]]),
 ) as Record<string, Columns> as Record<KindStagingTable, Columns>;
 
 /** Staging table → its columns, in COPY order. */
@@ -62,13 +66,13 @@ export async function copyIntoStaging(tx: Transaction, table: StagingTable, text
 /** After the copy: statistics, so the set-based statements that follow are planned for the sizes staged. */
 export async function analyzeStaging(tx: Transaction): Promise<void> {
   // (Of the columns the resolve groups and joins on: not the names and addresses.)
-  const keys = {
+  const keys: Partial<Record<StagingTable, string>> = {
     import_companies: 'id',
     import_persons: 'id',
     import_employees: 'id, line',
-    ...Object.fromEntries(Object.keys(kindStagingTables).map((table) => [table, 'employee_id, line'])),
     import_deletes: 'record, id',
     import_credentials: 'id, token_hash',
   };
-  for (const [table, columns] of Object.entries(keys)) await tx.query(`ANALYZE ${table} (${columns})`);
+  // (Each per-employment kind's table by its employment and line.)
+  for (const table of Object.keys(stagingTables) as StagingTable[]) await tx.query(`ANALYZE ${table} (${keys[table] ?? 'employee_id, line'})`);
 }
