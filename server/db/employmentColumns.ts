@@ -102,10 +102,10 @@ export function kindColumns(kind: EmploymentRecordKindName): { column: string; t
   return [...(definition.flag ? [{ column: definition.flag, type: 'boolean' as const }] : []), ...definition.fields];
 }
 
-/** Whether an employment row holds a record of this kind (SQL over the alias `e`). */
-export function kindPresent(kind: EmploymentRecordKindName, alias = 'e'): string {
+/** Whether an employment row holds a record of this kind (SQL over its columns, each as `column` names it). */
+export function kindPresent(kind: EmploymentRecordKindName, column: (name: string) => string): string {
   const definition: EmploymentRecordKind = employmentRecordKinds[kind];
-  return definition.flag ? `${alias}.${definition.flag}` : `${alias}.${definition.fields[0]!.column} IS NOT NULL`;
+  return definition.flag ? column(definition.flag) : `${column(definition.fields[0]!.column)} IS NOT NULL`;
 }
 
 /** Every column an employment is written with, in one fixed order (the write statement's and the COPY's). */

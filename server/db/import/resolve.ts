@@ -49,8 +49,11 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
   // once for both.
   const typeOf = (column: string) => employmentColumns.find((x) => x.column === column)!.type;
   const nulls = (columns: string[]) => columns.map((c) => `NULL::${typeOf(c)} AS ${c}`).join(', ');
-  /** A column of the stored row (null where none is). */
-  const stored = (column: string) => `(t.stored_row).${column}`;
+  /** A column of the stored row (null where none is), as the fenced join below names it. */
+  const stored = (column: string) => `t.stored_${column}`;
+  // (Plain columns, not the row as one composite value: each field read from a composite
+  // walks the row from its start again.)
+  const storedColumns = employmentColumns.map(({ column }) => `stored_${column}`);
   /** The employment after the file, column by column (over le: its last employee event, s: its snapshot, a kind's alias: its last event of that kind, and the stored row). */
   const after: [name: string, sql: string][] = [
     ['id', 't.id'],
@@ -58,7 +61,6 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     ['employee_deleting', 'coalesce(le.deleting, false) OR (s.id IS NOT NULL AND le.id IS NULL)'],
     ['snapshot_company', 's.company_id'],
     ['stored', `${stored('id')} IS NOT NULL`],
-    ['stored_person_id', stored('person_id')],
     ['present', `CASE WHEN le.id IS NOT NULL THEN NOT le.deleting WHEN s.id IS NOT NULL THEN false ELSE ${stored('id')} IS NOT NULL END`],
     ...ownColumns.map((c): [string, string] => [c, `CASE WHEN le.id IS NOT NULL THEN le.${c} ELSE ${stored(c)} END`]),
     ...kinds.flatMap((kind) => [
@@ -74,7 +76,8 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     ]),
   ];
   // How it compares with what is stored: its own fields, and each kind.
-  const differs = (columns: string[]) => `(${columns.map((c) => `f.${c}`).join(', ')}) IS DISTINCT FROM (${columns.map((c) => `e.${c}`).join(', ')})`;
+  const differs = (columns: string[]) => `(${columns.map((c) => `f.${c}`).join(', ')}) IS DISTINCT FROM (${columns.map((c) => `f.stored_${c}`).join(', ')})`;
+  const storedKind = (kind: (typeof kinds)[number]) => kindPresent(kind, (c) => `f.stored_${c}`);
   const outcomes: [name: string, sql: string][] = [
     [
       'employee',
@@ -85,11 +88,15 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
       kind,
       // Counted where the file has a record of this kind for the employment, or where
       // one stored goes with its employment.
-      `CASE WHEN f.${kind}_explicit OR (f.stored AND ${kindPresent(kind, 'e')} AND (f.${kind}_line IS NOT NULL OR NOT f.present))
-            THEN ${outcome(`(f.stored AND ${kindPresent(kind, 'e')})`, `(f.present AND ${kindPresent(kind, 'f')})`, differs(kindColumns(kind).map((c) => c.column)), `coalesce(f.${kind}_deleting AND f.${kind}_explicit, false)`)} END`,
+      `CASE WHEN f.${kind}_explicit OR (f.stored AND ${storedKind(kind)} AND (f.${kind}_line IS NOT NULL OR NOT f.present))
+            THEN ${outcome(`(f.stored AND ${storedKind(kind)})`, `(f.present AND ${kindPresent(kind, (c) => `f.${c}`)})`, differs(kindColumns(kind).map((c) => c.column)), `coalesce(f.${kind}_deleting AND f.${kind}_explicit, false)`)} END`,
     ]),
     ['write', `f.present AND (NOT f.stored OR ${differs(employmentColumns.map((c) => c.column).filter((c) => c !== 'id'))})`],
   ];
+  // Only an employment the file writes keeps its whole row; the checks (problems.ts) and
+  // the deletes need the others' keys alone, so an unchanged file's rows stay narrow.
+  // (The fence under the outcomes keeps `write` computed once, not once per column.)
+  const writtenOnly = new Set(employmentColumns.map((c) => c.column).filter((c) => !['id', 'company_id', 'person_id'].includes(c)));
   // The last event of each key is the one no later line of the same key follows (an
   // anti-join on narrow keys, where DISTINCT ON would sort the whole wide rows). The
   // stored employment is joined by key, probed or hashed as the planner finds cheaper,
@@ -134,17 +141,19 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     ),
     after AS (
       SELECT ${after.map(([name, sql]) => `${sql} AS ${name}`).join(',\n             ')},
-             t.stored_row
+             ${storedColumns.map((c) => `t.${c}`).join(', ')}
         -- (The stored row is joined first, behind a fence, so that its join is planned for
         -- the number of keys touched: probed for a few, hashed for many.)
-        FROM (SELECT t.id, e AS stored_row FROM touched t LEFT JOIN employees e ON e.id = t.id OFFSET 0) t
+        FROM (SELECT t.id, ${employmentColumns.map(({ column }) => `e.${column} AS stored_${column}`).join(', ')}
+                FROM touched t LEFT JOIN employees e ON e.id = t.id OFFSET 0) t
         LEFT JOIN last_employee le ON le.id = t.id
         LEFT JOIN snapshot s ON s.id = t.id
         ${kinds.map((kind) => `LEFT JOIN (${lastKind(kind)}) ${kind} ON ${kind}.id = t.id`).join('\n        ')}
     )
-    SELECT ${after.map(([name]) => `f.${name}`).join(', ')},
-           ${outcomes.map(([name, sql]) => `${sql} AS ${name}`).join(',\n           ')}
-      FROM after f LEFT JOIN LATERAL (SELECT (f.stored_row).*) e ON true`,
+    SELECT ${after.map(([name]) => (writtenOnly.has(name) ? `CASE WHEN o.write THEN o.${name} END AS ${name}` : `o.${name}`)).join(', ')},
+           o.stored_person_id, ${outcomes.map(([name]) => `o.${name}`).join(', ')}
+      FROM (SELECT f.*, ${outcomes.map(([name, sql]) => `${sql} AS ${name}`).join(',\n                   ')}
+              FROM after f OFFSET 0) o`,
     [snapshotCompanies, kinds],
   );
   await tx.query('SET LOCAL enable_mergejoin = on');
