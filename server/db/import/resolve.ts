@@ -19,34 +19,24 @@ const outcome = (stored: string, after: string, differs: string, deleting: strin
        WHEN NOT (${stored}) THEN 'added'
        WHEN ${differs} THEN 'changed' ELSE 'unchanged' END`;
 
-/**
- * The last of each key's events: the one no later line of the same key follows (an
- * anti-join on narrow keys, where DISTINCT ON would sort the whole wide rows). `lines`
- * is `events`' keys and lines alone.
- */
-const lastOf = (events: string, lines: string) =>
-  `SELECT * FROM (${events}) ev WHERE NOT EXISTS (SELECT 1 FROM (${lines}) l WHERE l.id = ev.id AND l.line > ev.line)`;
-
 export async function resolveImport(given: Transaction, snapshotCompanies: readonly string[]): Promise<void> {
   const tx = timed(given);
   // Companies and persons: the last record for each id.
   await tx.query(`
     CREATE TEMP TABLE import_company_outcomes ON COMMIT DROP AS
-    WITH last AS (${lastOf(
-      `SELECT id, line, false AS deleting, name FROM import_companies
-       UNION ALL SELECT id, line, true, NULL FROM import_deletes WHERE record = 'company'`,
-      "SELECT id, line FROM import_companies UNION ALL SELECT id, line FROM import_deletes WHERE record = 'company'",
-    )})
+    WITH events AS (
+      SELECT id, line, false AS deleting, name FROM import_companies
+      UNION ALL SELECT id, line, true, NULL FROM import_deletes WHERE record = 'company'
+    ), last AS (SELECT DISTINCT ON (id) * FROM events ORDER BY id, line DESC)
     SELECT l.id, l.line, l.deleting, l.name, c.id IS NOT NULL AS stored,
            ${outcome('c.id IS NOT NULL', 'NOT l.deleting', 'c.name IS DISTINCT FROM l.name', 'l.deleting')} AS outcome
       FROM last l LEFT JOIN companies c ON c.id = l.id`);
   await tx.query(`
     CREATE TEMP TABLE import_person_outcomes ON COMMIT DROP AS
-    WITH last AS (${lastOf(
-      `SELECT id, line, false AS deleting, created_at, updated_at FROM import_persons
-       UNION ALL SELECT id::uuid, line, true, NULL, NULL FROM import_deletes WHERE record = 'person'`,
-      "SELECT id, line FROM import_persons UNION ALL SELECT id::uuid, line FROM import_deletes WHERE record = 'person'",
-    )})
+    WITH events AS (
+      SELECT id, line, false AS deleting, created_at, updated_at FROM import_persons
+      UNION ALL SELECT id::uuid, line, true, NULL, NULL FROM import_deletes WHERE record = 'person'
+    ), last AS (SELECT DISTINCT ON (id) * FROM events ORDER BY id, line DESC)
     SELECT l.id, l.line, l.deleting, l.created_at, l.updated_at, p.id IS NOT NULL AS stored,
            ${outcome('p.id IS NOT NULL', 'NOT l.deleting', '(p.created_at, p.updated_at) IS DISTINCT FROM (l.created_at, l.updated_at)', 'l.deleting')} AS outcome
       FROM last l LEFT JOIN persons p ON p.id = l.id`);
@@ -107,8 +97,12 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
   // the deletes need the others' keys alone, so an unchanged file's rows stay narrow.
   // (The fence under the outcomes keeps `write` computed once, not once per column.)
   const writtenOnly = new Set(employmentColumns.map((c) => c.column).filter((c) => !['id', 'company_id', 'person_id'].includes(c)));
-  // The stored employment is joined by key, probed or hashed as the planner finds
-  // cheaper, once for both the row after the file and the outcomes.
+  // The last event of each key is the one no later line of the same key follows (an
+  // anti-join on narrow keys, where DISTINCT ON would sort the whole wide rows). The
+  // stored employment is joined by key, probed or hashed as the planner finds cheaper,
+  // once for both the row after the file and the outcomes.
+  const lastOf = (events: string, lines: string) =>
+    `SELECT * FROM (${events}) ev WHERE NOT EXISTS (SELECT 1 FROM (${lines}) l WHERE l.id = ev.id AND l.line > ev.line)`;
   const employeeDeletes = "FROM import_deletes WHERE record = 'employee'";
   // A kind's events: its records, its deletes, and its employment's deletes (which clear
   // its records without being a record of theirs).
@@ -125,49 +119,43 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
   // (Merge joins are off for this one statement: the planner cannot know that a key's
   // last event is one row, overestimates each join by orders of magnitude, and would sort
   // the wide rows to merge them; hash joins take them as they come.)
-  // The employments the file touches, counted before they are joined: the planner then
-  // probes the stored ones by key for a change file (a union's estimate adds up keys that
-  // overlap, and at four times the real count it read every stored employment instead).
-  await tx.query(
-    `
-    CREATE TEMP TABLE import_snapshot_deletes ON COMMIT DROP AS
-    SELECT e.id, e.company_id FROM employees e
-     WHERE e.company_id = ANY ($1::text[]) AND NOT EXISTS (SELECT 1 FROM import_employees i WHERE i.id = e.id)`,
-    [snapshotCompanies],
-  );
-  await tx.query(
-    `
-    CREATE TEMP TABLE import_touched_employments ON COMMIT DROP AS
-    SELECT id FROM import_employees
-    UNION SELECT id::uuid FROM import_deletes WHERE record = 'employee' OR record = ANY ($1::text[])
-    UNION SELECT id FROM import_snapshot_deletes
-    ${kinds.map((kind) => `UNION SELECT employee_id FROM ${kindStagingTable[kind]}`).join('\n    ')}`,
-    [kinds],
-  );
-  for (const table of ['import_snapshot_deletes', 'import_touched_employments']) await tx.query(`ANALYZE ${table}`);
   await tx.query('SET LOCAL enable_mergejoin = off');
-  await tx.query(`
+  await tx.query(
+    `
     CREATE TEMP TABLE import_employments ON COMMIT DROP AS
     WITH last_employee AS (${lastOf(
       `SELECT id, line, false AS deleting, ${ownColumns.join(', ')} FROM import_employees
        UNION ALL SELECT id::uuid, line, true, ${nulls(ownColumns)} ${employeeDeletes}`,
       `SELECT id, line FROM import_employees UNION ALL SELECT id::uuid, line ${employeeDeletes}`,
     )}),
+    -- A snapshot deletes the stored employments of its companies that the file has no employee record for.
+    snapshot AS (
+      SELECT e.id, e.company_id FROM employees e
+       WHERE e.company_id = ANY ($1::text[]) AND NOT EXISTS (SELECT 1 FROM import_employees i WHERE i.id = e.id)
+    ),
+    touched AS (
+      SELECT id FROM import_employees
+      UNION SELECT id::uuid FROM import_deletes WHERE record = 'employee' OR record = ANY ($2::text[])
+      UNION SELECT id FROM snapshot
+      ${kinds.map((kind) => `UNION SELECT employee_id FROM ${kindStagingTable[kind]}`).join('\n      ')}
+    ),
     after AS (
       SELECT ${after.map(([name, sql]) => `${sql} AS ${name}`).join(',\n             ')},
              ${storedColumns.map((c) => `t.${c}`).join(', ')}
         -- (The stored row is joined first, behind a fence, so that its join is planned for
         -- the number of keys touched: probed for a few, hashed for many.)
         FROM (SELECT t.id, ${employmentColumns.map(({ column }) => `e.${column} AS stored_${column}`).join(', ')}
-                FROM import_touched_employments t LEFT JOIN employees e ON e.id = t.id OFFSET 0) t
+                FROM touched t LEFT JOIN employees e ON e.id = t.id OFFSET 0) t
         LEFT JOIN last_employee le ON le.id = t.id
-        LEFT JOIN import_snapshot_deletes s ON s.id = t.id
+        LEFT JOIN snapshot s ON s.id = t.id
         ${kinds.map((kind) => `LEFT JOIN (${lastKind(kind)}) ${kind} ON ${kind}.id = t.id`).join('\n        ')}
     )
     SELECT ${after.map(([name]) => (writtenOnly.has(name) ? `CASE WHEN o.write THEN o.${name} END AS ${name}` : `o.${name}`)).join(', ')},
            o.stored_person_id, ${outcomes.map(([name]) => `o.${name}`).join(', ')}
       FROM (SELECT f.*, ${outcomes.map(([name, sql]) => `${sql} AS ${name}`).join(',\n                   ')}
-              FROM after f OFFSET 0) o`);
+              FROM after f OFFSET 0) o`,
+    [snapshotCompanies, kinds],
+  );
   await tx.query('SET LOCAL enable_mergejoin = on');
   // The outcomes on their own, narrow: the summary's counts and the writes scan them.
   await tx.query(`
