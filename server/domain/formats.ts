@@ -15,6 +15,9 @@
 //     - year 0000 is 1 BC (proleptic Gregorian, as ISO 8601 counts), as is any instant an
 //                 offset moves before year 1; one after year 9999 is year 10000.
 // Both return undefined for anything else, which the caller answers 400.
+//
+// What the database stores (the import's records, server/importing/check.ts) must also be
+// written back by the contract: a date-time's instant and a date lie in years 0001-9999.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
@@ -22,9 +25,37 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+)
 const MICROS_PER_SECOND = 1_000_000n;
 const MINUTES_PER_DAY = 24 * 60;
 
+export function isUuid(text: string): boolean {
+  return UUID.test(text);
+}
+
 /** The UUID in lower case, or undefined when `text` is not one. */
 export function canonicalUuid(text: string): string | undefined {
-  return UUID.test(text) ? text.toLowerCase() : undefined;
+  return isUuid(text) ? text.toLowerCase() : undefined;
+}
+
+const DATE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/;
+
+/** Whether `text` is a calendar date, `YYYY-MM-DD`, in years 0001-9999. */
+export function isStorableDate(text: string): boolean {
+  return DATE.test(text) && !text.startsWith('0000') && dayExists(text);
+}
+
+// Read by both engines as the instant it names, as it is written (formats.test.ts): an
+// offset within ±15:59, at most microseconds, no leap second; years 0002-9998, which no
+// offset moves out of 0001-9999. (Whether the day exists in its month is checked apart.)
+const NATIVE_INSTANT =
+  /^(?!000[01]|9999)\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])[Tt](?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,6})?(?:[Zz]|[+-](?:0\d|1[0-5]):[0-5]\d)$/;
+
+/**
+ * An RFC 3339 date-time as the database stores it: as written where both engines read it
+ * as the instant it names, else that instant in UTC (databaseInstant); undefined when
+ * `text` is not a date-time or its instant falls outside years 0001-9999.
+ */
+export function storedInstant(text: string): string | undefined {
+  if (NATIVE_INSTANT.test(text) && dayExists(text)) return text;
+  const instant = databaseInstant(text);
+  return instant !== undefined && instant[4] === '-' && !instant.endsWith(' BC') ? instant : undefined;
 }
 
 /**
@@ -57,6 +88,16 @@ export function epochMicroseconds(text: string): bigint | undefined {
 function fractionMicrosRoundedUp(digits: string): bigint {
   const micros = BigInt(digits.slice(0, 6).padEnd(6, '0'));
   return /[1-9]/.test(digits.slice(6)) ? micros + 1n : micros; // may carry into the next second
+}
+
+/** Whether the day of a `YYYY-MM-DD…` text whose month is 01-12 and day 01-31 exists. */
+function dayExists(text: string): boolean {
+  const day = twoDigits(text, 8);
+  return day <= 28 || day <= daysInMonth(twoDigits(text, 0) * 100 + twoDigits(text, 2), twoDigits(text, 5));
+}
+
+function twoDigits(text: string, at: number): number {
+  return (text.charCodeAt(at) - 48) * 10 + text.charCodeAt(at + 1) - 48;
 }
 
 function isLeapYear(year: number): boolean {

@@ -5,7 +5,6 @@
 // one text per table, with its problems in file order (the first ones, and how many).
 // Needs no connection: it runs where the import runs, or in a worker (checkWorker.ts).
 import { Ajv, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { type CopyValue, copyLine } from '../db/copyText.js';
 import {
   type EmploymentRecordKind,
@@ -16,20 +15,25 @@ import {
   valueAt,
 } from '../db/employmentColumns.js';
 import type { ImportProblem } from '../db/import/problems.js';
-import { kindStagingTable, type StagingTable } from '../db/import/staging.js';
+import { kindStagingTable, type StagingTable, stagingTables } from '../db/import/staging.js';
+import { storedInstant } from '../domain/formats.js';
 import { foldName } from '../domain/names.js';
 import { toE164 } from '../domain/phone.js';
 import { hashToken } from '../domain/tokens.js';
 import { parseLine, type Sourced } from './read.js';
-import { type CredentialRecord, type ImportRecord, recordSchemas } from './records.js';
+import { type CredentialRecord, type ImportRecord, recordFormats, recordSchemas } from './records.js';
 import { employeeRow } from './rows.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
+const ajv = new Ajv({ allErrors: true, strict: false, formats: recordFormats });
 const validators = Object.fromEntries(Object.entries(recordSchemas).map(([type, schema]) => [type, ajv.compile(schema)])) as Record<
   ImportRecord['type'],
   ValidateFunction
 >;
+
+/** Per staging table, the positions of its date-times: each staged in the form the database stores it. */
+const instantPositions = Object.fromEntries(
+  Object.entries(stagingTables).map(([table, columns]) => [table, columns.flatMap((c, i) => (c.type === 'timestamptz' ? [i] : []))]),
+) as Record<StagingTable, number[]>;
 
 /** A checked run of records: COPY text per staging table, and the problems found. */
 export interface CheckedChunk {
@@ -91,15 +95,20 @@ export class RecordChecker {
     let line = firstLine;
     let start = 0;
     for (let end = bytes.indexOf(10); end !== -1; end = bytes.indexOf(10, start)) {
-      const sourced = parseLine(bytes.toString('utf8', start, end), line++);
-      if (sourced) this.add(sourced);
+      this.addLine(bytes.toString('utf8', start, end), line++);
       start = end + 1;
     }
-    const last = parseLine(bytes.toString('utf8', start), line);
-    if (last) this.add(last);
+    this.addLine(bytes.toString('utf8', start), line);
   }
 
-  add(sourced: Sourced): void {
+  private addLine(text: string, line: number): void {
+    const sourced = parseLine(text, line);
+    // U+0000 and lone surrogates reach a string only through a \u escape.
+    if (sourced) this.add(sourced, text.includes('\\u'));
+  }
+
+  /** Checks one record; `escaped: false` says its JSON text had no \u escape. */
+  add(sourced: Sourced, escaped = true): void {
     const { line } = sourced;
     if ('unparsable' in sourced) {
       if (this.unparsable.length < this.keep) this.unparsable.push({ line, record: 'record', message: sourced.unparsable });
@@ -121,6 +130,11 @@ export class RecordChecker {
           `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`,
         );
       return;
+    }
+    if (escaped) {
+      const unstorable = unstorableStrings(value);
+      for (const message of unstorable) this.problem(line, value, message);
+      if (unstorable.length) return;
     }
     const record = value as ImportRecord;
     switch (record.type) {
@@ -198,6 +212,7 @@ export class RecordChecker {
   };
 
   private stage(table: StagingTable, values: CopyValue[]): void {
+    for (const i of instantPositions[table]) if (typeof values[i] === 'string') values[i] = storedInstant(values[i]);
     let bytes = this.rows.get(table);
     if (!bytes) this.rows.set(table, (bytes = new RowBytes()));
     const text = copyLine(values);
@@ -223,6 +238,19 @@ class RowBytes {
   written(): Uint8Array<ArrayBuffer> {
     return new Uint8Array(this.buffer.buffer as ArrayBuffer, this.buffer.byteOffset, this.length);
   }
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Why the strings of a record that no database text or JSON can hold are refused, by path. */
+function unstorableStrings(value: unknown, path = ''): string[] {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return [`${path} must not contain the character U+0000`];
+    if (LONE_SURROGATE.test(value)) return [`${path} must be well-formed Unicode (it holds a lone surrogate)`];
+    return [];
+  }
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, item]) => unstorableStrings(item, `${path}/${key}`));
 }
 
 function credentialHash(c: CredentialRecord): Buffer {

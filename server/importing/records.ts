@@ -10,6 +10,7 @@ import {
   employmentRecordKinds,
   type FieldColumn,
 } from '../db/employmentColumns.js';
+import { isStorableDate, isUuid, storedInstant } from '../domain/formats.js';
 
 export interface CompanyRecord {
   type: 'company';
@@ -98,6 +99,18 @@ void kindsAreRecordTypes;
 /** Record types that are stored (every `type` but `delete`). */
 export type StoredRecordType = Exclude<ImportRecord['type'], 'delete'>;
 export const storedRecordTypes: StoredRecordType[] = ['company', 'person', 'employee', ...employmentRecordKindNames, 'credential'];
+
+/**
+ * The schemas' formats: only what the database stores with the meaning the file gives it,
+ * and the contract can write back (server/domain/formats.ts). A UUID is 8-4-4-4-12 hex
+ * digits; a date `YYYY-MM-DD`; a date-time RFC 3339 (`T`, an offset up to ±23:59). Dates
+ * and instants lie in years 0001-9999.
+ */
+export const recordFormats = {
+  uuid: isUuid,
+  date: isStorableDate,
+  'date-time': (text: string) => storedInstant(text) !== undefined,
+};
 
 const uuid = { type: 'string', format: 'uuid' };
 const dateTime = { type: 'string', format: 'date-time' };

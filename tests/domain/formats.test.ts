@@ -7,7 +7,7 @@ import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContractDocument } from '../../server/contract.js';
-import { canonicalUuid, databaseInstant } from '../../server/domain/formats.js';
+import { canonicalUuid, databaseInstant, isStorableDate, storedInstant } from '../../server/domain/formats.js';
 import { dateTimeLike, rfc3339, uuidLike } from '../hardening/support/arbitraries.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
@@ -61,6 +61,44 @@ describe('the contract and the domain agree on what a date-time is', () => {
   });
 });
 
+/** Whether the database's text of an instant lies in years 0001-9999 (what the contract's date-time can write back). */
+const withinYears1To9999 = (instant: string) => instant[4] === '-' && !instant.endsWith(' BC');
+
+describe('what the import stores of a date-time or a date', () => {
+  it(`stores exactly the date-times whose instant lies in years 0001-9999 (${RUNS} edge forms and near misses)`, () => {
+    fc.assert(
+      fc.property(dateTimeLike, ({ text, valid }) => {
+        const instant = databaseInstant(text);
+        const stored = storedInstant(text);
+        expect(stored !== undefined, text).toBe(valid && withinYears1To9999(instant!));
+        // As written, or the instant in UTC.
+        if (stored !== undefined) expect([text, instant]).toContain(stored);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it.each([
+    ['2024-02-29', true],
+    ['0001-01-01', true],
+    ['9999-12-31', true],
+    ['2023-02-29', false],
+    ['1900-02-29', false],
+    ['2000-02-29', true],
+    ['2024-04-31', false],
+    ['0000-06-15', false],
+    ['2024-13-01', false],
+    ['2024-00-10', false],
+    ['2024-01-00', false],
+    ['2024-1-01', false],
+    ['12024-01-01', false],
+    ['2024-01-01T00:00:00Z', false],
+    [' 2024-01-01', false],
+  ])('the date %s is storable: %s', (text, storable) => {
+    expect(isStorableDate(text)).toBe(storable);
+  });
+});
+
 describe('the contract and the domain agree on what a UUID is', () => {
   it(`accept and refuse the same strings (${RUNS} forms), in the body and in the path`, () => {
     fc.assert(
@@ -96,6 +134,26 @@ describe.each(engines)('the database reads a date-time as the domain does (%s)',
     );
     expect(rows.filter((r) => !r.same).map((r) => r.text)).toEqual([]);
     expect(rows).toHaveLength(samples.length);
+  });
+
+  it('as the import stores it, as written or in UTC', async () => {
+    const samples = fc.sample(rfc3339, 300).filter((text) => storedInstant(text) !== undefined);
+    const rows = await database.db.query<{ text: string; same: boolean }>(
+      `SELECT t.text, t.stored::timestamptz = t.ours::timestamptz AS same FROM unnest($1::text[], $2::text[], $3::text[]) AS t(text, stored, ours)`,
+      [samples, samples.map((text) => storedInstant(text)!), samples.map((text) => databaseInstant(text)!)],
+    );
+    expect(rows.filter((r) => !r.same).map((r) => r.text)).toEqual([]);
+    expect(rows).toHaveLength(samples.length);
+  });
+
+  it('and reads every date the import stores as that date', async () => {
+    const dates = fc
+      .sample(rfc3339, 300)
+      .map((text) => text.slice(0, 10))
+      .filter(isStorableDate);
+    const rows = await database.db.query<{ text: string }>(`SELECT x AS text FROM unnest($1::text[]) AS x WHERE x::date::text <> x`, [dates]);
+    expect(rows).toEqual([]);
+    expect(dates.length).toBeGreaterThan(200);
   });
 
   it('and it reads every instant the domain writes, edge forms included', async () => {

@@ -74,6 +74,36 @@ describe.each(engines)('import on %s', (engine) => {
     ],
     ['a record of the wrong shape', [{ type: 'person', id: 'not-a-uuid', createdAt: 'yesterday' } as any], /line 1.*(uuid|date-time|updatedAt)/],
     ['an unknown record type', [{ type: 'salary', amount: 1 } as any], /line 1.*unknown record type "salary"/],
+    // Values a lenient check would pass and the database cannot store, or the contract could not write back.
+    [
+      'a name holding U+0000',
+      [employee({ id: newEmployee, companyId: 'acme-corp', personId: null, lastName: 'Nul\u0000l' })],
+      /line 1.*\/lastName must not contain the character U\+0000/,
+    ],
+    [
+      'an external id holding a lone surrogate',
+      [employee({ id: newEmployee, companyId: 'acme-corp', personId: null, externalIds: [{ system: 'hris', system_id: 'E-\udc00' }] })],
+      /line 1.*\/externalIds\/0\/system_id must be well-formed Unicode/,
+    ],
+    ['a UUID written as a URN', [employee({ id: `urn:uuid:${newEmployee}`, companyId: 'acme-corp', personId: null })], /line 1.*\/id must match format "uuid"/],
+    [
+      'a date of birth in year 0000',
+      [employee({ id: newEmployee, companyId: 'acme-corp', personId: null, dateOfBirth: '0000-02-08' })],
+      /line 1.*\/dateOfBirth must match format "date"/,
+    ],
+    ...(
+      [
+        ['an instant before year 1', '0001-01-01T00:30:00+00:31'],
+        ['an instant after year 9999', '9999-12-31T23:59:60Z'],
+        ['a date-time without its T', '2024-01-01 00:00:00Z'],
+        ['a date-time with another space for its T', '2024-01-01\u200300:00:00Z'],
+        ['an offset without its colon', '2024-01-01T00:00:00+0100'],
+      ] as const
+    ).map(([name, createdAt]): [string, ImportRecord[], RegExp] => [
+      name,
+      [{ type: 'person', id: newPerson, createdAt, updatedAt: '2026-01-01T00:00:00Z' }],
+      /line 1.*\/createdAt must match format "date-time"/,
+    ]),
   ])('rejects %s, names it, and writes nothing', async (_, bad, expected) => {
     const before = await snapshot(database.db);
     // Good records around the bad one: they must not land either.
@@ -86,6 +116,34 @@ describe.each(engines)('import on %s', (engine) => {
     const lines = error.problems.map((p) => `line ${p.line}: ${p.record}: ${p.message}`).join('\n');
     expect(lines).toMatch(expected);
     expect(await snapshot(database.db)).toEqual(before);
+  });
+
+  it('stores a date-time the database cannot read as written as the instant it names, and finds it unchanged again', async () => {
+    const instants = [
+      ['2024-03-01T00:00:00+16:00', '2024-02-29T08:00:00.000Z'],
+      ['2016-12-31T18:59:60-05:00', '2017-01-01T00:00:00.000Z'],
+      ['2024-01-01T00:00:00.1234565Z', '2024-01-01T00:00:00.123Z'],
+      ['0001-01-01T00:30:00+00:15', '0001-01-01T00:15:00.000Z'],
+      ['2024-06-01t12:00:00z', '2024-06-01T12:00:00.000Z'],
+    ] as const;
+    const people = instants.map(
+      ([createdAt], i): ImportRecord => ({
+        type: 'person',
+        id: `aaaaaaaa-0000-4000-8000-00000000000${i}`,
+        createdAt,
+        updatedAt: createdAt,
+      }),
+    );
+    expect((await importRecords(database.db, people, 'US')).person.added).toBe(instants.length);
+    const rows = await database.db.query<{ id: string; at: string; micros: string }>(
+      `SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at, extract(microseconds FROM created_at)::text AS micros
+       FROM persons WHERE id = ANY($1::uuid[]) ORDER BY id`,
+      [people.map((p) => (p as { id: string }).id)],
+    );
+    expect(rows.map((r) => r.at)).toEqual(instants.map(([, at]) => at));
+    // A finer fraction is rounded up to the microsecond (server/domain/formats.ts).
+    expect(rows[2]!.micros).toBe('123457');
+    expect((await importRecords(database.db, people, 'US')).person.unchanged).toBe(instants.length);
   });
 
   it('reports every problem of a file at once', async () => {

@@ -69,11 +69,17 @@ describe.each(engines)('an NDJSON file checked in workers, on %s', { timeout: 18
 
   it('names the same problems, with their lines, as one thread does', async () => {
     const lines = manyRecords().map((r) => JSON.stringify(r));
-    // Problems all through the file: bad phones, unknown references, a bad field; more than 100 in all.
+    // Problems all through the file: bad phones, strings no database text holds (in the
+    // file only as \u escapes), unknown references, a bad field; more than 100 in all.
+    let employees = 0;
     for (let i = 20; i < lines.length; i += 7) {
       const record = JSON.parse(lines[i]!);
-      if (record.type === 'employee') record.phone = 'call me';
-      else if (record.type === 'coverage') record.employeeId = randomUUID();
+      if (record.type === 'employee') {
+        const which = employees++ % 3;
+        if (which === 0) record.phone = 'call me';
+        else if (which === 1) record.lastName = 'Nul\u0000l';
+        else record.externalIds = [{ system: 'hris', system_id: 'E-\ud800' }];
+      } else if (record.type === 'coverage') record.employeeId = randomUUID();
       else record.unexpected = true;
       lines[i] = JSON.stringify(record);
     }
@@ -94,6 +100,8 @@ describe.each(engines)('an NDJSON file checked in workers, on %s', { timeout: 18
       expect(inWorkers!.total).toBeGreaterThan(100);
       expect(inWorkers!.problems).toEqual(inThread!.problems);
       expect(inWorkers!.problems).toHaveLength(100);
+      const messages = inWorkers!.problems.map((p) => p.message).join('\n');
+      for (const expected of ['cannot be parsed', 'must not contain the character U+0000', 'must be well-formed Unicode']) expect(messages).toContain(expected);
       // Each names its own line (lines count from 1).
       for (const p of inWorkers!.problems) expect(p.record).toContain(JSON.parse(lines[p.line - 1]!).id ?? JSON.parse(lines[p.line - 1]!).employeeId);
       expect(await databaseFingerprint(database.db)).toEqual(before);
