@@ -117,7 +117,12 @@ export class RecordChecker {
     }
     this.records++;
     const value = sourced.value as any;
-    const validate = validators[value?.type as ImportRecord['type']];
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      this.problem(line, value, 'a record must be a JSON object');
+      return;
+    }
+    // (Own keys only: a type such as "constructor" names no record.)
+    const validate = typeof value.type === 'string' && Object.hasOwn(validators, value.type) ? validators[value.type as ImportRecord['type']] : undefined;
     if (!validate) {
       this.problem(line, value, `unknown record type ${JSON.stringify(value?.type)}; expected one of ${Object.keys(validators).join(', ')}`);
       return;

@@ -74,6 +74,8 @@ describe.each(engines)('import on %s', (engine) => {
     ],
     ['a record of the wrong shape', [{ type: 'person', id: 'not-a-uuid', createdAt: 'yesterday' } as any], /line 1.*(uuid|date-time|updatedAt)/],
     ['an unknown record type', [{ type: 'salary', amount: 1 } as any], /line 1.*unknown record type "salary"/],
+    ['a record type named like an object property', [{ type: 'constructor' } as any, { type: 'toString' } as any], /line 2.*unknown record type "toString"/],
+    ['a record that is no object', [42 as any, null as any], /line 2: record: a record must be a JSON object/],
     // Values a lenient check would pass and the database cannot store, or the contract could not write back.
     [
       'a name holding U+0000',
