@@ -12,6 +12,14 @@ export type Sourced = { line: number; value: unknown } | { line: number; unparsa
 
 export class ImportParseError extends Error {}
 
+/**
+ * The longest line an NDJSON file may have. A record is a few hundred bytes; a file that is
+ * not NDJSON (one huge line) stops here instead of being held whole in memory.
+ */
+export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+const tooLong = (line: number) => new ImportParseError(`line ${line}: longer than ${MAX_LINE_BYTES / 1024 / 1024} MiB (NDJSON holds one record per line)`);
+
 /** Records in batches of up to about `size`: the checks then run without an await per record. */
 export async function* readBatches(source: ImportSource, size = 2_000): AsyncGenerator<Sourced[]> {
   // An NDJSON file is cut into lines a chunk at a time (no await per record).
@@ -82,6 +90,8 @@ async function* ndjsonFile(path: string): AsyncGenerator<Sourced[]> {
       start = end + 1;
     }
     rest = text.slice(start);
+    // (In UTF-16 units, each at least a byte.)
+    if (rest.length > MAX_LINE_BYTES) throw tooLong(line + 1);
     if (batch.length) yield batch;
   }
   const last = parseLine(rest, ++line);
@@ -96,6 +106,7 @@ export async function* ndjsonPieces(path: string, size = 1 << 20): AsyncGenerato
     const data = rest.length ? Buffer.concat([rest, chunk]) : chunk;
     const cut = data.lastIndexOf(10);
     if (cut === -1) {
+      if (data.length > MAX_LINE_BYTES) throw tooLong(line);
       rest = data;
       continue;
     }

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ndjsonPieces, readBatches, type Sourced } from '../../server/importing/read.js';
+import { ImportParseError, MAX_LINE_BYTES, ndjsonPieces, readBatches, type Sourced } from '../../server/importing/read.js';
 
 describe('reading an NDJSON file larger than a chunk', () => {
   const dir = mkdtempSync(join(tmpdir(), 'import-read-'));
@@ -56,5 +56,19 @@ describe('reading an NDJSON file larger than a chunk', () => {
     for (let i = 1; i <= 5_000; i++) expect(read.get(i)).toBe(i < 5_000 ? `${lines[i - 1]}\r` : lines[i - 1]);
     // The file ends with a newline: its last line is empty.
     expect(read.get(5_001)).toBe('');
+  });
+
+  it('stops at a line longer than the limit, naming it, rather than holding it whole', async () => {
+    // A file that is not NDJSON: its third line runs to the end, past the limit.
+    const path = join(dir, 'one-line.ndjson');
+    writeFileSync(path, `{"n":1}\n{"n":2}\n[${'1,'.repeat(MAX_LINE_BYTES / 2 + 10)}1]`);
+    const drain = async (source: AsyncIterable<unknown>) => {
+      for await (const _ of source);
+    };
+    for (const reading of [() => drain(readBatches({ path })), () => drain(ndjsonPieces(path))]) {
+      const error = await reading().catch((e) => e);
+      expect(error).toBeInstanceOf(ImportParseError);
+      expect(error.message).toBe('line 3: longer than 4 MiB (NDJSON holds one record per line)');
+    }
   });
 });
