@@ -25,6 +25,7 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+)
 const MICROS_PER_SECOND = 1_000_000n;
 const MINUTES_PER_DAY = 24 * 60;
 
+/** Whether `text` is a UUID: 8-4-4-4-12 hexadecimal digits, any case. */
 export function isUuid(text: string): boolean {
   return UUID.test(text);
 }
