@@ -198,6 +198,13 @@ describe.runIf(databaseUrl)('npm run bench on PostgreSQL: access audit on and of
     const listing = report.summary.find((r) => r.scenario === 'postgres:createdRange:oneLarge' && r.target === 'service (PostgreSQL)');
     expect(listing?.auditIdsPerResponse).toBeGreaterThan(1);
     expect(typeof target?.met).toBe('boolean');
+    // Issue #18's goals: each kind's rate as a share of direct SQL's, by its own bar.
+    const shares = report.targets.filter((t) => t.goal.includes('of the direct-SQL rate'));
+    expect(shares.map((t) => t.goal)).toEqual([
+      'Get person, phone and personId (PostgreSQL, 300 people), every credential: at least 60% of the direct-SQL rate',
+      'name, range and offset searches (PostgreSQL, 300 people), every credential: at least 80% of the direct-SQL rate',
+    ]);
+    expect(shares[0]?.measured).toMatch(/^Get person \(one large company\) \d+%; lowest \d+%$/);
     const markdown = readFileSync(join(work, 'results-postgres/latest.md'), 'utf8');
     expect(markdown).toContain('### Access audit cost on PostgreSQL');
     expect(markdown).toMatch(/\| Get person \| one large company \| [\d.,]+ \+ [\d.,]+ = [\d.,]+ \| 1\.00 \| [\d.,]+ \|/);
