@@ -189,7 +189,11 @@ function evaluateTargets(raw: RunResult, summary: Row[]): TargetCheck[] {
     const coldStart = raw.coldStarts[serviceName];
     if (engine === 'postgres' && coldStart?.length) {
       const started = median(coldStart);
-      checks.push({ goal: `service on ${engineName[engine]}: cold start (spawn to first 200) at most 1 s, built`, measured: `${int(started)} ms`, met: started <= 1000 });
+      checks.push({
+        goal: `service on ${engineName[engine]}: cold start (spawn to first 200) at most 1 s, built`,
+        measured: `${int(started)} ms`,
+        met: started <= 1000,
+      });
     }
   }
   checks.push(...changeTargets(raw));
