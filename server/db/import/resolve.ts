@@ -12,6 +12,8 @@ import { kindStagingTable } from './staging.js';
 /** An employment's own columns (from its employee record), besides its id. */
 const ownColumns = [...employeeFields.map((f) => f.column), ...foldedNameColumns.map((f) => f.column)].filter((c) => c !== 'id');
 const kinds = employmentRecordKindNames;
+/** The stored employment's column beside the one after the file (problems.ts reads stored_person_id). */
+const storedName = (column: string) => `stored_${column}`;
 
 /** `outcome` from whether the record was stored, is there after, and whether it differs. */
 const outcome = (stored: string, after: string, differs: string, deleting: string) => `
@@ -49,11 +51,10 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
   // once for both.
   const typeOf = (column: string) => employmentColumns.find((x) => x.column === column)!.type;
   const nulls = (columns: string[]) => columns.map((c) => `NULL::${typeOf(c)} AS ${c}`).join(', ');
-  /** A column of the stored row (null where none is), as the fenced join below names it. */
-  const stored = (column: string) => `t.stored_${column}`;
-  // (Plain columns, not the row as one composite value: each field read from a composite
-  // walks the row from its start again.)
-  const storedColumns = employmentColumns.map(({ column }) => `stored_${column}`);
+  // The stored row (null where none is) comes as plain columns named storedName(column),
+  // not as one composite value: each field read from a composite walks the row from its
+  // start again.
+  const stored = (column: string) => `t.${storedName(column)}`;
   /** The employment after the file, column by column (over le: its last employee event, s: its snapshot, a kind's alias: its last event of that kind, and the stored row). */
   const after: [name: string, sql: string][] = [
     ['id', 't.id'],
@@ -76,8 +77,8 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     ]),
   ];
   // How it compares with what is stored: its own fields, and each kind.
-  const differs = (columns: string[]) => `(${columns.map((c) => `f.${c}`).join(', ')}) IS DISTINCT FROM (${columns.map((c) => `f.stored_${c}`).join(', ')})`;
-  const storedKind = (kind: (typeof kinds)[number]) => kindPresent(kind, (c) => `f.stored_${c}`);
+  const differs = (columns: string[]) => `(${columns.map((c) => `f.${c}`).join(', ')}) IS DISTINCT FROM (${columns.map((c) => `f.${storedName(c)}`).join(', ')})`;
+  const storedKind = (kind: (typeof kinds)[number]) => kindPresent(kind, (c) => `f.${storedName(c)}`);
   const outcomes: [name: string, sql: string][] = [
     [
       'employee',
@@ -141,17 +142,17 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     ),
     after AS (
       SELECT ${after.map(([name, sql]) => `${sql} AS ${name}`).join(',\n             ')},
-             ${storedColumns.map((c) => `t.${c}`).join(', ')}
+             ${employmentColumns.map(({ column }) => stored(column)).join(', ')}
         -- (The stored row is joined first, behind a fence, so that its join is planned for
         -- the number of keys touched: probed for a few, hashed for many.)
-        FROM (SELECT t.id, ${employmentColumns.map(({ column }) => `e.${column} AS stored_${column}`).join(', ')}
+        FROM (SELECT t.id, ${employmentColumns.map(({ column }) => `e.${column} AS ${storedName(column)}`).join(', ')}
                 FROM touched t LEFT JOIN employees e ON e.id = t.id OFFSET 0) t
         LEFT JOIN last_employee le ON le.id = t.id
         LEFT JOIN snapshot s ON s.id = t.id
         ${kinds.map((kind) => `LEFT JOIN (${lastKind(kind)}) ${kind} ON ${kind}.id = t.id`).join('\n        ')}
     )
     SELECT ${after.map(([name]) => (writtenOnly.has(name) ? `CASE WHEN o.write THEN o.${name} END AS ${name}` : `o.${name}`)).join(', ')},
-           o.stored_person_id, ${outcomes.map(([name]) => `o.${name}`).join(', ')}
+           o.${storedName('person_id')}, ${outcomes.map(([name]) => `o.${name}`).join(', ')}
       FROM (SELECT f.*, ${outcomes.map(([name, sql]) => `${sql} AS ${name}`).join(',\n                   ')}
               FROM after f OFFSET 0) o`,
     [snapshotCompanies, kinds],
