@@ -25,7 +25,7 @@ import { alternatingSteps, type Engine, type Scenario, type Step } from './plan.
 import { childEnv, type Running, startTarget, type TargetSpec } from './processes.js';
 import { AUDITED_KINDS, type PersonKind, personKinds, personWorkload, worstCaseWorkload } from './scenarios.js';
 import { round } from './stats.js';
-import { auditFlushName, auditOffName, helloReferenceTarget, serviceTarget } from './targets.js';
+import { auditFlushName, auditOffName, BARE_SEARCH, bareSearchTarget, helloReferenceTarget, serviceTarget } from './targets.js';
 
 export interface DatasetSummary {
   engine: Engine;
@@ -185,7 +185,15 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
         info.credentials.map(async (c) => ({ key: c.key, name: c.name, companies: c.companies.length, people: await visiblePeople(c.companies) })),
       ),
     });
-    const targets = { [service]: { kind: 'http' as const, process: service }, 'direct SQL': { kind: 'direct' as const, engine } };
+    // On PostgreSQL, the floor of an HTTP service in front of the same query (a PGlite
+    // directory opens in one process at a time).
+    if (engine === 'postgres')
+      specs[BARE_SEARCH] = bareSearchTarget(specs[service].env, info.credentials, { companyId: oneLarge.companies[0]!, token: oneLarge.token });
+    const targets: Scenario['targets'] = {
+      [service]: { kind: 'http' as const, process: service },
+      ...(engine === 'postgres' ? { [BARE_SEARCH]: { kind: 'http' as const, process: BARE_SEARCH } } : {}),
+      'direct SQL': { kind: 'direct' as const, engine },
+    };
     const targetsOf = (kind: PersonKind) =>
       AUDITED_KINDS.includes(kind)
         ? { ...targets, ...Object.fromEntries(Object.keys(auditVariants).map((name) => [name, { kind: 'http' as const, process: name }])) }

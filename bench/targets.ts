@@ -63,6 +63,17 @@ export function serviceTarget(
   };
 }
 
+/** The person operations on a bare node:http handler (references/bareSearch.ts), on the database the service opens with `serviceEnv`. */
+export const BARE_SEARCH = 'node:http + findPersons';
+export function bareSearchTarget(serviceEnv: Record<string, string>, credentials: { token: string }[], ready: ReadyCheck): TargetSpec {
+  return {
+    name: BARE_SEARCH,
+    argv: tsx('bench/references/bareSearch.ts'),
+    env: { ...serviceEnv, BENCH_CREDENTIALS: JSON.stringify(credentials.map(({ token }) => ({ token }))) },
+    ready: { path: `/v1/companies/${ready.companyId}/hello`, token: ready.token },
+  };
+}
+
 /** The same service with its access audit off, and with it waiting for each entry's flush to disk (AUDIT_DURABILITY=flush). */
 export const auditOffName = (service: string) => service.replace(/\)$/, ', audit off)');
 export const auditFlushName = (service: string) => service.replace(/\)$/, ', audit flushed to disk)');

@@ -1,0 +1,63 @@
+// Reference: the person operations on a bare node:http handler, the floor of any HTTP
+// service in front of the person query on this machine: the bearer check of the hello
+// references, the body parsed, the service's own filter (searchFilter) and findPersons,
+// the page's JSON around the people's text. No validation, rate limit, access audit,
+// deadline or metrics: what the service adds over it is the service's own cost.
+// Opens the database the service would open with the same environment (loadConfig), and
+// the credentials of BENCH_CREDENTIALS as the service holds them.
+import { createServer, type ServerResponse } from 'node:http';
+import { loadConfig } from '../../server/config.js';
+import { type Credential, findActiveCredential } from '../../server/db/credentials.js';
+import { openDatabase } from '../../server/db/database.js';
+import { findPersons, pageOf } from '../../server/db/persons.js';
+import { type SearchRequest, searchFilter } from '../../server/domain/persons.js';
+import { hashToken, hashTokenBase64 } from '../../server/domain/tokens.js';
+
+const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
+const HELLO = /^\/v1\/companies\/([A-Za-z0-9][A-Za-z0-9_-]{0,63})\/hello$/;
+const PERSON = /^\/v1\/persons\/([0-9a-f-]{36})$/;
+
+const config = loadConfig(process.env);
+const db = await openDatabase(config);
+const byHash = new Map<string, Credential>();
+for (const { token } of JSON.parse(process.env.BENCH_CREDENTIALS ?? '[]') as { token: string }[]) {
+  const credential = await findActiveCredential(db, hashToken(token));
+  if (credential) byHash.set(hashTokenBase64(token), credential);
+}
+
+const send = (res: ServerResponse, status: number, json: string) => {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(json) });
+  res.end(json);
+};
+
+async function answer(credential: Credential, method: string | undefined, url: string, body: string): Promise<[number, string]> {
+  const hello = method === 'GET' ? HELLO.exec(url) : null;
+  if (hello) return [200, JSON.stringify({ message: `Hello, ${hello[1]}!` })];
+  const person = method === 'GET' ? PERSON.exec(url) : null;
+  if (person) {
+    const page = pageOf(await findPersons(db, searchFilter({ personId: person[1]!, limit: 1, offset: 0 }, credential, config)));
+    const [found] = page.persons;
+    return found ? [200, `{"asOf":"${page.asOf}","person":${found.json}}`] : [404, '{"error":"not_found"}'];
+  }
+  if (method === 'POST' && url === '/v1/persons/search') {
+    const filter = searchFilter(JSON.parse(body) as SearchRequest, credential, config);
+    const { asOf, total, persons } = pageOf(await findPersons(db, filter));
+    const pagination = `{"limit":${filter.limit},"offset":${filter.offset},"total":${total}}`;
+    return [200, `{"asOf":"${asOf}","persons":[${persons.map((p) => p.json).join(',')}],"pagination":${pagination}}`];
+  }
+  return [404, '{"error":"not_found"}'];
+}
+
+createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    const match = BEARER.exec(req.headers.authorization ?? '');
+    const credential = match ? byHash.get(hashTokenBase64(match[1]!)) : undefined;
+    if (!credential) return send(res, 401, '{"error":"invalid_api_key"}');
+    answer(credential, req.method, req.url ?? '', Buffer.concat(chunks).toString()).then(
+      ([status, json]) => send(res, status, json),
+      () => send(res, 500, '{"error":"internal_error"}'),
+    );
+  });
+}).listen(Number(process.env.PORT), '127.0.0.1');
