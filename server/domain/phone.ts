@@ -5,7 +5,7 @@
 // (zero-width spaces, direction marks) and RFC 3966 `tel:` URIs
 // (`tel:+1-617-750-3975;ext=12`, `tel:617-750-3975;phone-context=+1`). An extension is
 // accepted and ignored: E.164 has none.
-import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { type CountryCode, getCountries, getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 /**
  * A North American number already in E.164 (+1, then ten digits, the first 2–9): its own
@@ -17,9 +17,22 @@ import { type CountryCode, parsePhoneNumberFromString } from 'libphonenumber-js/
  */
 const NANP_E164 = /^\+1[2-9]\d{9}$/;
 
+/**
+ * A North American number as people write it at home, (415) 555-0132, 415-555-0132,
+ * 415.555.0132 or 4155550132, read with a default region of calling code 1: +1 and its
+ * ten digits, as libphonenumber reads it (the same property test), at a fraction of the
+ * cost. Searches by phone are mostly written like this.
+ */
+const NANP_NATIONAL = /^(?:\(([2-9]\d\d)\) ?|([2-9]\d\d)[-. ]?)(\d{3})[-. ]?(\d{4})$/;
+const NANP_REGIONS: ReadonlySet<string> = new Set(getCountries().filter((region) => getCountryCallingCode(region) === '1'));
+
 /** The E.164 form of `input`, or undefined when it is not a possible phone number. */
 export function toE164(input: string, defaultRegion: string): string | undefined {
   if (NANP_E164.test(input)) return input;
+  if (NANP_REGIONS.has(defaultRegion)) {
+    const national = NANP_NATIONAL.exec(input);
+    if (national) return `+1${national[1] ?? national[2]}${national[3]}${national[4]}`;
+  }
   return parsedE164(input, defaultRegion);
 }
 
