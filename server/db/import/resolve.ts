@@ -77,7 +77,8 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     ]),
   ];
   // How it compares with what is stored: its own fields, and each kind.
-  const differs = (columns: string[]) => `(${columns.map((c) => `f.${c}`).join(', ')}) IS DISTINCT FROM (${columns.map((c) => `f.${storedName(c)}`).join(', ')})`;
+  const differs = (columns: string[]) =>
+    `(${columns.map((c) => `f.${c}`).join(', ')}) IS DISTINCT FROM (${columns.map((c) => `f.${storedName(c)}`).join(', ')})`;
   const storedKind = (kind: (typeof kinds)[number]) => kindPresent(kind, (c) => `f.${storedName(c)}`);
   const outcomes: [name: string, sql: string][] = [
     [
