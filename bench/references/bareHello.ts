@@ -1,13 +1,12 @@
 // Reference: hello on a bare node:http handler, the practical limit of this machine for
 // an authenticated JSON answer (route match by one regex, the bearer check, JSON.stringify).
 import { createServer } from 'node:http';
-import { bearerCheck, statusOf } from './bearer.js';
+import { bearerCheck, HELLO_PATH, statusOf } from './bearer.js';
 
-const HELLO = /^\/v1\/companies\/([A-Za-z0-9][A-Za-z0-9_-]{0,63})\/hello$/;
 const { check } = bearerCheck();
 
 createServer((req, res) => {
-  const match = req.method === 'GET' ? HELLO.exec(req.url ?? '') : null;
+  const match = req.method === 'GET' ? HELLO_PATH.exec(req.url ?? '') : null;
   let status = 404;
   let body: object = { error: 'not_found' };
   if (match) {

@@ -12,9 +12,9 @@ import { openDatabase } from '../../server/db/database.js';
 import { findPersons, pageOf } from '../../server/db/persons.js';
 import { type SearchRequest, searchFilter } from '../../server/domain/persons.js';
 import { hashToken, hashTokenBase64 } from '../../server/domain/tokens.js';
+import { getPersonResponseJson, searchPersonsResponseJson } from '../../server/operations/personResponses.js';
+import { bearerTokenHash, HELLO_PATH } from './bearer.js';
 
-const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
-const HELLO = /^\/v1\/companies\/([A-Za-z0-9][A-Za-z0-9_-]{0,63})\/hello$/;
 const PERSON = /^\/v1\/persons\/([0-9a-f-]{36})$/;
 
 const config = loadConfig(process.env);
@@ -31,19 +31,17 @@ const send = (res: ServerResponse, status: number, json: string) => {
 };
 
 async function answer(credential: Credential, method: string | undefined, url: string, body: string): Promise<[number, string]> {
-  const hello = method === 'GET' ? HELLO.exec(url) : null;
+  const hello = method === 'GET' ? HELLO_PATH.exec(url) : null;
   if (hello) return [200, JSON.stringify({ message: `Hello, ${hello[1]}!` })];
   const person = method === 'GET' ? PERSON.exec(url) : null;
   if (person) {
     const page = pageOf(await findPersons(db, searchFilter({ personId: person[1]!, limit: 1, offset: 0 }, credential, config)));
     const [found] = page.persons;
-    return found ? [200, `{"asOf":"${page.asOf}","person":${found.json}}`] : [404, '{"error":"not_found"}'];
+    return found ? [200, getPersonResponseJson(page.asOf, found.json)] : [404, '{"error":"not_found"}'];
   }
   if (method === 'POST' && url === '/v1/persons/search') {
     const filter = searchFilter(JSON.parse(body) as SearchRequest, credential, config);
-    const { asOf, total, persons } = pageOf(await findPersons(db, filter));
-    const pagination = `{"limit":${filter.limit},"offset":${filter.offset},"total":${total}}`;
-    return [200, `{"asOf":"${asOf}","persons":[${persons.map((p) => p.json).join(',')}],"pagination":${pagination}}`];
+    return [200, searchPersonsResponseJson(pageOf(await findPersons(db, filter)), filter)];
   }
   return [404, '{"error":"not_found"}'];
 }
@@ -52,8 +50,8 @@ createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    const match = BEARER.exec(req.headers.authorization ?? '');
-    const credential = match ? byHash.get(hashTokenBase64(match[1]!)) : undefined;
+    const hash = bearerTokenHash(req.headers.authorization);
+    const credential = hash === undefined ? undefined : byHash.get(hash);
     if (!credential) return send(res, 401, '{"error":"invalid_api_key"}');
     answer(credential, req.method, req.url ?? '', Buffer.concat(chunks).toString()).then(
       ([status, json]) => send(res, status, json),

@@ -6,6 +6,15 @@ import { hashTokenBase64 } from '../../server/domain/tokens.js';
 
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/;
 
+/** The hello path every reference answers (its company id captured). */
+export const HELLO_PATH = /^\/v1\/companies\/([A-Za-z0-9][A-Za-z0-9_-]{0,63})\/hello$/;
+
+/** The token of an `Authorization: Bearer …` header, hashed as the database holds it; undefined for anything else. */
+export function bearerTokenHash(header: string | undefined): string | undefined {
+  const match = header ? BEARER.exec(header) : null;
+  return match ? hashTokenBase64(match[1]!) : undefined;
+}
+
 export type BearerOutcome = 'ok' | 'invalid_api_key' | 'forbidden';
 
 export interface BearerCheck {
@@ -21,8 +30,8 @@ export function bearerCheck(json = process.env.BENCH_CREDENTIALS ?? '[]'): Beare
     byHash.set(hashTokenBase64(token), new Set(companies));
   }
   const companiesOf = (header: string | undefined) => {
-    const match = header ? BEARER.exec(header) : null;
-    return match ? byHash.get(hashTokenBase64(match[1]!)) : undefined;
+    const hash = bearerTokenHash(header);
+    return hash === undefined ? undefined : byHash.get(hash);
   };
   return {
     companiesOf,

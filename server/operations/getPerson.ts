@@ -8,6 +8,7 @@ import { findPersons, type PersonPage, pageOf } from '../db/persons.js';
 import type { PersonQueryOptions } from '../domain/persons.js';
 import { ApiError } from '../errors.js';
 import type { PersonLookups } from './personLookups.js';
+import { getPersonResponseJson } from './personResponses.js';
 import { type OperationHandler, type OperationInput, PERSONAL_DATA_HEADERS } from './types.js';
 
 export function getPerson(db: Database, audit: AccessAudit, lookups: PersonLookups | undefined, { inlineCompaniesMax }: PersonQueryOptions): OperationHandler {
@@ -44,7 +45,6 @@ export function getPerson(db: Database, audit: AccessAudit, lookups: PersonLooku
     });
     // Unknown, or no employment in an authorized company: indistinguishable on purpose.
     if (!person) throw new ApiError('not_found');
-    // The contract's GetPersonResponse, around the Person PostgreSQL built.
-    return { status: 200, body: undefined, json: `{"asOf":"${asOf}","person":${person.json}}`, headers: PERSONAL_DATA_HEADERS };
+    return { status: 200, body: undefined, json: getPersonResponseJson(asOf, person.json), headers: PERSONAL_DATA_HEADERS };
   };
 }

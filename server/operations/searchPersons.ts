@@ -8,6 +8,7 @@ import { findPersons, type PersonFilter, type PersonPage, pageOf } from '../db/p
 import { lookupKeyOf } from '../db/personsByKey.js';
 import { type PersonQueryOptions, type SearchRequest, searchFilter } from '../domain/persons.js';
 import type { PersonLookups } from './personLookups.js';
+import { searchPersonsResponseJson } from './personResponses.js';
 import { type OperationHandler, PERSONAL_DATA_HEADERS } from './types.js';
 
 export function searchPersons(db: Database, audit: AccessAudit, lookups: PersonLookups | undefined, options: PersonQueryOptions): OperationHandler {
@@ -22,16 +23,14 @@ export function searchPersons(db: Database, audit: AccessAudit, lookups: PersonL
     // Every page is recorded in the audit before it is sent (by the query itself, or in the
     // spool), an empty one too; a search for one person id that matched nobody names whom
     // it asked for.
-    const { asOf, total, persons } = await search(filter, credential.id);
+    const page = await search(filter, credential.id);
     await audit.spool?.append({
-      at: asOf,
+      at: page.asOf,
       credentialId: credential.id,
       operation: 'searchPersons',
-      personIds: persons.map((p) => p.id),
-      notFoundPersonId: filter.personId !== undefined && total === 0 ? filter.personId : undefined,
+      personIds: page.persons.map((p) => p.id),
+      notFoundPersonId: filter.personId !== undefined && page.total === 0 ? filter.personId : undefined,
     });
-    // The contract's SearchPersonsResponse, around the Person objects PostgreSQL built.
-    const json = `{"asOf":"${asOf}","persons":[${persons.map((p) => p.json).join(',')}],"pagination":{"limit":${filter.limit},"offset":${filter.offset},"total":${total}}}`;
-    return { status: 200, body: undefined, json, headers: PERSONAL_DATA_HEADERS };
+    return { status: 200, body: undefined, json: searchPersonsResponseJson(page, filter), headers: PERSONAL_DATA_HEADERS };
   };
 }

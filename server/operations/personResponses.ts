@@ -1,0 +1,8 @@
+// The contract's GetPersonResponse and SearchPersonsResponse, written around the Person
+// objects PostgreSQL built as JSON text (db/personJson.ts), which are sent untouched.
+import type { PersonPage } from '../db/persons.js';
+
+export const getPersonResponseJson = (asOf: string, personJson: string) => `{"asOf":"${asOf}","person":${personJson}}`;
+
+export const searchPersonsResponseJson = ({ asOf, total, persons }: PersonPage, { limit, offset }: { limit: number; offset: number }) =>
+  `{"asOf":"${asOf}","persons":[${persons.map((p) => p.json).join(',')}],"pagination":{"limit":${limit},"offset":${offset},"total":${total}}}`;
