@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { PersonFilter } from '../server/db/persons.js';
+import { cpuBetween, cpuMicros } from './cpu.js';
 import type { Measured } from './loadHttp.js';
 import { onCpu } from './machine.js';
 import { childEnv, stopChild, track } from './processes.js';
@@ -11,7 +12,8 @@ const runnerPath = fileURLToPath(new URL('./references/directSql.ts', import.met
 
 export interface DirectRunner {
   pid: number;
-  measure(filters: PersonFilter[], concurrency: number, durationS: number): Promise<Measured>;
+  /** `databaseCpu`: as HttpLoad's (loadHttp.ts), for the database's CPU time per request. */
+  measure(filters: PersonFilter[], concurrency: number, durationS: number, databaseCpu?: () => Promise<Map<number, number>>): Promise<Measured>;
   stop(): Promise<void>;
 }
 
@@ -30,14 +32,18 @@ export async function startDirectRunner(serviceEnv: Record<string, string>, cpu:
   });
   return {
     pid: child.pid!,
-    async measure(filters, concurrency, durationS) {
+    async measure(filters, concurrency, durationS, databaseCpu) {
       const run: DirectRun = { type: 'run', filters, concurrency, durationMs: durationS * 1000 };
+      const dbCpuBefore = await databaseCpu?.();
+      const cpuBefore = cpuMicros(child.pid!);
       const result = await new Promise<DirectResult>((resolve, reject) => {
         child.once('message', (m) => resolve(m as DirectResult));
         child.once('exit', (code) => reject(new Error(`direct-SQL runner exited (${code}) during a run`)));
         child.send(run);
       });
       child.removeAllListeners('exit');
+      const cpuAfter = cpuMicros(child.pid!);
+      const dbCpuAfter = await databaseCpu?.();
       return {
         requests: result.requests,
         seconds: result.seconds,
@@ -49,6 +55,9 @@ export async function startDirectRunner(serviceEnv: Record<string, string>, cpu:
         statusCodes: {},
         rssPeakMb: result.rssPeakMb,
         firstError: result.firstError,
+        // The runner is its own load: its CPU holds the callers' loop as well as the query's driver.
+        cpuUsPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && result.requests > 0 ? (cpuAfter - cpuBefore) / result.requests : undefined,
+        dbCpuUsPerRequest: dbCpuBefore && dbCpuAfter?.size && result.requests > 0 ? cpuBetween(dbCpuBefore, dbCpuAfter) / result.requests : undefined,
       };
     },
     async stop() {

@@ -34,6 +34,8 @@ export interface Measured {
   cpuUsPerRequest?: number;
   /** CPU time of the target's PostgreSQL backends over the measurement, per answered request. */
   dbCpuUsPerRequest?: number;
+  /** CPU time of the load generator (autocannon, in the bench's own process) over the measurement, per answered request. */
+  loadCpuUsPerRequest?: number;
   /** When the load ran (epoch ms): the access audit's entries of the measurement have their `at` in it. */
   window?: { from: number; to: number };
   /** Person ids per response recorded in the access audit (the audited service's measurements; bench/auditIndex.ts). */
@@ -49,6 +51,7 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
   const rss = new RssSampler(load.pid).start();
   const dbCpuBefore = await load.databaseCpu?.();
   const cpuBefore = cpuMicros(load.pid);
+  const loadCpuBefore = process.cpuUsage();
   const from = Date.now();
   const instance = autocannon({
     url: load.url,
@@ -70,6 +73,7 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
   });
   const result = await instance;
   const to = Date.now();
+  const loadCpu = process.cpuUsage(loadCpuBefore);
   const cpuAfter = cpuMicros(load.pid);
   const dbCpuAfter = await load.databaseCpu?.();
   const memory = rss.stop();
@@ -89,5 +93,6 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
     rssMeanMb: memory?.meanMb,
     cpuUsPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? (cpuAfter - cpuBefore) / answered : undefined,
     dbCpuUsPerRequest: dbCpuBefore && dbCpuAfter?.size && answered > 0 ? cpuBetween(dbCpuBefore, dbCpuAfter) / answered : undefined,
+    loadCpuUsPerRequest: answered > 0 ? (loadCpu.user + loadCpu.system) / answered : undefined,
   };
 }

@@ -21,8 +21,10 @@ export interface Row {
   rssPeakMb?: number;
   /** Median CPU time of the process under test per request (HTTP targets on Linux). */
   cpuUsPerRequest?: number;
-  /** Median CPU time of its PostgreSQL backends per request (where measured: the access audit's comparison). */
+  /** Median CPU time of its PostgreSQL backends per request (PostgreSQL person scenarios). */
   dbCpuUsPerRequest?: number;
+  /** Median CPU time of the load generator per request (HTTP targets; the direct runner is its own load). */
+  loadCpuUsPerRequest?: number;
   /** Median person ids per response the access audit recorded (the audited service's rows). */
   auditIdsPerResponse?: number;
   non2xx: number;
@@ -70,6 +72,7 @@ export function buildReport(raw: RunResult): Report {
       const rss = runs.map((r) => r.rssPeakMb).filter((v): v is number => v !== undefined);
       const cpu = runs.map((r) => r.cpuUsPerRequest).filter((v): v is number => v !== undefined);
       const dbCpu = runs.map((r) => r.dbCpuUsPerRequest).filter((v): v is number => v !== undefined);
+      const loadCpu = runs.map((r) => r.loadCpuUsPerRequest).filter((v): v is number => v !== undefined);
       const auditIds = runs.map((r) => r.auditIdsPerResponse).filter((v): v is number => v !== undefined);
       summary.push({
         scenario: scenario.id,
@@ -84,6 +87,7 @@ export function buildReport(raw: RunResult): Report {
         rssPeakMb: rss.length ? Math.max(...rss) : undefined,
         cpuUsPerRequest: cpu.length ? median(cpu) : undefined,
         dbCpuUsPerRequest: dbCpu.length ? median(dbCpu) : undefined,
+        loadCpuUsPerRequest: loadCpu.length ? median(loadCpu) : undefined,
         auditIdsPerResponse: auditIds.length ? median(auditIds) : undefined,
         non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
         errors: runs.reduce((a, r) => a + r.errors, 0),
@@ -355,6 +359,7 @@ export function renderMarkdown(report: Report): string {
       );
     }
     lines.push('', ...problems(rows, credentialName), `Cold start (spawn → first successful response): ${int(report.coldStartMs[serviceName] ?? NaN)} ms.`, '');
+    lines.push(...cpuPerRequestTable(rows, serviceName, engineName[engine], credentialName));
     const audit = auditCost(rows, serviceName);
     if (audit.length) {
       lines.push(
@@ -489,6 +494,45 @@ export function renderMarkdown(report: Report): string {
 }
 
 /** Failed requests, listed under the table: their latencies are not in the percentiles. */
+/** CPU µs per request of each process a request passes through: the one under test, its database backends and the load generator. */
+function cpuParts(r: Row | undefined): { parts: number[]; total: number } | undefined {
+  if (r?.cpuUsPerRequest === undefined || r.dbCpuUsPerRequest === undefined) return undefined;
+  const parts = [r.cpuUsPerRequest, r.dbCpuUsPerRequest, ...(r.loadCpuUsPerRequest === undefined ? [] : [r.loadCpuUsPerRequest])];
+  return { parts, total: parts.reduce((a, b) => a + b, 0) };
+}
+
+/**
+ * Where each request's CPU goes, for the service, the floor and direct SQL side by side: on
+ * a host whose cores they all share, the totals' ratio is the rate ratio it can show.
+ */
+function cpuPerRequestTable(rows: Row[], serviceName: string, engine: string, credentialName: (group: string, key: string | undefined) => string): string[] {
+  const services = rows.filter((r) => r.target === serviceName && cpuParts(r));
+  if (!services.length) return [];
+  const floor = rows.some((r) => r.target === BARE_SEARCH);
+  const cell = (r: Row | undefined) => {
+    const cpu = cpuParts(r);
+    return cpu ? `${cpu.parts.map(ms).join(' + ')} = **${ms(cpu.total)}**` : '–';
+  };
+  const share = (direct: Row | undefined, other: Row | undefined) => {
+    const [d, o] = [cpuParts(direct), cpuParts(other)];
+    return d && o ? pct(d.total / o.total) : '–';
+  };
+  return [
+    `### CPU time per request on ${engine}`,
+    '',
+    "Medians over the rounds, µs of CPU (user + system) per answered request: the process under test, then the bench database's PostgreSQL backends, then, for HTTP targets, the load generator (autocannon, in the bench's own process; the direct runner generates its own load, so its first figure holds it). Every process shares the same cores, so \"direct / service\" by CPU is the rate ratio a machine bound by them would show, and the load generator's part is a cost no HTTP target can avoid here.",
+    '',
+    `| Operation / filter | Credential | service | ${floor ? `${BARE_SEARCH} | ` : ''}direct SQL | direct / service (CPU) | ${floor ? 'direct / floor (CPU) | ' : ''}service / direct (req/s) |`,
+    `|---|---|---:|${floor ? '---:|' : ''}---:|---:|${floor ? '---:|' : ''}---:|`,
+    ...services.map((s) => {
+      const direct = rows.find((r) => r.scenario === s.scenario && r.target === DIRECT);
+      const bare = rows.find((r) => r.scenario === s.scenario && r.target === BARE_SEARCH);
+      return `| ${s.label} | ${credentialName(s.group, s.credential)} | ${cell(s)} | ${floor ? `${cell(bare)} | ` : ''}${cell(direct)} | ${share(direct, s)} | ${floor ? `${share(direct, bare)} | ` : ''}${direct ? pct(s.rps / direct.rps) : '–'} |`;
+    }),
+    '',
+  ];
+}
+
 function problems(rows: Row[], credentialName: (group: string, key: string | undefined) => string): string[] {
   const failing = rows.filter((r) => r.non2xx || r.errors);
   if (!failing.length) return [];

@@ -279,9 +279,10 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const crashes: RunResult['crashes'] = [];
   const running: Record<string, Running> = {};
   const direct: Partial<Record<Engine, DirectRunner>> = {};
-  // Reads the CPU time of the bench database's backends around each audited measurement,
-  // so the audit's cost is also given as CPU per request (steadier than req/s on a shared host).
-  const backends = options.postgres && options.auditComparison ? await openDatabase({ databaseUrl: options.postgres.databaseUrl, poolMax: 1 }) : undefined;
+  // Reads the CPU time of the bench database's backends around each PostgreSQL person
+  // measurement, so every target's cost is also given as CPU per request, the database's
+  // included (steadier than req/s on a shared host; and the audit's cost).
+  const backends = options.postgres ? await openDatabase({ databaseUrl: options.postgres.databaseUrl, poolMax: 1 }) : undefined;
   let auditIndexSince: Date | undefined;
   try {
     // Cold starts: spawn → first successful hello, alternating over the targets.
@@ -310,8 +311,9 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
 
     const measure = async (step: Step, durationS: number) => {
       const ref = step.scenario.targets[step.target]!;
+      const databaseCpu = backends && step.scenario.group === 'postgres' ? () => databaseBackendsCpu(backends) : undefined;
       if (ref.kind === 'direct') {
-        return direct[ref.engine]!.measure(step.scenario.direct!, options.connections, durationS);
+        return direct[ref.engine]!.measure(step.scenario.direct!, options.connections, durationS, databaseCpu);
       }
       const target = running[ref.process]!;
       return measureHttp({
@@ -321,10 +323,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
         connections: options.connections,
         durationS,
         pid: target.pid,
-        databaseCpu:
-          backends && step.scenario.group === 'postgres' && AUDITED_KINDS.includes(step.scenario.kind as PersonKind)
-            ? () => databaseBackendsCpu(backends)
-            : undefined,
+        databaseCpu,
       });
     };
 
@@ -340,7 +339,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       }
     }
 
-    auditIndexSince = backends ? await emptyAuditIndexPendingList(options.postgres!.databaseUrl) : undefined;
+    auditIndexSince = backends && options.auditComparison ? await emptyAuditIndexPendingList(options.postgres!.databaseUrl) : undefined;
     for (const step of alternatingSteps(scenarios, options.rounds)) {
       if (!withinBudget(options.durationS + 2)) {
         skipped.push({ scenario: step.scenario.id, target: step.target, round: step.round });
