@@ -3,10 +3,11 @@
 //   - a `uuid` or `date-time` string becomes the exact value it names (domain/formats.ts:
 //     an RFC 3339 offset beyond PostgreSQL's ±15:59, a leap second, a fraction finer than a
 //     microsecond or year 0000 would otherwise fail in the database as a 500);
-//   - a string holding U+0000 is refused (PostgreSQL text cannot contain it);
+//   - a string holding U+0000 or a lone surrogate is refused (domain/text.ts);
 //   - a number beyond ±(2^53 - 1) is refused (I-JSON, RFC 7493: it has already lost
 //     precision, and past 2^63 or as 1e400 = Infinity it is no bigint at all).
 import { canonicalUuid, databaseInstant } from '../domain/formats.js';
+import { unstorableText } from '../domain/text.js';
 import type { ErrorDetail } from '../errors.js';
 
 type Schema = { type?: unknown; format?: string; properties?: Record<string, Schema>; items?: Schema; allOf?: Schema[]; anyOf?: Schema[]; oneOf?: Schema[] };
@@ -19,7 +20,8 @@ const byFormat: Record<string, { normalize: (text: string) => string | undefined
 /** `value` with its formatted strings normalized; what cannot be stored is added to `problems`. */
 export function toStorable(value: unknown, schema: Schema | undefined, path: string, problems: ErrorDetail[]): unknown {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) problems.push({ path, message: 'must not contain the character U+0000' });
+    const unstorable = unstorableText(value);
+    if (unstorable) problems.push({ path, message: unstorable });
     const format = formatOf(schema);
     if (!format) return value;
     const normalized = format.normalize(value);

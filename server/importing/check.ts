@@ -19,6 +19,7 @@ import { kindStagingTable, type StagingTable, stagingTables } from '../db/import
 import { storedInstant } from '../domain/formats.js';
 import { foldName } from '../domain/names.js';
 import { toE164 } from '../domain/phone.js';
+import { unstorableText } from '../domain/text.js';
 import { hashToken } from '../domain/tokens.js';
 import { parseLine, type Sourced } from './read.js';
 import { type CredentialRecord, type ImportRecord, recordFormats, recordSchemas } from './records.js';
@@ -245,14 +246,11 @@ class RowBytes {
   }
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 /** Why the strings of a record that no database text or JSON can hold are refused, by path. */
 function unstorableStrings(value: unknown, path = ''): string[] {
   if (typeof value === 'string') {
-    if (value.includes('\u0000')) return [`${path} must not contain the character U+0000`];
-    if (LONE_SURROGATE.test(value)) return [`${path} must be well-formed Unicode (it holds a lone surrogate)`];
-    return [];
+    const problem = unstorableText(value);
+    return problem ? [`${path} ${problem}`] : [];
   }
   if (value === null || typeof value !== 'object') return [];
   return Object.entries(value).flatMap(([key, item]) => unstorableStrings(item, `${path}/${key}`));

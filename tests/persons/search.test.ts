@@ -151,6 +151,8 @@ describe.each(engines)('search persons on %s', (engine) => {
     ['a number for a name', { lastName: 42 }, '/body/lastName'],
     ['an unparseable phone', { phone: 'call me' }, '/body/phone'],
     ['a malformed companyId', { companyId: 'a b' }, '/body/companyId'],
+    ['a name holding U+0000', { lastName: 'Dur\u0000' }, '/body/lastName'],
+    ['a name holding a lone surrogate', { firstName: '\ud800mile' }, '/body/firstName'],
     ['an array body', [], '/body'],
   ])('rejects %s with invalid_request and details', async (_, body, path) => {
     const res = await server.call('POST', '/v1/persons/search', { token: tokens.both, body });
