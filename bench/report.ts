@@ -493,7 +493,6 @@ export function renderMarkdown(report: Report): string {
   return lines.join('\n');
 }
 
-/** Failed requests, listed under the table: their latencies are not in the percentiles. */
 /** CPU µs per request of each process a request passes through: the one under test, its database backends and the load generator. */
 function cpuParts(r: Row | undefined): { parts: number[]; total: number } | undefined {
   if (r?.cpuUsPerRequest === undefined || r.dbCpuUsPerRequest === undefined) return undefined;
@@ -533,6 +532,7 @@ function cpuPerRequestTable(rows: Row[], serviceName: string, engine: string, cr
   ];
 }
 
+/** Failed requests, listed under the table: their latencies are not in the percentiles. */
 function problems(rows: Row[], credentialName: (group: string, key: string | undefined) => string): string[] {
   const failing = rows.filter((r) => r.non2xx || r.errors);
   if (!failing.length) return [];
