@@ -46,6 +46,8 @@ export interface BenchOptions {
   samples: number;
   /** EXPLAIN (ANALYZE, BUFFERS) of the filter kinds that miss their latency target (PostgreSQL). */
   explain: boolean;
+  /** Count hello's instructions per request under callgrind (service and bare reference), where valgrind is installed. */
+  instructions: boolean;
   outDir: string;
   rebuild: boolean;
   /** Change phases on PostgreSQL (changes/phases.ts): import, change, churn. */
@@ -79,6 +81,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'no-audit-comparison': { type: 'boolean', default: false },
       samples: { type: 'string', default: '1000' },
       'no-explain': { type: 'boolean', default: false },
+      'no-instructions': { type: 'boolean', default: false },
       out: { type: 'string', default: `${benchDir}results` },
       rebuild: { type: 'boolean', default: false },
       phases: { type: 'string', default: allPhases.join(',') },
@@ -127,6 +130,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     auditComparison: !values['no-audit-comparison'],
     samples: num('samples', values.samples, 1),
     explain: !values['no-explain'],
+    instructions: !values['no-instructions'],
     outDir: values.out,
     rebuild: values.rebuild,
     phases: values['no-phases'] || values['no-postgres'] ? [] : list('phases', values.phases, allPhases),

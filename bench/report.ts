@@ -121,6 +121,15 @@ function evaluateTargets(raw: RunResult, summary: Row[]): TargetCheck[] {
       met: bare.cpuUsPerRequest / service.cpuUsPerRequest >= 0.8,
     });
   }
+  // And in instructions, a count the host's other work does not move.
+  const instructions = helloInstructionMedians(raw);
+  if (instructions) {
+    checks.push({
+      goal: 'hello: instructions per request at most 1.25× the bare node:http handler’s (callgrind)',
+      measured: `${pct(instructions.bare / instructions.service)} (${int(instructions.service)} vs ${int(instructions.bare)})`,
+      met: instructions.bare / instructions.service >= 0.8,
+    });
+  }
 
   for (const engine of ['postgres', 'pglite'] as const) {
     const rows = summary.filter((r) => r.group === engine);
@@ -328,7 +337,7 @@ export function renderMarkdown(report: Report): string {
         `| ${r.target} | ${int(r.rps)} | ${bare ? pct(r.rps / bare.rps) : '–'} | ${cpu !== undefined ? ms(cpu) : '–'} | ${cpu && bare?.cpuUsPerRequest ? pct(bare.cpuUsPerRequest / cpu) : '–'} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.rssPeakMb ?? '–'} | ${int(report.coldStartMs[r.target] ?? NaN)} |`,
       );
     }
-    lines.push('', ...problems(hello, credentialName));
+    lines.push('', ...helloInstructionLines(raw), ...problems(hello, credentialName));
   }
 
   for (const engine of ['postgres', 'pglite'] as const) {
@@ -494,6 +503,31 @@ export function renderMarkdown(report: Report): string {
 }
 
 /** CPU µs per request of each process a request passes through: the one under test, its database backends and the load generator. */
+/** Median instructions per hello of the service and of the bare reference, when the run counted them. */
+function helloInstructionMedians(raw: RunResult): { service: number; bare: number } | undefined {
+  const counts = Object.entries(raw.helloInstructions ?? {});
+  const of = (prefix: string) => {
+    const counted = counts.find(([name]) => name.startsWith(prefix));
+    return counted && median(counted[1].perRequest);
+  };
+  const service = of('service');
+  const bare = of('bare');
+  return service && bare ? { service, bare } : undefined;
+}
+
+function helloInstructionLines(raw: RunResult): string[] {
+  const counts = Object.entries(raw.helloInstructions ?? {});
+  const medians = helloInstructionMedians(raw);
+  if (!counts.length || !medians) return [];
+  const { batchRequests, warmupRequests, perRequest } = counts[0]![1];
+  const each = counts.map(([name, c]) => `${name} ${int(median(c.perRequest))} (${c.perRequest.map(int).join(', ')})`).join('; ');
+  return [
+    `Instructions per request, counted by valgrind's callgrind in every thread of the process after ${int(warmupRequests)} requests of warm-up, median of ${perRequest.length} batches of ${int(batchRequests)} (each batch in brackets): ${each}. ` +
+      `The bare handler's count is ${pct(medians.bare / medians.service)} of the service's. Unlike req/s and CPU time, this count does not move with the host's other work.`,
+    '',
+  ];
+}
+
 function cpuParts(r: Row | undefined): { parts: number[]; total: number } | undefined {
   if (r?.cpuUsPerRequest === undefined || r.dbCpuUsPerRequest === undefined) return undefined;
   const parts = [r.cpuUsPerRequest, r.dbCpuUsPerRequest, ...(r.loadCpuUsPerRequest === undefined ? [] : [r.loadCpuUsPerRequest])];

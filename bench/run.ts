@@ -18,6 +18,7 @@ import { type DatasetInfo, ensureDataset } from './dataset/build.js';
 import { type BenchCredential, type CredentialKey, createDataset, scaleFor } from './dataset/generate.js';
 import { drawSamples } from './dataset/samples.js';
 import { type DirectRunner, startDirectRunner } from './directClient.js';
+import { callgrindAvailable, countInstructions, type InstructionCount } from './instructions.js';
 import { type Measured, measureHttp } from './loadHttp.js';
 import { describeMachine, type Machine, pinSelf } from './machine.js';
 import type { BenchOptions } from './options.js';
@@ -25,7 +26,7 @@ import { alternatingSteps, type Engine, type Scenario, type Step } from './plan.
 import { childEnv, type Running, startTarget, type TargetSpec } from './processes.js';
 import { AUDITED_KINDS, type PersonKind, personKinds, personWorkload, worstCaseWorkload } from './scenarios.js';
 import { round } from './stats.js';
-import { auditFlushName, auditOffName, BARE_SEARCH, bareSearchTarget, helloReferenceTarget, serviceTarget } from './targets.js';
+import { auditFlushName, auditOffName, BARE_SEARCH, bareSearchTarget, helloReferenceNames, helloReferenceTarget, serviceTarget } from './targets.js';
 
 export interface DatasetSummary {
   engine: Engine;
@@ -58,6 +59,8 @@ export interface RunResult {
   crashes: { target: string; during: string; round: number; exit: string; stderr: string }[];
   explains: { scenario: string; label: string; credential?: string; filter: Record<string, unknown>; plan: string }[];
   budget: { seconds: number; used: number; exhausted: boolean };
+  /** Hello's instructions per request under callgrind, by target (the service and the bare reference), when counted. */
+  helloInstructions?: Record<string, InstructionCount>;
   /** 1-minute load average when measuring started and when it ended: how busy the (shared) machine was. */
   loadAverage: { start: number; end: number };
   /** The commit measured, and the server files that differed from it (uncommitted work). */
@@ -392,6 +395,20 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       `access audit's person index: ${upkeep.merge.ids.toLocaleString('en-US')} ids merged after the measurements in ${Math.round(upkeep.merge.cpuMs)} ms of CPU`,
     );
   }
+  // After every measurement, on an idle host: a target under callgrind takes a core for minutes.
+  let helloInstructions: RunResult['helloInstructions'];
+  const counted = [helloService.name, helloReferenceNames.bare].filter((name) => specs[name]);
+  if (options.instructions && counted.length === 2 && callgrindAvailable()) {
+    helloInstructions = {};
+    for (const name of counted) {
+      helloInstructions[name] = await countInstructions(
+        specs[name]!,
+        { path: `/v1/companies/${companyId}/hello`, token: helloCredential.token },
+        options.connections,
+      );
+      log(`${name}: ${helloInstructions[name].perRequest.map((n) => Math.round(n)).join(', ')} instructions per hello (callgrind)`);
+    }
+  }
   if (changes && phaseContext && options.phases.includes('churn')) await churnAfter(phaseContext, changes);
   if (changes) changes.loadAverage.push(round(os.loadavg()[0]!, 2));
   const loadAtEnd = os.loadavg()[0]!;
@@ -419,6 +436,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     crashes,
     explains,
     budget: { seconds: options.budgetS, used: Math.round(elapsed()), exhausted: skipped.length > 0 },
+    helloInstructions,
     loadAverage: { start: round(loadAtStart, 2), end: round(loadAtEnd, 2) },
     revision: measuredRevision,
     auditIndexMerge,

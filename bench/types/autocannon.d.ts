@@ -15,6 +15,8 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
+    /** Send this many requests in all, then stop (instead of a duration). */
+    amount?: number;
     timeout?: number;
     headers?: Record<string, string>;
     requests?: Request[];

@@ -31,6 +31,8 @@ beforeAll(async () => {
       join(work, 'pglite'),
       '--references',
       'bare,openapiBackend,fastify',
+      // Counted apart (instructions.test.ts): under callgrind each target takes minutes.
+      '--no-instructions',
       '--kinds',
       'getPerson,nameSubstring',
       '--credentials',
