@@ -5,6 +5,7 @@
 //   --pglite-people 10000 --no-pglite --references bare,openapiBackend,fastify,prism
 //   --kinds getPerson,nameSubstring,… --credentials oneLarge,hundred --no-worst-case --out dir
 //   --no-audit-comparison (skip measuring the service with its access audit off)
+//   --no-instructions (skip counting hello's instructions under valgrind's callgrind)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseBenchArgs } from './options.js';
