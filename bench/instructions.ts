@@ -1,6 +1,7 @@
-// Instructions per request, counted by valgrind's callgrind. The count is the same for
-// the same code and the same requests whatever else the host runs, where req/s and even
-// CPU time per request move by tens of percent on this shared machine. Under callgrind a
+// Instructions per request, counted by valgrind's callgrind. For the same code and the
+// same requests the count moves by a few percent between batches (where a garbage
+// collection falls), not with whatever else the host runs, where req/s and even CPU time
+// per request move by tens of percent on this shared machine. Under callgrind a
 // process runs some fifty times slower, so only hello's service and bare reference are
 // counted. Skipped where valgrind is not installed.
 import { spawnSync } from 'node:child_process';

@@ -502,7 +502,6 @@ export function renderMarkdown(report: Report): string {
   return lines.join('\n');
 }
 
-/** CPU µs per request of each process a request passes through: the one under test, its database backends and the load generator. */
 /** Median instructions per hello of the service and of the bare reference, when the run counted them. */
 function helloInstructionMedians(raw: RunResult): { service: number; bare: number } | undefined {
   const counts = Object.entries(raw.helloInstructions ?? {});
@@ -523,11 +522,12 @@ function helloInstructionLines(raw: RunResult): string[] {
   const each = counts.map(([name, c]) => `${name} ${int(median(c.perRequest))} (${c.perRequest.map(int).join(', ')})`).join('; ');
   return [
     `Instructions per request, counted by valgrind's callgrind in every thread of the process after ${int(warmupRequests)} requests of warm-up, median of ${perRequest.length} batches of ${int(batchRequests)} (each batch in brackets): ${each}. ` +
-      `The bare handler's count is ${pct(medians.bare / medians.service)} of the service's. Unlike req/s and CPU time, this count does not move with the host's other work.`,
+      `The bare handler's count is ${pct(medians.bare / medians.service)} of the service's. A batch's count moves by a few percent with where a garbage collection falls, not with the host's other work, as req/s and CPU time do.`,
     '',
   ];
 }
 
+/** CPU µs per request of each process a request passes through: the one under test, its database backends and the load generator. */
 function cpuParts(r: Row | undefined): { parts: number[]; total: number } | undefined {
   if (r?.cpuUsPerRequest === undefined || r.dbCpuUsPerRequest === undefined) return undefined;
   const parts = [r.cpuUsPerRequest, r.dbCpuUsPerRequest, ...(r.loadCpuUsPerRequest === undefined ? [] : [r.loadCpuUsPerRequest])];
