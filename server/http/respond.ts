@@ -28,8 +28,10 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 
 /** A body already serialized as JSON text, sent as is (HEAD: node leaves it out, the length stays). */
 export function sendJsonText(res: ServerResponse, status: number, payload: string, headers: Headers = []): void {
-  const list = Array.isArray(headers) ? headers : Object.entries(headers).flat();
-  res.writeHead(status, list.concat('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(payload))));
+  // slice and push, not concat: concat with single values leaves V8's fast path for its C++ one.
+  const list = Array.isArray(headers) ? headers.slice() : Object.entries(headers).flat();
+  list.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(payload)));
+  res.writeHead(status, list);
   res.end(payload);
 }
 
