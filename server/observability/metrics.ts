@@ -29,7 +29,8 @@ interface LatencyTally {
 
 export class Metrics {
   private registry?: Promise<Registry>;
-  private readonly requestTallies = new Map<string, RequestTally>();
+  /** By route, method and status: keys the request already holds, so no key is built per request. */
+  private readonly requestTallies = new Map<string, Map<string, Map<number, RequestTally>>>();
   private readonly latencyTallies = new Map<string, LatencyTally>();
   /** Rate-limit rejections by route since the last scrape. */
   private readonly rateLimitedTallies = new Map<string, number>();
@@ -61,10 +62,12 @@ export class Metrics {
       labelNames: ['route', 'method', 'status'],
       registers: [registry],
       collect() {
-        for (const tally of requestTallies.values()) {
-          if (tally.pending) this.inc(tally.labels, tally.pending);
-          tally.pending = 0;
-        }
+        for (const byMethod of requestTallies.values())
+          for (const byStatus of byMethod.values())
+            for (const tally of byStatus.values()) {
+              if (tally.pending) this.inc(tally.labels, tally.pending);
+              tally.pending = 0;
+            }
       },
     });
     const rateLimitedTallies = this.rateLimitedTallies;
@@ -101,9 +104,12 @@ export class Metrics {
 
   /** One answered request. Routes are the contract's operations and a fixed set of paths, so the tallies stay few. */
   observe(route: string, method: string, status: number, seconds: number): void {
-    const key = `${route} ${method} ${status}`;
-    let requests = this.requestTallies.get(key);
-    if (!requests) this.requestTallies.set(key, (requests = { labels: { route, method, status: String(status) }, pending: 0 }));
+    let byMethod = this.requestTallies.get(route);
+    if (!byMethod) this.requestTallies.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let requests = byStatus.get(status);
+    if (!requests) byStatus.set(status, (requests = { labels: { route, method, status: String(status) }, pending: 0 }));
     requests.pending++;
     let latency = this.latencyTallies.get(route);
     if (!latency) this.latencyTallies.set(route, (latency = { route, buckets: new Float64Array(LATENCY_BUCKETS.length + 1), sum: 0, count: 0 }));
