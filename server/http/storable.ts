@@ -53,8 +53,12 @@ export function toStorable(value: unknown, schema: Schema | undefined, path: str
 function formatOf(schema: Schema | undefined): (typeof byFormat)[string] | undefined {
   if (!schema) return undefined;
   if (schema.format && byFormat[schema.format]) return byFormat[schema.format];
-  for (const part of [...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) {
-    const found = formatOf(part);
+  return formatAmong(schema.allOf) ?? formatAmong(schema.anyOf) ?? formatAmong(schema.oneOf);
+}
+
+function formatAmong(schemas: Schema[] | undefined): (typeof byFormat)[string] | undefined {
+  for (const schema of schemas ?? []) {
+    const found = formatOf(schema);
     if (found) return found;
   }
   return undefined;

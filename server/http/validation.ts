@@ -21,16 +21,15 @@ const pathParamCodes = { companyId: 'invalid_company_id', personId: 'invalid_per
 export type ValidInput = Pick<RequestParts, 'path' | 'query' | 'body'>;
 
 export function validateRequest(api: ServedContract, operation: Operation, parts: RequestParts): ValidInput {
-  const validators = api.requestValidators(operation.operationId);
   const input: Record<string, unknown> = { path: parts.path, query: parts.query, header: parts.headers };
   if (operation.requestBody) input.requestBody = parts.body;
-  const errors: ErrorObject[] = [];
-  for (const validate of validators) {
-    if (!validate(input)) errors.push(...(validate.errors ?? []));
+  let errors: ErrorObject[] | undefined;
+  for (const validate of api.requestValidators(operation.operationId)) {
+    if (!validate(input)) (errors ??= []).push(...(validate.errors ?? []));
   }
   // Schema errors first; only a request the schemas accept is turned into values the
   // database takes.
-  const details: ErrorDetail[] = errors.map(toDetail);
+  const details: ErrorDetail[] = errors ? errors.map(toDetail) : [];
   const valid = details.length ? parts : storable(operation, parts, details);
   if (!details.length) return valid;
   for (const [param, code] of Object.entries(pathParamCodes)) {
@@ -39,10 +38,13 @@ export function validateRequest(api: ServedContract, operation: Operation, parts
   throw new ApiError('invalid_request', details);
 }
 
-/** The input in the form the database takes; what it cannot take goes to `problems` (see storable.ts). */
+/**
+ * The input in the form the database takes; what it cannot take goes to `problems` (see
+ * storable.ts). The path and query objects are the request's own, changed in place, as
+ * ajv's type coercion already changes them.
+ */
 function storable(operation: Operation, parts: RequestParts, problems: ErrorDetail[]): ValidInput {
-  const path = { ...parts.path };
-  const query = { ...parts.query };
+  const { path, query } = parts;
   for (const parameter of operation.parameters ?? []) {
     const source: Record<string, unknown> | undefined = parameter.in === 'path' ? path : parameter.in === 'query' ? query : undefined;
     if (source?.[parameter.name] !== undefined)
@@ -53,7 +55,7 @@ function storable(operation: Operation, parts: RequestParts, problems: ErrorDeta
     const schema = operation.requestBody.content?.['application/json']?.schema;
     body = toStorable(parts.body, schema, '/body', problems);
   }
-  return { path: path as ValidInput['path'], query: query as ValidInput['query'], body };
+  return { path, query, body };
 }
 
 function toDetail(error: ErrorObject): ErrorDetail {
