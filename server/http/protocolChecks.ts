@@ -10,8 +10,12 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../errors.js';
 
-const SINGLE = ['host', 'authorization', 'content-type'];
-const SINGLE_LENGTHS = new Set(SINGLE.map((name) => name.length)); // skips most names without lower-casing them
+/** Each header that may come once, in lower case and as usually spelled: those two compare without lower-casing. */
+const SINGLE = [
+  ['host', 'Host'],
+  ['authorization', 'Authorization'],
+  ['content-type', 'Content-Type'],
+] as const;
 
 export interface ProtocolViolation {
   error: ApiError;
@@ -22,17 +26,25 @@ export interface ProtocolViolation {
 export function protocolViolation(req: IncomingMessage): ProtocolViolation | undefined {
   if (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1 && req.headers.host === undefined) return refuse();
   const raw = req.rawHeaders;
-  let seen: string[] | undefined;
+  let seen = 0; // one bit per SINGLE header
   for (let i = 0; i < raw.length; i += 2) {
-    if (!SINGLE_LENGTHS.has(raw[i]!.length)) continue;
-    const name = raw[i]!.toLowerCase();
-    if (!SINGLE.includes(name)) continue;
-    if (seen?.includes(name)) return refuse();
-    (seen ??= []).push(name);
+    const single = singleIndex(raw[i]!);
+    if (single === -1) continue;
+    if (seen & (1 << single)) return refuse();
+    seen |= 1 << single;
   }
   const expect = req.headers.expect;
   if (expect !== undefined && expect.trim().toLowerCase() !== '100-continue') return { ...refuse(), status: 417 };
   return undefined;
+}
+
+/** Which of SINGLE the header `name` is, in any case; -1 for none. */
+function singleIndex(name: string): number {
+  for (let i = 0; i < SINGLE.length; i++) {
+    const [lower, usual] = SINGLE[i]!;
+    if (name.length === lower.length && (name === lower || name === usual || name.toLowerCase() === lower)) return i;
+  }
+  return -1;
 }
 
 function refuse(): ProtocolViolation {

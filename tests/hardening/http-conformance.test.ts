@@ -85,6 +85,11 @@ describe('HTTP conformance', () => {
         'two Authorization headers',
         `GET /v1/companies/acme-corp/hello HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokens.acme}\r\nAuthorization: Bearer ${tokens.both}\r\n\r\n`,
       ],
+      ['two Host headers, spelled differently', `GET /healthz HTTP/1.1\r\nhost: a.example\r\nHOST: b.example\r\n\r\n`],
+      [
+        'two Authorization headers, spelled differently',
+        `GET /v1/companies/acme-corp/hello HTTP/1.1\r\nHost: x\r\nauthorization: Bearer ${tokens.acme}\r\nAuThOrIzAtIoN: Bearer ${tokens.both}\r\n\r\n`,
+      ],
       ['two Content-Type headers', search('{}', 'Content-Type: text/plain\r\n')],
       ['no Host in HTTP/1.1', 'GET /healthz HTTP/1.1\r\n\r\n'],
     ])('%s: 400 invalid_request in the contract shape, and the connection closes', async (_, request) => {
