@@ -22,12 +22,12 @@ export class LastUseRecorder {
     this.timer = setInterval(() => void this.flush(), intervalMs).unref();
   }
 
-  /** Notes a use now; synchronous and cannot fail. */
-  record(credential: Credential): void {
+  /** Notes a use at `now`; synchronous and cannot fail. */
+  record(credential: Credential, now = Date.now()): void {
     let use = this.pending.get(credential.id);
     if (!use) this.pending.set(credential.id, (use = { id: credential.id }));
-    if (credential.byPreviousToken) use.previous = Date.now();
-    else use.current = Date.now();
+    if (credential.byPreviousToken) use.previous = now;
+    else use.current = now;
   }
 
   /** Writes what was noted since the last write (one statement). */

@@ -26,13 +26,13 @@ export class Authenticator {
 
   /**
    * The credential behind an Authorization header, or ApiError invalid_api_key. A cached
-   * credential is answered at once (a value, or a throw), a lookup as a promise.
+   * credential is answered at once (a value, or a throw), a lookup as a promise. `now` is
+   * the request's clock reading.
    */
-  authenticate(header: string | undefined): Credential | Promise<Credential> {
+  authenticate(header: string | undefined, now = Date.now()): Credential | Promise<Credential> {
     const match = header ? BEARER.exec(header) : null;
     if (!match) throw unauthorized();
     const key = hashTokenBase64(match[1]!);
-    const now = Date.now();
     const entry = this.cache.get(key);
     if (entry && entry.expires > now) return this.admit(entry.credential, now);
     return this.lookUp(Buffer.from(key, 'base64'), key, now);
@@ -46,7 +46,7 @@ export class Authenticator {
 
   private admit(credential: Credential | undefined, now: number): Credential {
     if (!credential || (credential.validUntil !== undefined && credential.validUntil <= now)) throw unauthorized();
-    this.lastUse?.record(credential);
+    this.lastUse?.record(credential, now);
     return credential;
   }
 

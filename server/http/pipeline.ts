@@ -46,7 +46,7 @@ export function createRequestHandler(deps: PipelineDeps) {
   const logRequests = () => deps.logger.isLevelEnabled('info');
 
   /** Authentication; a failure counts against the address's budget (past it, rate_limited instead of the 401). */
-  const authenticate = (address: string, header: string | undefined): Credential | Promise<Credential> => {
+  const authenticate = (address: string, header: string | undefined, now: number): Credential | Promise<Credential> => {
     const onFailure = (error: unknown): never | Promise<never> => {
       if (!(error instanceof ApiError && error.code === 'invalid_api_key')) throw error;
       return then(deps.limits.recordAuthFailure(address), () => {
@@ -54,7 +54,7 @@ export function createRequestHandler(deps: PipelineDeps) {
       });
     };
     try {
-      const credential = deps.authenticator.authenticate(header);
+      const credential = deps.authenticator.authenticate(header, now);
       return credential instanceof Promise ? credential.catch(onFailure) : credential;
     } catch (error) {
       return onFailure(error);
@@ -69,9 +69,8 @@ export function createRequestHandler(deps: PipelineDeps) {
     const requestId = requestIdOf(req.headers['x-request-id']);
     // X-Request-Id goes out with the other headers in writeHead, not setHeader: a header set
     // beforehand sends every header through Node's slower merge-and-validate path.
-    const baseHeaders: HeaderList = ['X-Request-Id', requestId];
-    deps.cors.addHeaders(req, baseHeaders);
-    const state: RequestState = { route: 'unmatched', headers: baseHeaders };
+    const state: RequestState = { route: 'unmatched', headers: ['X-Request-Id', requestId] };
+    deps.cors.addHeaders(req, state.headers);
     // Called right before an answer is written: a body still on its way is not read.
     const beforeAnswer = () => {
       if (bodyStillArriving(req)) closeAfterAnswer(req, res);
@@ -94,7 +93,7 @@ export function createRequestHandler(deps: PipelineDeps) {
     };
     let served: void | Promise<void> | undefined;
     try {
-      served = serve(req, res, state, baseHeaders, beforeAnswer);
+      served = serve(req, res, state, beforeAnswer);
     } catch (error) {
       fail(error);
     }
@@ -102,7 +101,7 @@ export function createRequestHandler(deps: PipelineDeps) {
     finish();
   };
 
-  function serve(req: IncomingMessage, res: ServerResponse, state: RequestState, baseHeaders: HeaderList, beforeAnswer: () => void): void | Promise<void> {
+  function serve(req: IncomingMessage, res: ServerResponse, state: RequestState, beforeAnswer: () => void): void | Promise<void> {
     const violation = protocolViolation(req);
     if (violation) {
       state.route = 'malformed';
@@ -139,12 +138,13 @@ export function createRequestHandler(deps: PipelineDeps) {
     if (route.draft && !deps.config.draftsEnabled) throw new ApiError('not_found');
 
     const address = deps.clientAddress(req);
-    return then(deps.limits.checkAuthFailures(address), () =>
-      then(authenticate(address, req.headers.authorization), (credential) =>
-        then(deps.limits.consume(credential.id), (budget) => {
-          budget.headers.push(...baseHeaders);
-          state.headers = budget.headers;
-          return then(route.hasBody ? readJsonBody(req, res, bodyLimits) : undefined, (body) => {
+    // One clock reading for the budgets, the credential's expiry and its last use.
+    const now = Date.now();
+    return then(deps.limits.checkAuthFailures(address, now), () =>
+      then(authenticate(address, req.headers.authorization, now), (credential) =>
+        // The budget adds its RateLimit-* headers to the ones every answer carries.
+        then(deps.limits.consume(credential.id, state.headers, now), () =>
+          then(route.hasBody ? readJsonBody(req, res, bodyLimits) : undefined, (body) => {
             const query = queryStart === -1 || route.ignoresQuery ? {} : parseQuery(url.slice(queryStart + 1), route.arrayQueryParams);
             const input = validateRequest(deps.api, operation, { path: found.params, query, headers: req.headers, body });
             // Operations that wait on the database (a promise; hello answers at once) get a deadline.
@@ -156,8 +156,8 @@ export function createRequestHandler(deps: PipelineDeps) {
               if (result.json !== undefined) sendJsonText(res, result.status, result.json, headers);
               else sendJson(res, result.status, result.body, headers);
             });
-          });
-        }),
+          }),
+        ),
       ),
     );
   }

@@ -27,11 +27,6 @@ export interface RateLimitSettings {
   keyPrefix?: string;
 }
 
-export interface Budget {
-  /** RateLimit-* as a flat list (name, value, …), the caller's to add to. */
-  headers: string[];
-}
-
 export class RateLimits {
   /** Without Redis: this instance's own budgets, answered synchronously. */
   private readonly memory?: { sustained: MemoryWindows; burst: MemoryWindows; authFailures: MemoryWindows };
@@ -61,40 +56,44 @@ export class RateLimits {
   }
 
   /**
-   * Spends one request of the credential's budget, or throws rate_limited. Synchronous in
-   * memory (a value, or a throw); a promise with Redis.
+   * Spends one request of the credential's budget and adds its RateLimit-* headers to
+   * `headers` (flat: name, value, …), or throws rate_limited. Synchronous in memory (done,
+   * or a throw); a promise with Redis. `now` is the request's clock reading, which the
+   * in-memory windows go by.
    */
-  consume(credentialId: string): Budget | Promise<Budget> {
+  consume(credentialId: string, headers: string[], now = Date.now()): void | Promise<void> {
     if (this.memory) {
       // BurstyRateLimiter's rule: the sustained window first; past it, the burst allowance,
       // with the sustained window's remaining points and the nearer of the two resets.
       const { sustained, burst } = this.memory;
-      const now = Date.now();
       const rate = sustained.consume(credentialId, now);
-      if (rate.consumed <= sustained.points) return { headers: this.credentialHeaderList(rate.remaining, rate.msBeforeNext) };
+      if (rate.consumed <= sustained.points) {
+        this.addCredentialHeaders(headers, rate.remaining, rate.msBeforeNext);
+        return;
+      }
       const extra = burst.consume(credentialId, now);
       const msBeforeNext = Math.min(rate.msBeforeNext, extra.msBeforeNext);
-      if (extra.consumed <= burst.points) return { headers: this.credentialHeaderList(rate.remaining, msBeforeNext) };
+      if (extra.consumed <= burst.points) {
+        this.addCredentialHeaders(headers, rate.remaining, msBeforeNext);
+        return;
+      }
       throw limited(msBeforeNext, this.credentialHeaders(0, msBeforeNext));
     }
     return this.shared!.consumeCredential(credentialId).then((res) => {
       if (!res.allowed) throw limited(res.msBeforeNext, this.credentialHeaders(0, res.msBeforeNext));
-      return { headers: this.credentialHeaderList(res.remaining, res.msBeforeNext) };
+      this.addCredentialHeaders(headers, res.remaining, res.msBeforeNext);
     });
   }
 
   /** Throws rate_limited once this address has used up its failed authentications (synchronously in memory). */
-  checkAuthFailures(address: string): void | Promise<void> {
-    const over = (consumed: number, msBeforeNext: number) => {
-      if (consumed >= this.settings.authFailuresPerMinute) throw limited(msBeforeNext, this.addressHeaders(msBeforeNext));
-    };
+  checkAuthFailures(address: string, now = Date.now()): void | Promise<void> {
     if (this.memory) {
-      const state = this.memory.authFailures.get(addressKey(address));
-      if (state) over(state.consumed, state.msBeforeNext);
+      const state = this.memory.authFailures.get(addressKey(address), now);
+      if (state) this.refusePastAuthFailures(state.consumed, state.msBeforeNext);
       return;
     }
     return this.shared!.authFailures(addressKey(address)).then((res) => {
-      if (res) over(res.consumed, res.msBeforeNext);
+      if (res) this.refusePastAuthFailures(res.consumed, res.msBeforeNext);
     });
   }
 
@@ -115,16 +114,20 @@ export class RateLimits {
     for (const windows of Object.values(this.memory)) windows.close();
   }
 
-  private credentialHeaders(remaining: number, msBeforeNext: number): Record<string, string> {
-    return headerRecord(this.credentialHeaderList(remaining, msBeforeNext));
+  private refusePastAuthFailures(consumed: number, msBeforeNext: number): void {
+    if (consumed >= this.settings.authFailuresPerMinute) throw limited(msBeforeNext, this.addressHeaders(msBeforeNext));
   }
 
-  private credentialHeaderList(remaining: number, msBeforeNext: number): string[] {
-    return rateLimitHeaders(this.settings.perSecond, remaining, msBeforeNext);
+  private credentialHeaders(remaining: number, msBeforeNext: number): Record<string, string> {
+    return headerRecord(this.addCredentialHeaders([], remaining, msBeforeNext));
+  }
+
+  private addCredentialHeaders(headers: string[], remaining: number, msBeforeNext: number): string[] {
+    return addRateLimitHeaders(headers, this.settings.perSecond, remaining, msBeforeNext);
   }
 
   private addressHeaders(msBeforeNext: number): Record<string, string> {
-    return headerRecord(rateLimitHeaders(this.settings.authFailuresPerMinute, 0, msBeforeNext));
+    return headerRecord(addRateLimitHeaders([], this.settings.authFailuresPerMinute, 0, msBeforeNext));
   }
 }
 
@@ -133,15 +136,16 @@ function burstSeconds(settings: RateLimitSettings): number {
   return Math.max(1, Math.ceil(settings.points / settings.perSecond));
 }
 
-function rateLimitHeaders(limit: number, remaining: number, msBeforeNext: number): string[] {
-  return [
+function addRateLimitHeaders(headers: string[], limit: number, remaining: number, msBeforeNext: number): string[] {
+  headers.push(
     'RateLimit-Limit',
     String(limit),
     'RateLimit-Remaining',
     String(Math.max(0, Math.min(remaining, limit))),
     'RateLimit-Reset',
     String(Math.max(0, Math.ceil(msBeforeNext / 1000))),
-  ];
+  );
+  return headers;
 }
 
 function headerRecord(list: string[]): Record<string, string> {
