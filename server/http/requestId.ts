@@ -12,11 +12,9 @@ export function requestIdOf(header: string | string[] | undefined): string {
 // joined string is copied flat again when the header is written.
 const BATCH = 256;
 const UUID_LENGTH = 36;
-/** Where each of a UUID's 16 bytes goes in its text; the dashes between stay where they are. */
-const BYTE_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 const DIGITS = Buffer.from('0123456789abcdef', 'latin1');
 const random = Buffer.alloc(BATCH * 16);
-const text = Buffer.alloc(BATCH * UUID_LENGTH, '00000000-0000-0000-0000-000000000000', 'latin1');
+const text = Buffer.alloc(BATCH * UUID_LENGTH);
 let batch = '';
 let next = BATCH;
 
@@ -28,15 +26,14 @@ function newUuid(): string {
 
 function refill(): void {
   randomFillSync(random);
-  for (let uuid = 0; uuid < BATCH; uuid++) {
-    const bytes = uuid * 16;
+  for (let uuid = 0, bytes = 0, at = 0; uuid < BATCH; uuid++, bytes += 16) {
     random[bytes + 6] = (random[bytes + 6]! & 0x0f) | 0x40; // version 4
     random[bytes + 8] = (random[bytes + 8]! & 0x3f) | 0x80; // RFC 9562 variant
-    const at = uuid * UUID_LENGTH;
     for (let i = 0; i < 16; i++) {
+      if (i === 4 || i === 6 || i === 8 || i === 10) text[at++] = 0x2d; // -
       const byte = random[bytes + i]!;
-      text[at + BYTE_AT[i]!] = DIGITS[byte >> 4]!;
-      text[at + BYTE_AT[i]! + 1] = DIGITS[byte & 15]!;
+      text[at++] = DIGITS[byte >> 4]!;
+      text[at++] = DIGITS[byte & 15]!;
     }
   }
   batch = text.toString('latin1');
