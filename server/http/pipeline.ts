@@ -11,7 +11,7 @@ import type { RateLimits } from '../limits/rateLimiter.js';
 import type { FaultLog } from '../observability/faultLog.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import type { OperationHandler, OperationId } from '../operations/types.js';
+import type { OperationHandler, OperationId, OperationResult } from '../operations/types.js';
 import type { ServedContract } from '../servedContract.js';
 import type { Authenticator } from './authenticate.js';
 import { readJsonBody } from './body.js';
@@ -23,7 +23,7 @@ import { bodyStillArriving, closeAfterAnswer } from './lingeringClose.js';
 import { protocolViolation } from './protocolChecks.js';
 import { requestIdOf } from './requestId.js';
 import { type HeaderList, sendError, sendJson, sendJsonText } from './respond.js';
-import type { Router } from './router.js';
+import type { OperationRoute, Router } from './router.js';
 import { validateRequest } from './validation.js';
 
 export interface PipelineDeps {
@@ -43,70 +43,51 @@ export interface PipelineDeps {
 export function createRequestHandler(deps: PipelineDeps) {
   const bodyLimits = { maxBytes: deps.config.bodyLimitBytes, maxDepth: deps.config.maxJsonDepth };
   const databaseDeadline = databaseDeadlineMs(deps.config);
-  const logRequests = () => deps.logger.isLevelEnabled('info');
-
-  /** Authentication; a failure counts against the address's budget (past it, rate_limited instead of the 401). */
-  const authenticate = (address: string, header: string | undefined, now: number): Credential | Promise<Credential> => {
-    const onFailure = (error: unknown): never | Promise<never> => {
-      if (!(error instanceof ApiError && error.code === 'invalid_api_key')) throw error;
-      return then(deps.limits.recordAuthFailure(address), () => {
-        throw error;
-      });
-    };
-    try {
-      const credential = deps.authenticator.authenticate(header, now);
-      return credential instanceof Promise ? credential.catch(onFailure) : credential;
-    } catch (error) {
-      return onFailure(error);
-    }
-  };
 
   // Each step answers at once where it can: a cached credential, the in-memory budget and
   // hello need no promise, so such a request is served in one synchronous run; the steps
   // that wait (a database lookup, Redis, a body, a person operation) continue as promises.
+  // The steps are made once; what a request's steps learn of it travels in its Exchange.
   return function handleRequest(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
-    const started = performance.now();
-    const requestId = requestIdOf(req.headers['x-request-id']);
-    // X-Request-Id goes out with the other headers in writeHead, not setHeader: a header set
-    // beforehand sends every header through Node's slower merge-and-validate path.
-    const state: RequestState = { route: 'unmatched', headers: ['X-Request-Id', requestId] };
-    deps.cors.addHeaders(req, state.headers);
-    // Called right before an answer is written: a body still on its way is not read.
-    const beforeAnswer = () => {
-      if (bodyStillArriving(req)) closeAfterAnswer(req, res);
-    };
-    const fail = (error: unknown) => {
-      const apiError = toApiError(error);
-      if (apiError.status >= 500) deps.faults.report(error, apiError, { requestId, route: state.route });
-      if (apiError.code === 'rate_limited') deps.metrics.rateLimited(state.route);
-      if (res.headersSent) res.destroy();
-      else {
-        beforeAnswer();
-        sendError(res, apiError, state.headers);
-      }
-    };
-    const finish = () => {
-      const seconds = (performance.now() - started) / 1000;
-      deps.metrics.observe(state.route, req.method ?? 'GET', res.statusCode, seconds);
-      if (logRequests())
-        deps.logger.info({ requestId, method: req.method, route: state.route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 }, 'request');
-    };
+    const exchange = new Exchange(req, res);
+    deps.cors.addHeaders(req, exchange.headers);
     let served: void | Promise<void> | undefined;
     try {
-      served = serve(req, res, state, beforeAnswer);
+      served = serve(exchange);
     } catch (error) {
-      fail(error);
+      fail(exchange, error);
     }
-    if (served instanceof Promise) return served.catch(fail).finally(finish);
-    finish();
+    if (served instanceof Promise) {
+      return served.catch((error: unknown) => fail(exchange, error)).finally(() => finish(exchange));
+    }
+    finish(exchange);
   };
 
-  function serve(req: IncomingMessage, res: ServerResponse, state: RequestState, beforeAnswer: () => void): void | Promise<void> {
+  function fail(exchange: Exchange, error: unknown): void {
+    const apiError = toApiError(error);
+    if (apiError.status >= 500) deps.faults.report(error, apiError, { requestId: exchange.requestId, route: exchange.route });
+    if (apiError.code === 'rate_limited') deps.metrics.rateLimited(exchange.route);
+    if (exchange.res.headersSent) exchange.res.destroy();
+    else {
+      exchange.beforeAnswer();
+      sendError(exchange.res, apiError, exchange.headers);
+    }
+  }
+
+  function finish({ req, res, route, started, requestId }: Exchange): void {
+    const seconds = (performance.now() - started) / 1000;
+    deps.metrics.observe(route, req.method ?? 'GET', res.statusCode, seconds);
+    if (deps.logger.isLevelEnabled('info'))
+      deps.logger.info({ requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+  }
+
+  function serve(exchange: Exchange): void | Promise<void> {
+    const { req, res } = exchange;
     const violation = protocolViolation(req);
     if (violation) {
-      state.route = 'malformed';
-      beforeAnswer();
-      sendError(res, violation.error, state.headers, violation.status);
+      exchange.route = 'malformed';
+      exchange.beforeAnswer();
+      sendError(res, violation.error, exchange.headers, violation.status);
       return;
     }
     const url = originForm(req.url ?? '/');
@@ -116,9 +97,9 @@ export function createRequestHandler(deps: PipelineDeps) {
       // `OPTIONS *` asks about the server as a whole (RFC 9110 §9.3.7).
       const methods = pathname === '*' ? ['GET', 'HEAD', 'POST'] : deps.router.methodsFor(pathname, deps.config.draftsEnabled);
       if (!methods.length) throw new ApiError('not_found');
-      state.route = 'options';
-      beforeAnswer();
-      deps.cors.answerOptions(req, res, methods, state.headers);
+      exchange.route = 'options';
+      exchange.beforeAnswer();
+      deps.cors.answerOptions(req, res, methods, exchange.headers);
       return;
     }
     const found = deps.router.find(req.method ?? 'GET', pathname);
@@ -127,47 +108,109 @@ export function createRequestHandler(deps: PipelineDeps) {
     if (route.kind === 'plain') {
       // The template, not the path: a label per requested /docs/... path would let any
       // caller grow the metrics registry without bound.
-      state.route = route.path;
-      beforeAnswer();
-      for (let i = 0; i < state.headers.length; i += 2) res.setHeader(state.headers[i]!, state.headers[i + 1]!);
+      exchange.route = route.path;
+      exchange.beforeAnswer();
+      for (let i = 0; i < exchange.headers.length; i += 2) res.setHeader(exchange.headers[i]!, exchange.headers[i + 1]!);
       return route.handle(req, res);
     }
-    const { operation } = route;
-    const operationId = operation.operationId as OperationId;
-    state.route = operationId;
+    exchange.route = route.operation.operationId;
     if (route.draft && !deps.config.draftsEnabled) throw new ApiError('not_found');
-
-    const address = deps.clientAddress(req);
+    exchange.operationRoute = route;
+    exchange.params = found.params;
+    if (queryStart !== -1 && !route.ignoresQuery) exchange.search = url.slice(queryStart + 1);
+    exchange.address = deps.clientAddress(req);
     // One clock reading for the budgets, the credential's expiry and its last use.
-    const now = Date.now();
-    return then(deps.limits.checkAuthFailures(address, now), () =>
-      then(authenticate(address, req.headers.authorization, now), (credential) =>
-        // The budget adds its RateLimit-* headers to the ones every answer carries.
-        then(deps.limits.consume(credential.id, state.headers, now), () =>
-          then(route.hasBody ? readJsonBody(req, res, bodyLimits) : undefined, (body) => {
-            const query = queryStart === -1 || route.ignoresQuery ? {} : parseQuery(url.slice(queryStart + 1), route.arrayQueryParams);
-            const input = validateRequest(deps.api, operation, { path: found.params, query, headers: req.headers, body });
-            // Operations that wait on the database (a promise; hello answers at once) get a deadline.
-            const pending = deps.operations[operationId]({ params: input.path, query: input.query, body: input.body, credential });
-            return then(pending instanceof Promise ? withDeadline(pending, databaseDeadline) : pending, (result) => {
-              beforeAnswer();
-              const headers = state.headers;
-              if (result.headers) for (const name in result.headers) headers.push(name, result.headers[name]!);
-              if (result.json !== undefined) sendJsonText(res, result.status, result.json, headers);
-              else sendJson(res, result.status, result.body, headers);
-            });
-          }),
-        ),
-      ),
-    );
+    exchange.now = Date.now();
+    return step(deps.limits.checkAuthFailures(exchange.address, exchange.now), authenticate, exchange);
+  }
+
+  function authenticate(_: unknown, exchange: Exchange): void | Promise<void> {
+    let credential: Credential | Promise<Credential>;
+    try {
+      credential = deps.authenticator.authenticate(exchange.req.headers.authorization, exchange.now);
+    } catch (error) {
+      return authenticationFailed(exchange, error);
+    }
+    if (credential instanceof Promise) credential = credential.catch((error: unknown) => authenticationFailed(exchange, error));
+    return step(credential, spend, exchange);
+  }
+
+  /** A failed authentication counts against the address's budget (past it, rate_limited instead of the 401). */
+  function authenticationFailed(exchange: Exchange, error: unknown): never | Promise<never> {
+    if (!(error instanceof ApiError && error.code === 'invalid_api_key')) throw error;
+    return step(deps.limits.recordAuthFailure(exchange.address), () => {
+      throw error;
+    });
+  }
+
+  /** The credential's budget, which adds its RateLimit-* headers to the ones every answer carries. */
+  function spend(credential: Credential, exchange: Exchange): void | Promise<void> {
+    exchange.credential = credential;
+    return step(deps.limits.consume(credential.id, exchange.headers, exchange.now), readBody, exchange);
+  }
+
+  function readBody(_: unknown, exchange: Exchange): void | Promise<void> {
+    const body = exchange.operationRoute!.hasBody ? readJsonBody(exchange.req, exchange.res, bodyLimits) : undefined;
+    return step(body, run, exchange);
+  }
+
+  function run(body: unknown, exchange: Exchange): void | Promise<void> {
+    const { operation, arrayQueryParams } = exchange.operationRoute!;
+    const query = parseQuery(exchange.search, arrayQueryParams);
+    const input = validateRequest(deps.api, operation, { path: exchange.params, query, headers: exchange.req.headers, body });
+    // Operations that wait on the database (a promise; hello answers at once) get a deadline.
+    const pending = deps.operations[operation.operationId as OperationId]({
+      params: input.path,
+      query: input.query,
+      body: input.body,
+      credential: exchange.credential!,
+    });
+    return step(pending instanceof Promise ? withDeadline(pending, databaseDeadline) : pending, answer, exchange);
+  }
+
+  function answer(result: OperationResult, exchange: Exchange): void {
+    exchange.beforeAnswer();
+    const { headers } = exchange;
+    if (result.headers) for (const name in result.headers) headers.push(name, result.headers[name]!);
+    if (result.json !== undefined) sendJsonText(exchange.res, result.status, result.json, headers);
+    else sendJson(exchange.res, result.status, result.body, headers);
   }
 }
 
-interface RequestState {
+/** One request on its way through the pipeline: what its steps have learnt of it so far. */
+class Exchange {
+  readonly started = performance.now();
+  readonly requestId: string;
   /** The metrics and log label: the operationId, a plain route's template, or what happened instead. */
-  route: string;
-  /** The headers every answer to this request carries (the budget's, once spent), flat. */
-  headers: HeaderList;
+  route = 'unmatched';
+  /**
+   * The headers every answer to this request carries (the budget's, once spent), flat.
+   * X-Request-Id goes out with the others in writeHead, not setHeader: a header set
+   * beforehand sends every header through Node's slower merge-and-validate path.
+   */
+  readonly headers: HeaderList;
+  // Known once the request is routed to an operation:
+  operationRoute: OperationRoute | undefined = undefined;
+  params: Record<string, string | undefined> = {};
+  /** The query string without its `?`; empty where there is none or the operation ignores it. */
+  search = '';
+  address = '';
+  /** The request's clock reading, in ms since the epoch. */
+  now = 0;
+  credential: Credential | undefined = undefined;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+  ) {
+    this.requestId = requestIdOf(req.headers['x-request-id']);
+    this.headers = ['X-Request-Id', this.requestId];
+  }
+
+  /** Called right before an answer is written: a body still on its way is not read. */
+  beforeAnswer(): void {
+    if (bodyStillArriving(this.req)) closeAfterAnswer(this.req, this.res);
+  }
 }
 
 /** A path no route serves is not found; a path served with other methods is 405 with them (RFC 9110 §15.5.6). */
@@ -176,9 +219,12 @@ function notFoundOrNotAllowed(methods: string[]): ApiError {
   return new ApiError('method_not_allowed', undefined, { Allow: [...methods, 'OPTIONS'].join(', ') });
 }
 
-/** `next(value)` at once for a value, after it settles for a promise: the synchronous path stays synchronous. */
-function then<T, R>(value: T | Promise<T>, next: (value: T) => R | Promise<R>): R | Promise<R> {
-  return value instanceof Promise ? value.then(next) : next(value);
+/**
+ * `next(value, exchange)` at once for a value, after it settles for a promise: the
+ * synchronous path stays synchronous, and makes no closure.
+ */
+function step<T, R>(value: T | Promise<T>, next: (value: T, exchange: Exchange) => R | Promise<R>, exchange?: Exchange): R | Promise<R> {
+  return value instanceof Promise ? value.then((settled) => next(settled, exchange!)) : next(value, exchange!);
 }
 
 /**

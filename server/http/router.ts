@@ -10,22 +10,22 @@ import type { Operation, ServedContract } from '../servedContract.js';
 
 export type PlainHandler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
-export type Route =
-  | {
-      kind: 'operation';
-      operation: Operation;
-      draft: boolean;
-      hasBody: boolean;
-      arrayQueryParams: Set<string>;
-      /**
-       * Takes no input but its path (hello): the query string is ignored, as caches and
-       * proxies add to it (`?_=1700000000`). Operations with a body or query parameters
-       * reject unknown query parameters instead, so a filter sent in the wrong place
-       * cannot silently widen a search.
-       */
-      ignoresQuery: boolean;
-    }
-  | { kind: 'plain'; handle: PlainHandler /** The registered template, e.g. `/docs/*`. */; path: string };
+export type Route = OperationRoute | { kind: 'plain'; handle: PlainHandler /** The registered template, e.g. `/docs/*`. */; path: string };
+
+export interface OperationRoute {
+  kind: 'operation';
+  operation: Operation;
+  draft: boolean;
+  hasBody: boolean;
+  arrayQueryParams: Set<string>;
+  /**
+   * Takes no input but its path (hello): the query string is ignored, as caches and
+   * proxies add to it (`?_=1700000000`). Operations with a body or query parameters
+   * reject unknown query parameters instead, so a filter sent in the wrong place
+   * cannot silently widen a search.
+   */
+  ignoresQuery: boolean;
+}
 
 export interface Router {
   find(method: string, path: string): { route: Route; params: Record<string, string | undefined> } | undefined;
