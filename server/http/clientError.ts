@@ -11,13 +11,13 @@
 // disconnected: there is nobody listening worth answering.
 // CONNECT, which asks a proxy for a tunnel, is answered 404 not_found (this is no proxy)
 // where node would close the connection without a word.
-import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { LINGER_BYTES, LINGER_MS } from './lingeringClose.js';
+import { newRequestId } from './requestId.js';
 
 type Socket = Duplex & { bytesRead?: number };
 
@@ -50,7 +50,7 @@ export function clientErrorHandler(logger: Logger, metrics: Metrics) {
       return;
     }
     refused.set(socket, socket.bytesRead ?? 0);
-    const requestId = randomUUID();
+    const requestId = newRequestId();
     const status = new ApiError('invalid_request').status;
     logger.info({ requestId, code: error.code, status }, 'malformed request');
     metrics.observe('malformed', 'unknown', status, 0);
@@ -66,7 +66,7 @@ export function clientErrorHandler(logger: Logger, metrics: Metrics) {
 
 export function connectHandler(logger: Logger, metrics: Metrics) {
   return (_req: unknown, socket: Socket): void => {
-    const requestId = randomUUID();
+    const requestId = newRequestId();
     logger.info({ requestId, method: 'CONNECT', status: 404 }, 'request');
     metrics.observe('unmatched', 'CONNECT', 404, 0);
     answerRaw(socket, new ApiError('not_found'), 'Not Found', requestId);

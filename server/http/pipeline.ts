@@ -157,7 +157,7 @@ export function createRequestHandler(deps: PipelineDeps) {
   function run(body: unknown, exchange: Exchange): void | Promise<void> {
     const { operation, arrayQueryParams } = exchange.operationRoute!;
     const query = parseQuery(exchange.search, arrayQueryParams);
-    const input = validateRequest(deps.api, operation, { path: exchange.params, query, headers: exchange.req.headers, body });
+    const input = validateRequest(deps.api, operation, { path: exchange.params!, query, headers: exchange.req.headers, body });
     // Operations that wait on the database (a promise; hello answers at once) get a deadline.
     const pending = deps.operations[operation.operationId as OperationId]({
       params: input.path,
@@ -191,7 +191,7 @@ class Exchange {
   readonly headers: HeaderList;
   // Known once the request is routed to an operation:
   operationRoute: OperationRoute | undefined = undefined;
-  params: Record<string, string | undefined> = {};
+  params: Record<string, string | undefined> | undefined = undefined;
   /** The query string without its `?`; empty where there is none or the operation ignores it. */
   search = '';
   address = '';

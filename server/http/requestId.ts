@@ -4,7 +4,7 @@ import { randomFillSync } from 'node:crypto';
 const SANE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function requestIdOf(header: string | string[] | undefined): string {
-  return typeof header === 'string' && SANE.test(header) ? header : newUuid();
+  return typeof header === 'string' && SANE.test(header) ? header : newRequestId();
 }
 
 // UUIDs are written as text a batch at a time, into one string that each is sliced from:
@@ -18,7 +18,8 @@ const text = Buffer.alloc(BATCH * UUID_LENGTH);
 let batch = '';
 let next = BATCH;
 
-function newUuid(): string {
+/** A fresh request id, for an answer whose request could not be read for one. */
+export function newRequestId(): string {
   if (next === BATCH) refill();
   const start = next++ * UUID_LENGTH;
   return batch.slice(start, start + UUID_LENGTH);
