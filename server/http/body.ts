@@ -4,6 +4,7 @@
 // of a refused body is the lingering close's (lingeringClose.ts), never read here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../errors.js';
+import { isBodyBroken, whenBodyBroken } from './brokenBodies.js';
 
 export interface BodyLimits {
   maxBytes: number;
@@ -22,6 +23,7 @@ export async function readJsonBody(req: IncomingMessage, res: ServerResponse, li
   const coding = req.headers['content-encoding']?.trim().toLowerCase();
   if (coding && coding !== 'identity') throw new ApiError('unsupported_media_type', undefined, { 'Accept-Encoding': 'identity' });
   if (declared !== undefined && Number(declared) > limits.maxBytes) throw new ApiError('payload_too_large');
+  if (isBodyBroken(req)) throw new ApiError('invalid_request');
 
   // The client waits for this before it sends the body; anything refused above never got it.
   if (req.headers.expect !== undefined && !res.headersSent) res.writeContinue();
@@ -44,6 +46,7 @@ function readUpTo(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
     let size = 0;
     const stop = (error?: ApiError) => {
       req.off('data', onData).off('end', onEnd).off('error', onBroken).off('close', onBroken);
+      stopWaiting();
       if (error) reject(error);
       else resolve(Buffer.concat(chunks, size));
     };
@@ -57,6 +60,8 @@ function readUpTo(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
     // The client went away mid-body (ECONNRESET, "aborted"): its fault, not the database's,
     // so not a 503 and not an error-level log line. Nobody reads the answer.
     const onBroken = () => stop(new ApiError('invalid_request', [{ path: '/body', message: 'was not received completely' }]));
+    // The parser refused the body's framing: it will never end (brokenBodies.ts).
+    const stopWaiting = whenBodyBroken(req, () => stop(new ApiError('invalid_request')));
     req.on('data', onData).once('end', onEnd).once('error', onBroken).once('close', onBroken);
   });
 }

@@ -7,6 +7,9 @@
 // connection closes the lingering way (lingeringClose.ts): half-closed, and what the client
 // still sends is discarded (the parser rejects it again, chunk by chunk) up to LINGER_BYTES
 // or LINGER_MS.
+// A request whose headers were fine but whose body framing is not (an unknown transfer
+// coding, an overflowing chunk size, a bare LF) is already in the pipeline: its answer is
+// the pipeline's, 400 in its turn among the connection's answers (brokenBodies.ts).
 // A client too slow to send its request (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS) is simply
 // disconnected: there is nobody listening worth answering.
 // CONNECT, which asks a proxy for a tunnel, is answered 404 not_found (this is no proxy)
@@ -16,6 +19,7 @@ import type { Duplex } from 'node:stream';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import { markBodyBroken } from './brokenBodies.js';
 import { LINGER_BYTES, LINGER_MS } from './lingeringClose.js';
 import { newRequestId } from './requestId.js';
 
@@ -50,16 +54,23 @@ export function clientErrorHandler(logger: Logger, metrics: Metrics) {
       return;
     }
     refused.set(socket, socket.bytesRead ?? 0);
+    const latest = latestResponse.get(socket);
+    if (latest && !latest.req.complete) {
+      // The parser was reading this request's body: the pipeline answers it 400 (or has
+      // already answered it, and the connection is closing after that answer).
+      logger.info({ code: error.code }, 'malformed request body');
+      markBodyBroken(latest.req);
+      return;
+    }
     const requestId = newRequestId();
     const status = new ApiError('invalid_request').status;
     logger.info({ requestId, code: error.code, status }, 'malformed request');
     metrics.observe('malformed', 'unknown', status, 0);
     const answer = () => answerRaw(socket, new ApiError('invalid_request'), 'Bad Request', requestId);
     // Responses on a connection go out in order: once the latest is out, all earlier ones are.
-    const pending = latestResponse.get(socket);
-    if (pending && !pending.writableFinished && !pending.destroyed) {
-      pending.once('finish', answer);
-      pending.once('close', () => pending.writableFinished || socket.destroy());
+    if (latest && !latest.writableFinished && !latest.destroyed) {
+      latest.once('finish', answer);
+      latest.once('close', () => latest.writableFinished || socket.destroy());
     } else answer();
   };
 }

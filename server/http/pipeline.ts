@@ -15,6 +15,7 @@ import type { OperationHandler, OperationId, OperationResult } from '../operatio
 import type { ServedContract } from '../servedContract.js';
 import type { Authenticator } from './authenticate.js';
 import { readJsonBody } from './body.js';
+import { isBodyBroken } from './brokenBodies.js';
 import type { ClientAddressOf } from './clientAddress.js';
 import type { Cors } from './cors.js';
 import { databaseDeadlineMs, withDeadline } from './deadline.js';
@@ -64,7 +65,8 @@ export function createRequestHandler(deps: PipelineDeps) {
   };
 
   function fail(exchange: Exchange, error: unknown): void {
-    const apiError = toApiError(error);
+    // A body the parser refused makes the whole request malformed, whatever else was wrong.
+    const apiError = isBodyBroken(exchange.req) ? new ApiError('invalid_request') : toApiError(error);
     if (apiError.status >= 500) deps.faults.report(error, apiError, { requestId: exchange.requestId, route: exchange.route });
     if (apiError.code === 'rate_limited') deps.metrics.rateLimited(exchange.route);
     if (exchange.res.headersSent) exchange.res.destroy();
@@ -169,6 +171,7 @@ export function createRequestHandler(deps: PipelineDeps) {
   }
 
   function answer(result: OperationResult, exchange: Exchange): void {
+    if (isBodyBroken(exchange.req)) return fail(exchange, undefined);
     exchange.beforeAnswer();
     const { headers } = exchange;
     if (result.headers) for (const name in result.headers) headers.push(name, result.headers[name]!);

@@ -4,6 +4,8 @@
 //   - Host, Authorization or Content-Type sent twice: 400. Node keeps the first and drops
 //     the rest; a proxy in front may keep the last, and then the two disagree about which
 //     site, which caller or which body this is (RFC 9110 §5.3 allows no list in these);
+//   - a Transfer-Encoding whose last coding is not chunked: the body's length cannot be
+//     known, so the request is refused and the connection closed (RFC 9112 §6.3): 400;
 //   - an expectation other than 100-continue (RFC 9110 §10.1.1): 417.
 // Each is answered like a malformed request: a bare {"error":"invalid_request"} (these come
 // before routing, so on any path), and the connection closes after the answer.
@@ -33,6 +35,8 @@ export function protocolViolation(req: IncomingMessage): ProtocolViolation | und
     if (seen & (1 << single)) return refuse();
     seen |= 1 << single;
   }
+  const codings = req.headers['transfer-encoding'];
+  if (codings !== undefined && !/(?:^|,)[ \t]*chunked[ \t]*$/i.test(codings)) return refuse();
   const expect = req.headers.expect;
   if (expect !== undefined && expect.trim().toLowerCase() !== '100-continue') return { ...refuse(), status: 417 };
   return undefined;

@@ -4,7 +4,9 @@
 // refusal in the contract's {"error"} shape. Raw sockets for what fetch will not send.
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LINGER_MS } from '../../server/http/lingeringClose.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
+import { expectContractResponse, expectPublicContractResponse } from '../helpers/contract.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { openRaw, parseResponse, rawExchange } from './support/rawHttp.js';
 
@@ -47,6 +49,93 @@ describe('HTTP conformance', () => {
       ).toEqual([...valid.map(() => 200), 400]);
       expect(JSON.parse(answers.at(-1)!.body)).toEqual({ error: 'invalid_request' });
       expect(answers.at(-1)!.headers.connection).toBe('close');
+      expect(exchange.closedByServer).toBe(true);
+    });
+  });
+
+  describe('a body whose framing is malformed', () => {
+    const head = (codings: string) =>
+      `POST /v1/persons/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokens.both}\r\nContent-Type: application/json\r\nTransfer-Encoding: ${codings}\r\n\r\n`;
+    const framings = [
+      ['an unknown transfer coding', `${head('xchunked')}{"lastName":"dur"}`],
+      ['a chunk size of 18 hex digits', `${head('chunked')}ffffffffffffffffff\r\n{"lastName":"dur"}\r\n0\r\n\r\n`],
+      ['chunk lines ending in a bare LF', `${head('chunked')}12\n{"lastName":"dur"}\n0\n\n`],
+    ];
+
+    it.each(framings)('%s: 400 invalid_request at once, and the connection closes', async (_, request) => {
+      const exchange = await rawExchange(server.url, request);
+      const answers = responsesIn(exchange.text);
+      expect(
+        answers.map((a) => a.status),
+        exchange.text,
+      ).toEqual([400]);
+      expect(JSON.parse(answers[0]!.body)).toEqual({ error: 'invalid_request' });
+      expect(answers[0]!.headers.connection).toBe('close');
+      expect(exchange.closedByServer).toBe(true);
+      expect(exchange.ms).toBeLessThan(3_000);
+      expectContractResponse('POST', '/v1/persons/search', 400, new Headers(answers[0]!.headers), JSON.parse(answers[0]!.body));
+    });
+
+    it.each(framings)('%s behind a pipelined valid request: its answer first, then the 400', async (_, request) => {
+      const exchange = await rawExchange(server.url, search('{"lastName":"dur"}') + request);
+      const answers = responsesIn(exchange.text);
+      expect(
+        answers.map((a) => a.status),
+        exchange.text.replace(/\{.*\}/g, '{…}'),
+      ).toEqual([200, 400]);
+      expect(JSON.parse(answers[1]!.body)).toEqual({ error: 'invalid_request' });
+      expect(exchange.closedByServer).toBe(true);
+    });
+
+    it('to hello, whose answer needs no body: one answer, never a second one after it', async () => {
+      const request = `GET /v1/companies/acme-corp/hello HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokens.acme}\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n`;
+      // The first asks the database for the credential (the body's fault is seen before the
+      // answer); the second finds it cached (hello may have answered before the fault).
+      for (const attempt of ['credential looked up', 'credential cached']) {
+        const exchange = await rawExchange(server.url, request);
+        const answers = responsesIn(exchange.text);
+        expect(answers, `${attempt}: ${exchange.text}`).toHaveLength(1);
+        expect([200, 400]).toContain(answers[0]!.status);
+        expect(answers[0]!.headers.connection).toBe('close');
+        expect(exchange.closedByServer).toBe(true);
+        expectContractResponse('GET', '/v1/companies/acme-corp/hello', answers[0]!.status, new Headers(answers[0]!.headers), JSON.parse(answers[0]!.body));
+      }
+    });
+
+    it('a client that keeps its side open gets the answer and a FIN, and is let go within the lingering bound', async () => {
+      const connections = () => new Promise<number>((resolve, reject) => server.app.server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+      const connection = await openRaw(server.url, 15_000, { allowHalfOpen: true });
+      const finReceived = new Promise((resolve) => connection.socket.once('end', resolve));
+      connection.socket.write(framings[1]![1]!);
+      await finReceived;
+      const sent = performance.now();
+      await expect.poll(connections, { timeout: LINGER_MS + 2_000, interval: 100 }).toBe(0);
+      expect(performance.now() - sent).toBeLessThan(LINGER_MS + 1_000);
+      connection.socket.destroy();
+      expect(responsesIn((await connection.done).text).map((a) => a.status)).toEqual([400]);
+    });
+  });
+
+  describe("hello's protocol errors, as the public contract states them", () => {
+    const helloPath = '/v1/companies/acme-corp/hello';
+    const auth = `Authorization: Bearer ${tokens.both}\r\n`;
+    it.each([
+      ['no Host', `GET ${helloPath} HTTP/1.1\r\n${auth}\r\n`, 400],
+      ['Host twice', `GET ${helloPath} HTTP/1.1\r\nHost: a\r\nHost: b\r\n${auth}\r\n`, 400],
+      ['Authorization twice', `GET ${helloPath} HTTP/1.1\r\nHost: x\r\n${auth}${auth}\r\n`, 400],
+      ['Content-Type twice', `GET ${helloPath} HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: a/b\r\nContent-Type: c/d\r\n\r\n`, 400],
+      ['an unknown transfer coding', `GET ${helloPath} HTTP/1.1\r\nHost: x\r\n${auth}Transfer-Encoding: xchunked\r\n\r\nabc`, 400],
+      ['an expectation other than 100-continue', `GET ${helloPath} HTTP/1.1\r\nHost: x\r\n${auth}Expect: teapot\r\n\r\n`, 417],
+    ])('%s: %i invalid_request, valid by the public bundle', async (_, request, status) => {
+      const exchange = await rawExchange(server.url, request);
+      const answers = responsesIn(exchange.text);
+      expect(
+        answers.map((a) => a.status),
+        exchange.text,
+      ).toEqual([status]);
+      const body = JSON.parse(answers[0]!.body);
+      expect(body).toEqual({ error: 'invalid_request' });
+      expectPublicContractResponse('GET', helloPath, status, new Headers(answers[0]!.headers), body);
       expect(exchange.closedByServer).toBe(true);
     });
   });

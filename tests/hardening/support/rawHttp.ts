@@ -16,11 +16,12 @@ export interface RawConnection {
   done: Promise<RawExchange>;
 }
 
-export function openRaw(baseUrl: string, waitMs = 5_000): Promise<RawConnection> {
+/** `allowHalfOpen`: a client that keeps its side open after the server's FIN (node's sockets end theirs by default). */
+export function openRaw(baseUrl: string, waitMs = 5_000, { allowHalfOpen = false } = {}): Promise<RawConnection> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const socket = net.connect(Number(port), hostname);
+    const socket = net.connect({ port: Number(port), host: hostname, allowHalfOpen });
     let text = '';
     const done = new Promise<RawExchange>((finish) => {
       const timer = setTimeout(() => {
