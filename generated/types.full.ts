@@ -11,9 +11,10 @@ export interface paths {
          * Hello world
          * @description Greets a company. Answers 200 when the credential is authorized for `companyId`.
          *
-         *     Checks run in this order: authentication (401 `invalid_api_key`), rate limit
-         *     (429 `rate_limited`), the company id's form (400 `invalid_company_id`), then
-         *     authorization (403 `forbidden`). Every failure body has exactly one field, `error`.
+         *     Checks run in this order: the request's HTTP form (400 or 417 `invalid_request`),
+         *     authentication (401 `invalid_api_key`), rate limit (429 `rate_limited`), the company
+         *     id's form (400 `invalid_company_id`), then authorization (403 `forbidden`). Every
+         *     failure body has exactly one field, `error`.
          */
         get: operations["hello"];
         put?: never;
@@ -230,7 +231,8 @@ export interface components {
          *     | `rate_limited` | 429 | the credential's request budget is spent; `Retry-After` says when to retry |
          *     | `invalid_company_id` | 400 | the `companyId` path parameter is not a well-formed company id |
          *     | `invalid_person_id` | 400 | the `personId` path parameter is not a UUID |
-         *     | `invalid_request` | 400 | body not JSON, unknown body field, wrong type, out-of-range `limit`/`offset`, bad date-time, unparseable phone |
+         *     | `invalid_request` | 400 | a request HTTP does not allow (as above, the connection then closes); body not JSON, unknown body field, wrong type, out-of-range `limit`/`offset`, bad date-time, unparseable phone |
+         *     | `invalid_request` | 417 | an `Expect` header other than `100-continue` (the connection then closes) |
          *     | `payload_too_large` | 413 | request body over the configured limit (16 KiB by default) |
          *     | `unsupported_media_type` | 415 | a request body that is not `application/json` |
          *     | `forbidden` | 403 | a well-formed `companyId` the credential is not authorized for, whether or not the company exists |
@@ -476,6 +478,28 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The request carries an `Expect` header other than `100-continue`, the only expectation
+         *     this service meets (RFC 9110 §10.1.1). The connection closes after the answer.
+         */
+        ExpectationFailed: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
+                    error: "invalid_request";
+                };
+            };
+        };
         /** @description The `companyId` is well-formed but the credential is not authorized for it. The same answer is given whether or not the company exists, so it reveals nothing about other companies. */
         Forbidden: {
             headers: {
@@ -495,7 +519,7 @@ export interface components {
                 };
             };
         };
-        /** @description The `personId` is not a UUID (`invalid_person_id`), or a query parameter is malformed (`invalid_request`). */
+        /** @description The `personId` is not a UUID (`invalid_person_id`), or a query parameter is malformed (`invalid_request`, with `details`), or the request is one HTTP does not allow (`invalid_request` without `details`; the connection then closes). */
         GetPersonBadRequest: {
             headers: {
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -512,6 +536,28 @@ export interface components {
                      */
                     error: "invalid_person_id";
                 }) | components["schemas"]["InvalidRequestError"];
+            };
+        };
+        /**
+         * @description The `companyId` path parameter is not a well-formed company id (`invalid_company_id`: 1-64
+         *     letters, digits, `_` or `-`, starting with a letter or digit), or the request is one HTTP
+         *     does not allow (`invalid_request`): no `Host`, `Host` or `Authorization` sent twice, a
+         *     `Transfer-Encoding` other than `chunked`, a body whose framing is malformed, or anything
+         *     else the server cannot parse as HTTP. After an `invalid_request` the connection closes.
+         */
+        HelloBadRequest: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {string} */
+                    error: "invalid_company_id" | "invalid_request";
+                };
             };
         };
         /** @description Something unexpected failed. The body never carries a stack trace or SQL text; the `X-Request-Id` response header identifies the request in the server's logs. */
@@ -550,29 +596,12 @@ export interface components {
                 };
             };
         };
-        /** @description The `companyId` path parameter is not a well-formed company id (1-64 letters, digits, `_` or `-`, starting with a letter or digit). */
-        InvalidCompanyId: {
-            headers: {
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"] & {
-                    /**
-                     * @constant
-                     * @enum {string}
-                     */
-                    error: "invalid_company_id";
-                };
-            };
-        };
         /**
          * @description The request is malformed: the body is not JSON, has an unknown field, a wrong type, an
          *     out-of-range `limit` or `offset`, a bad date-time or a phone number that cannot be
-         *     parsed. `details` says which inputs were wrong.
+         *     parsed (`details` says which inputs were wrong); or the request is one HTTP does not
+         *     allow (no `Host`, a header twice, a malformed body framing), answered without `details`
+         *     before anything else is checked, after which the connection closes.
          */
         InvalidRequest: {
             headers: {
@@ -622,6 +651,23 @@ export interface components {
                      */
                     error: "payload_too_large";
                 };
+            };
+        };
+        /**
+         * @description The request carries an `Expect` header other than `100-continue`, the only expectation
+         *     this service meets (RFC 9110 §10.1.1). Answered without `details`, in the person
+         *     operations' `invalid_request` shape; the connection closes after the answer.
+         */
+        PersonExpectationFailed: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["InvalidRequestError"];
             };
         };
         /**
@@ -766,9 +812,10 @@ export interface operations {
                     "application/json": components["schemas"]["HelloResponse"];
                 };
             };
-            400: components["responses"]["InvalidCompanyId"];
+            400: components["responses"]["HelloBadRequest"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["Forbidden"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -815,6 +862,7 @@ export interface operations {
             400: components["responses"]["GetPersonBadRequest"];
             401: components["responses"]["InvalidApiKey"];
             404: components["responses"]["NotFound"];
+            417: components["responses"]["PersonExpectationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -852,6 +900,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["PersonExpectationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -872,5 +921,6 @@ export const invalidRequestErrorErrorValues: ReadonlyArray<FlattenedDeepRequired
 export const invitationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["status"]> = ["pending", "accepted", "revoked"];
 export const membershipStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Membership"]["status"]> = ["not_invited", "invited_pending", "invited_expired", "active", "revoked_access"];
 export const participationDecisionOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Participation"]["decision"]> = ["opt_in", "opt_out"];
+export const componentsResponsesHelloBadRequestContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<components>["responses"]["HelloBadRequest"]["content"]["application/json"]["error"]> = ["invalid_company_id", "invalid_request"];
 export const componentsHeadersCacheControlValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["Cache-Control"]> = ["no-store"];
 export const componentsHeadersWWWAuthenticateValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["WWW-Authenticate"]> = ["Bearer"];

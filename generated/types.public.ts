@@ -11,9 +11,10 @@ export interface paths {
          * Hello world
          * @description Greets a company. Answers 200 when the credential is authorized for `companyId`.
          *
-         *     Checks run in this order: authentication (401 `invalid_api_key`), rate limit
-         *     (429 `rate_limited`), the company id's form (400 `invalid_company_id`), then
-         *     authorization (403 `forbidden`). Every failure body has exactly one field, `error`.
+         *     Checks run in this order: the request's HTTP form (400 or 417 `invalid_request`),
+         *     authentication (401 `invalid_api_key`), rate limit (429 `rate_limited`), the company
+         *     id's form (400 `invalid_company_id`), then authorization (403 `forbidden`). Every
+         *     failure body has exactly one field, `error`.
          */
         get: operations["hello"];
         put?: never;
@@ -45,6 +46,8 @@ export interface components {
          *     | `invalid_api_key` | 401 | `Authorization` header missing, not `Bearer <token>`, or the token is unknown or revoked |
          *     | `rate_limited` | 429 | the credential's request budget is spent; `Retry-After` says when to retry |
          *     | `invalid_company_id` | 400 | the `companyId` path parameter is not a well-formed company id |
+         *     | `invalid_request` | 400 | a request HTTP does not allow: no `Host`; `Host`, `Authorization` or `Content-Type` twice; a `Transfer-Encoding` other than `chunked`; a malformed body framing; anything not parseable as HTTP (the connection then closes) |
+         *     | `invalid_request` | 417 | an `Expect` header other than `100-continue` (the connection then closes) |
          *     | `forbidden` | 403 | a well-formed `companyId` the credential is not authorized for, whether or not the company exists |
          *     | `not_found` | 404 | an unknown route |
          *     | `method_not_allowed` | 405 | a known path with a method it does not serve (`POST` to hello); the `Allow` header lists the methods it does |
@@ -52,7 +55,7 @@ export interface components {
          *     | `service_unavailable` | 503 | the database cannot be reached or did not answer in time; retry later |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "rate_limited" | "invalid_company_id" | "forbidden" | "not_found" | "internal_error" | "service_unavailable" | "method_not_allowed";
+        ErrorCode: "invalid_api_key" | "rate_limited" | "invalid_company_id" | "invalid_request" | "forbidden" | "not_found" | "internal_error" | "service_unavailable" | "method_not_allowed";
         HelloResponse: {
             /**
              * @description A greeting for the company, `Hello, <companyId>!`.
@@ -62,6 +65,28 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The request carries an `Expect` header other than `100-continue`, the only expectation
+         *     this service meets (RFC 9110 §10.1.1). The connection closes after the answer.
+         */
+        ExpectationFailed: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
+                    error: "invalid_request";
+                };
+            };
+        };
         /** @description The `companyId` is well-formed but the credential is not authorized for it. The same answer is given whether or not the company exists, so it reveals nothing about other companies. */
         Forbidden: {
             headers: {
@@ -78,6 +103,28 @@ export interface components {
                      * @enum {string}
                      */
                     error: "forbidden";
+                };
+            };
+        };
+        /**
+         * @description The `companyId` path parameter is not a well-formed company id (`invalid_company_id`: 1-64
+         *     letters, digits, `_` or `-`, starting with a letter or digit), or the request is one HTTP
+         *     does not allow (`invalid_request`): no `Host`, `Host` or `Authorization` sent twice, a
+         *     `Transfer-Encoding` other than `chunked`, a body whose framing is malformed, or anything
+         *     else the server cannot parse as HTTP. After an `invalid_request` the connection closes.
+         */
+        HelloBadRequest: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @enum {string} */
+                    error: "invalid_company_id" | "invalid_request";
                 };
             };
         };
@@ -114,25 +161,6 @@ export interface components {
                      * @enum {string}
                      */
                     error: "invalid_api_key";
-                };
-            };
-        };
-        /** @description The `companyId` path parameter is not a well-formed company id (1-64 letters, digits, `_` or `-`, starting with a letter or digit). */
-        InvalidCompanyId: {
-            headers: {
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"] & {
-                    /**
-                     * @constant
-                     * @enum {string}
-                     */
-                    error: "invalid_company_id";
                 };
             };
         };
@@ -244,9 +272,10 @@ export interface operations {
                     "application/json": components["schemas"]["HelloResponse"];
                 };
             };
-            400: components["responses"]["InvalidCompanyId"];
+            400: components["responses"]["HelloBadRequest"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["Forbidden"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -261,5 +290,6 @@ type ReadonlyArray<T> = [
 ] extends [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_api_key", "rate_limited", "invalid_company_id", "forbidden", "not_found", "internal_error", "service_unavailable", "method_not_allowed"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_api_key", "rate_limited", "invalid_company_id", "invalid_request", "forbidden", "not_found", "internal_error", "service_unavailable", "method_not_allowed"];
+export const componentsResponsesHelloBadRequestContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<components>["responses"]["HelloBadRequest"]["content"]["application/json"]["error"]> = ["invalid_company_id", "invalid_request"];
 export const componentsHeadersWWWAuthenticateValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["WWW-Authenticate"]> = ["Bearer"];

@@ -20,7 +20,8 @@ export const errorRegistry: Record<ErrorCode, ErrorDefinition> = {
   invalid_request: {
     status: 400,
     expected: true,
-    meaning: 'Malformed body or query: not JSON, unknown field, wrong type, out of range, bad date-time, unparseable phone.',
+    meaning:
+      'A request HTTP does not allow (no Host, a header twice, a malformed body framing; 417 for an unmet Expect), or a malformed body or query: not JSON, unknown field, wrong type, out of range, bad date-time, unparseable phone.',
   },
   payload_too_large: { status: 413, expected: true, meaning: 'Request body over the configured limit.' },
   unsupported_media_type: { status: 415, expected: true, meaning: 'A request body that is not application/json.' },

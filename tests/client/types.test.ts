@@ -54,7 +54,7 @@ describe('the default client', () => {
 
   it('types the error as the union of the codes hello can answer', () => {
     expectTypeOf<HelloError['error']>().toEqualTypeOf<
-      'invalid_company_id' | 'invalid_api_key' | 'forbidden' | 'rate_limited' | 'internal_error' | 'service_unavailable'
+      'invalid_company_id' | 'invalid_request' | 'invalid_api_key' | 'forbidden' | 'rate_limited' | 'internal_error' | 'service_unavailable'
     >();
     expectTypeOf<HelloError['error']>().toExtend<ErrorCode>();
   });
@@ -63,6 +63,7 @@ describe('the default client', () => {
     const explain = (error: HelloError): string => {
       switch (error.error) {
         case 'invalid_company_id':
+        case 'invalid_request':
         case 'invalid_api_key':
         case 'forbidden':
         case 'internal_error':
@@ -83,7 +84,7 @@ describe('the default client', () => {
         case 'internal_error':
           return error.error;
         default:
-          // @ts-expect-error rate_limited and service_unavailable are not handled
+          // @ts-expect-error invalid_request, rate_limited and service_unavailable are not handled
           return error satisfies never;
       }
     };

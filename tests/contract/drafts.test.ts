@@ -37,6 +37,7 @@ describe('draft operations', () => {
       'invalid_api_key',
       'rate_limited',
       'invalid_company_id',
+      'invalid_request',
       'forbidden',
       'not_found',
       'internal_error',

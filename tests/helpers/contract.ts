@@ -5,9 +5,10 @@
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
-import { loadContract, readContractDocument } from '../../server/contract.js';
+import { type Contract, contractPaths, loadContract, readContractDocument } from '../../server/contract.js';
 
 const api = loadContract();
+let publicApi: Contract | undefined;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const errorSchema = readContractDocument().components.schemas.Error;
 const validateErrorBody = addFormats(new Ajv({ strict: false })).compile({
@@ -17,7 +18,13 @@ const validateErrorBody = addFormats(new Ajv({ strict: false })).compile({
 
 const operational = new Set(['/healthz', '/readyz', '/metrics', '/openapi.yaml', '/openapi.json']);
 
-export function expectContractResponse(method: string, url: string, status: number, headers: Headers, body: unknown): void {
+/** The same check against the public bundle: what a consumer generating a client from it is promised. */
+export function expectPublicContractResponse(method: string, url: string, status: number, headers: Headers, body: unknown): void {
+  publicApi ??= loadContract(contractPaths.public);
+  expectContractResponse(method, url, status, headers, body, publicApi);
+}
+
+export function expectContractResponse(method: string, url: string, status: number, headers: Headers, body: unknown, contract: Contract = api): void {
   // Not `new URL`: a path such as `//x` would be read as a host.
   const path = url.split('?')[0]!.split('#')[0]!;
   if (operational.has(path) || path === '/docs' || path.startsWith('/docs/')) return;
@@ -30,13 +37,13 @@ export function expectContractResponse(method: string, url: string, status: numb
   // HEAD answers as GET would, without the body.
   if (method === 'HEAD') {
     expect(body, `HEAD ${path}: no body`).toBe('');
-    const get = api.router.matchOperation({ method: 'GET', path, headers: {} } as any);
+    const get = contract.router.matchOperation({ method: 'GET', path, headers: {} } as any);
     if (get && !(path.length > 1 && path.endsWith('/')))
       expect(Object.keys(get.responses ?? {}), `HEAD ${path} → ${status}: status not declared for GET`).toContain(String(status));
     return;
   }
   // openapi-backend's matcher forgives a trailing slash; the server (and the contract) do not.
-  const operation = path.length > 1 && path.endsWith('/') ? undefined : api.router.matchOperation({ method, path, headers: {} } as any);
+  const operation = path.length > 1 && path.endsWith('/') ? undefined : contract.router.matchOperation({ method, path, headers: {} } as any);
   const where = `${method} ${path} → ${status} ${JSON.stringify(body)?.slice(0, 300)}`;
   if (!operation) {
     expect(validateErrorBody(body), `${where}: not the contract's Error body`).toBe(true);
@@ -45,7 +52,7 @@ export function expectContractResponse(method: string, url: string, status: numb
     return;
   }
   expect(Object.keys(operation.responses ?? {}), `${where}: status not declared by ${operation.operationId}`).toContain(String(status));
-  const result = api.validator.validateResponse(body, operation, status);
+  const result = contract.validator.validateResponse(body, operation, status);
   expect(result.errors, `${where}: body breaks the contract`).toBeNull();
   const declared = (operation.responses as any)[String(status)]?.headers ?? {};
   for (const [name, header] of Object.entries<any>(declared)) {
@@ -54,6 +61,6 @@ export function expectContractResponse(method: string, url: string, status: numb
   // 'any': the headers present must match their schemas. (openapi-backend's 'superset' would
   // demand every declared header, ignoring `required`: RateLimit-* are declared on a 404 that
   // carries them only when the token was accepted.)
-  const headerResult = api.validator.validateResponseHeaders(Object.fromEntries(headers), operation, { statusCode: status, setMatchType: 'any' as any });
+  const headerResult = contract.validator.validateResponseHeaders(Object.fromEntries(headers), operation, { statusCode: status, setMatchType: 'any' as any });
   expect(headerResult.errors, `${where}: headers break the contract`).toBeNull();
 }
