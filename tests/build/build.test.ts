@@ -3,7 +3,7 @@
 // bundled contracts, Redoc), serves, and stops on SIGTERM delivered to node itself. Built
 // once, into a directory of its own inside the project (node_modules must be above it).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { build } from '../../scripts/build.js';
 import { demoCredentials } from '../../server/demo/dataset.js';
 import { type ChildServer, startChildServer } from '../hardening/support/childServer.js';
 import { contractCall } from '../helpers/call.js';
+import { type NpmScriptRun, portFree, runNpmScript } from '../helpers/npmScripts.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -80,4 +81,25 @@ describe('the built server', () => {
     expect(code, child.output()).toBe(0);
     await child.waitForLog('stopped', 0);
   });
+
+  it('`npm run start:prod` stops on a SIGTERM sent to npm: nothing left running, the port free', async () => {
+    // The script as package.json has it, run by npm from a directory whose dist/ is this build.
+    const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
+    const project = mkdtempSync(join(root, '.start-prod-'));
+    let run: NpmScriptRun | undefined;
+    try {
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ private: true, scripts: { 'start:prod': scripts['start:prod'] } }));
+      symlinkSync(outDir, join(project, 'dist'));
+      run = runNpmScript('start:prod', { cwd: project, env: { PORT: '0', APP_ENV: 'development', LOG_LEVEL: 'info' } });
+      const [, url] = await run.waitFor(/"url":"(http:\/\/[^"]+)".*"msg":"listening"/);
+      const port = Number(new URL(url!).port);
+      await run.terminate();
+      await expect.poll(() => run!.groupAlive(), { timeout: 10_000 }).toBe(false);
+      expect(run.output()).toMatch(/"msg":"stopped"/);
+      expect(await portFree(port)).toBe(true);
+    } finally {
+      run?.kill();
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

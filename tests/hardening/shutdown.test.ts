@@ -8,6 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials } from '../../server/demo/dataset.js';
+import { LINGER_MS } from '../../server/http/lingeringClose.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { type ChildServer, startChildServer } from './support/childServer.js';
 import { databaseUrl } from './support/environment.js';
@@ -45,7 +46,7 @@ describe(`graceful shutdown (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`, () => {
   beforeAll(async () => {
     // All processes start at once: starting is the slow part.
     await Promise.all(
-      [...signals, 'load'].map(async (name) => {
+      [...signals, 'load', 'malformed'].map(async (name) => {
         const env: Record<string, string> = {
           APP_ENV: 'development',
           DEMO_DATA: 'true',
@@ -122,6 +123,26 @@ describe(`graceful shutdown (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`, () => {
       await child.waitForLog('stopped', 0);
     },
   );
+
+  it('a connection holding a body with malformed framing does not hold the shutdown: exit 0, no error line', async () => {
+    const child = children.get('malformed')!;
+    // A client that sends a body the parser refuses, then keeps its side of the connection open.
+    const held = await openRaw(child.url, 20_000, { allowHalfOpen: true });
+    const fin = new Promise((resolve) => held.socket.once('end', resolve));
+    held.socket.write(
+      `POST /v1/persons/search HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nffffffffffffffffff\r\n`,
+    );
+    await fin;
+    const signalled = performance.now();
+    child.process.kill('SIGTERM');
+    const { code } = await child.exited;
+    expect(code, child.output()).toBe(0);
+    expect(performance.now() - signalled).toBeLessThan(LINGER_MS + 1_000);
+    await child.waitForLog('stopped', 0);
+    expect(child.logs.filter((line) => line.level >= 50)).toEqual([]);
+    held.socket.destroy();
+    expect(parseResponse((await held.done).text).status).toBe(400);
+  });
 
   it('under load, loses no request: each one sent around SIGTERM is answered or refused at connect', async () => {
     const child = children.get('load')!;
