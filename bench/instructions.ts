@@ -2,7 +2,7 @@
 // same requests the count moves by a few percent between batches (where a garbage
 // collection falls), not with whatever else the host runs, where req/s and even CPU time
 // per request move by tens of percent on this shared machine. Under callgrind a
-// process runs some fifty times slower, so only hello's service and bare reference are
+// process runs many times slower, so only hello's service and bare reference are
 // counted. Skipped where valgrind is not installed.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

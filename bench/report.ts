@@ -498,7 +498,7 @@ export function renderMarkdown(report: Report): string {
       );
   }
   if (raw.skipped.length) lines.push('## Skipped (budget or crash)', '', ...raw.skipped.map((s) => `- round ${s.round}: ${s.scenario} · ${s.target}`), '');
-  lines.push(`Raw figures: [latest.json](latest.json). Reproduce: \`npm run bench\` (see the README, "Performance").`, '');
+  lines.push(`Raw figures: [latest.json](latest.json). Reproduce: \`npm run bench\` (see docs/performance.md).`, '');
   return lines.join('\n');
 }
 

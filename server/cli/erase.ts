@@ -1,6 +1,6 @@
 // npm run erase -- person <personId> | company <companyId> | employment <employmentId> [--dry-run] [--json] | vacuum
 // Removes the data and every copy the service keeps of it, in one transaction, and says
-// what went (ids and counts only: this output holds no personal value). README, "Erasure".
+// what went (ids and counts only: this output holds no personal value). See docs/operating/erasure.md.
 import { ConfigError, loadConfig } from '../config.js';
 import { companyIdSchema } from '../db/employmentColumns.js';
 import { rewriteTablesWithPersonalData, tablesWithPersonalData } from '../db/erasure.js';
@@ -18,7 +18,7 @@ const usage = `usage: npm run erase -- <subject> <id> [--dry-run] [--json] | vac
   --json                     the report as one JSON object
 npm run erase -- vacuum      rewrites the tables holding personal data and the planner statistics (VACUUM FULL),
                              so erased rows leave their files; blocks reads of each table while it is rewritten
-Backups, the HR source and dead rows still hold erased data: README, "Erasure".`;
+Backups, the HR source and dead rows still hold erased data: docs/operating/erasure.md.`;
 
 const COMPANY_ID_PATTERN = new RegExp(companyIdSchema.pattern);
 
@@ -107,7 +107,7 @@ function describe(r: Erasure): string {
   lines.push(
     r.dryRun
       ? 'dry run: nothing was changed'
-      : 'still holding it: backups, the HR source (a re-import brings it back), dead rows until VACUUM (README, "Erasure")',
+      : 'still holding it: backups, the HR source (a re-import brings it back), dead rows until VACUUM (docs/operating/erasure.md)',
   );
   return `${lines.join('\n')}\n`;
 }

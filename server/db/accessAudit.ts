@@ -19,7 +19,7 @@ export interface AuditEntry {
 /**
  * Writes a batch of entries in one statement (one transaction, one commit). With
  * `synchronousCommit` false the commit returns before PostgreSQL has flushed it to disk
- * (synchronous_commit off for this transaction alone; see the README's access audit).
+ * (synchronous_commit off for this transaction alone; see docs/operating/access-audit.md).
  */
 export async function insertAuditEntries(db: Queryable, entries: readonly AuditEntry[], { synchronousCommit = true } = {}): Promise<void> {
   await db.query(

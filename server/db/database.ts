@@ -53,17 +53,16 @@ export interface PoolStats {
 /** Settings of every session on either engine. */
 export const SESSION_SETTINGS: Record<string, string> = {
   // Every multi-table query here is written in the order it should run (the page of people,
-  // then their employments). Letting the planner search the other orders of the person
-  // query's joins cost more than executing it: measured when it joined nine tables, 1.2 ms
-  // of planning against 1.2 ms of execution for a page of 50, and 0.5 ms with this setting.
+  // then their employments). Letting the planner search the other orders of a query's
+  // joins can cost as much as executing it, and finds no better order than the written one.
   join_collapse_limit: '1',
   // No JIT: it compiles a broad search (the planner's cost passes its threshold) for tens of
   // milliseconds to save less than that on a query that runs once.
   jit: 'off',
   // A prepared statement is planned once, not per call. Left to choose, PostgreSQL kept
-  // re-planning the name searches (their generic plan looks dearer to it than it runs):
-  // a quarter of the database's time at 1M people. The generic plans are the ones the
-  // EXPLAIN tests check; measured per call, name searches 10-40% faster, others the same.
+  // re-planning the name searches (their generic plan looks dearer to it than it runs),
+  // spending much of its time planning. The generic plans are the ones the EXPLAIN tests
+  // check, so what runs is what is tested.
   plan_cache_mode: 'force_generic_plan',
 };
 

@@ -3,12 +3,12 @@
 // so the whole response is one snapshot (a statement sees one snapshot) taken at
 // statement_timestamp(), which becomes `asOf`; and a page costs one round trip.
 //
-// Authorization takes one of two forms (measured at 1M people): the credential's company
-// ids as an array parameter, or a join with credential_companies. The join serves
-// credentials of many companies, because PostgreSQL plans a literal array element by
-// element (27 ms of planning for 2,000 companies against 1 ms of execution), and short
-// name fragments over several companies, whose reusable plan would otherwise descend the
-// name index once per name and company. The array serves the rest: listings read each
+// Authorization takes one of two forms: the credential's company ids as an array
+// parameter, or a join with credential_companies. The join serves credentials of many
+// companies, because PostgreSQL plans a literal array element by element, so planning a
+// long one costs far more than running the query; and it serves short name fragments
+// over several companies, whose reusable plan would otherwise descend the name index
+// once per name and company. The array serves the rest: listings read each
 // company's creation-ordered index, a name fragment one range of the name pieces per
 // company, person-id and phone lookups check a few rows. A name fragment over nearly every
 // company is the exception to both: its name pieces are read in person order, each entry
@@ -82,9 +82,9 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
   // A name search through the dictionaries over several companies joins
   // credential_companies whatever their number: its plan then does not depend on the list
   // (see `prepared` below). Through the name pieces, the list goes inline up to 50 times
-  // more companies (10,000 by default): a descent per company (about 4 us) is cheaper
-  // than the joined plan, which probes credential_companies once per entry read ("sch",
-  // every one of 2,000 companies: 90 -> 44 ms per search).
+  // more companies (10,000 by default): a descent per company is cheap, and cheaper than
+  // the joined plan, which probes credential_companies once per entry read (a common
+  // fragment over thousands of companies reads many entries).
   const inline =
     names.route === 'pieces'
       ? companies.length <= filter.inlineCompaniesMax * 50
@@ -223,10 +223,10 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
     // a phone picks out a handful of rows; a name fragment one range of the name pieces
     // per company, or (short) names from an array the planner cannot see into in any case;
     // a listing reads rollup rows and a few days of one index. So each shape is planned
-    // once per connection, not on every call (measured: 25-50% more searches per second;
-    // see also plan_cache_mode in database.ts). A short fragment over an inline list of
+    // once per connection, not on every call, which saves planning on every search (see
+    // also plan_cache_mode in database.ts). A short fragment over an inline list of
     // companies was the exception (its generic plan descended the name index once per
-    // name and company: 100 companies, 253 -> 152 req/s), hence the join for those.
+    // name and company, slower than planning each call), hence the join for those.
     { prepared: true },
   );
 }

@@ -26,7 +26,7 @@ export function openPostgres(options: DatabaseOptions): Database {
     keepAlive: true,
     statement_timeout: options.statementTimeoutMs || undefined,
     // The shared settings, and work_mem: enough to sort and de-duplicate the people of a
-    // large company in memory (4MB, the server default, spills 150,000 of them to disk).
+    // large company in memory (the server default spills them to disk).
     options: Object.entries({ ...SESSION_SETTINGS, ...(options.workMem ? { work_mem: options.workMem } : {}), ...options.sessionSettings })
       .map(([name, value]) => `-c ${name}=${value}`)
       .join(' '),

@@ -1,5 +1,5 @@
 // membership.status is derived from three source records; see the Membership schema in
-// the contract. The first rule that applies wins.
+// the contract and docs/decisions/0008-membership-status.md. The first rule that applies wins.
 import type { components } from '../../generated/types.full.js';
 
 export type MembershipStatus = components['schemas']['Membership']['status'];

@@ -1,5 +1,5 @@
-// Name search is a case-insensitive, Unicode-aware substring match (DECISIONS.md, "Search
-// persons"). Stored names and queries are folded here, by this one function, rather than
+// Name search is a case-insensitive, Unicode-aware substring match
+// (docs/decisions/0002-name-matching.md). Stored names and queries are folded here, by this one function, rather than
 // by the database's lower(), whose Unicode handling depends on the database locale
 // (PGlite and a C-locale PostgreSQL would only lower-case ASCII), and which is not case
 // folding anyway (it keeps ß, and turns a final Σ into ς but a medial one into σ).
@@ -17,7 +17,7 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 /** Stored names and queries alike: "ΟΔΥΣΣΕΥΣ" → "οδυσσευσ", "Straße" → "strasse", "ﬁona" → "fiona". */
 export function foldName(name: string): string {
-  // ASCII needs neither normalization nor more than lower case (most names, at a tenth of the cost).
+  // ASCII needs neither normalization nor more than lower case (most names, and far cheaper).
   if (ASCII.test(name)) return name.toLowerCase();
   const normalized = name.normalize('NFKC');
   let folded = '';

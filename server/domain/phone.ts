@@ -1,5 +1,6 @@
 // Phone numbers are compared in E.164 form. Stored phones are normalized on import and
-// search queries are normalized the same way, so "(415) 555-0132" finds "+14155550132".
+// search queries are normalized the same way, so "(415) 555-0132" finds "+14155550132"
+// (docs/decisions/0003-phone-normalization.md).
 // Input is taken as people paste it: surrounding or repeated white space of any kind
 // (non-breaking spaces, tabs, a trailing newline), the invisible marks web pages carry
 // (zero-width spaces, direction marks) and RFC 3966 `tel:` URIs

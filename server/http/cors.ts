@@ -1,5 +1,5 @@
 // CORS for browser apps, on the origins an operator lists in CORS_ORIGINS (none by
-// default; see the README on when a browser should hold a token at all). Tokens travel in
+// default; docs/decisions/0015-browsers-and-cors.md says when a browser should hold a token at all). Tokens travel in
 // the Authorization header, never in cookies, so no credentials mode is needed.
 //   - A preflight (OPTIONS with Access-Control-Request-Method) needs no token and is
 //     answered 204; from a listed origin it allows the path's methods and the

@@ -1,4 +1,4 @@
-// The life of a request, in the order DECISIONS.md fixes: protocol checks (400/417) →
+// The life of a request, in the order docs/decisions/0005-error-codes.md fixes: protocol checks (400/417) →
 // route (404, 405 for a method the path does not serve; OPTIONS answered here) → authentication (401) → rate limit (429) → body and
 // validation (413/415/400) → the operation, which decides authorization (403/404). Every
 // failure leaves through the error registry. Whatever the answer, a body still arriving

@@ -206,7 +206,7 @@ export class RecordChecker {
     return phone;
   }
 
-  /** Names repeat across a file (a few tens of thousands of distinct ones at 1M people): folded once each. */
+  /** Names repeat across a file (the distinct ones are few beside the records): folded once each. */
   private readonly folded = new Map<string, string>();
   private readonly fold = (name: string): string => {
     let folded = this.folded.get(name);

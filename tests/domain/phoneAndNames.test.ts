@@ -42,7 +42,7 @@ describe('name folding', () => {
     expect(foldName('ZOË')).toBe(foldName('zoë'));
   });
 
-  // The misses an outside probe found, and the rule of DECISIONS.md behind them:
+  // The misses an outside probe found, and the rule behind them (docs/decisions/0002-name-matching.md):
   // compatibility normalization, then full case folding, not locale-specific.
   it.each([
     ['ΟΔΥΣ', 'ΟΔΥΣΣΕΥΣ'],

