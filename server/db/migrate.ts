@@ -4,10 +4,11 @@
 //   transaction, and recorded by file name in schema_migrations;
 // - the repeatable upkeep source, db/derived/upkeep.sql (how derived data follows the
 //   source tables): applied after the migrations whenever its text has changed or a
-//   migration was applied (which may have re-created what its triggers sit on), and
-//   recorded as one schema_migrations row naming its checksum.
+//   migration has been added (which may have re-created what its triggers sit on), and
+//   recorded as one schema_migrations row naming both: its checksum and the last migration.
 // Every step runs under one advisory lock on PostgreSQL, so that instances starting at
-// once apply it once. A start with nothing to do reads schema_migrations and hashes one file.
+// once apply it once. A start with nothing to do reads schema_migrations (one query) and
+// hashes one file.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -20,12 +21,12 @@ export const upkeepSource = 'derived/upkeep.sql';
 
 /** Applies the pending migrations, then the upkeep source if it is due; returns what it applied. */
 export async function migrate(db: Database): Promise<string[]> {
-  await db.query('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
-  const recorded = new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+  const recorded = await recordedSteps(db);
+  const migrations = readdirSync(migrationsDir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   const applied: string[] = [];
-  for (const file of readdirSync(migrationsDir)
-    .filter((f) => f.endsWith('.sql') && !recorded.has(f))
-    .sort()) {
+  for (const file of migrations.filter((f) => !recorded.has(f))) {
     const sql = readFileSync(migrationsDir + file, 'utf8');
     const done = await migratorsTransaction(db, async (tx) => {
       if ((await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [file])).length) return false;
@@ -36,11 +37,10 @@ export async function migrate(db: Database): Promise<string[]> {
     if (done) applied.push(file);
   }
   const upkeep = readFileSync(upkeepFile, 'utf8');
-  const version = `${upkeepSource} sha256:${createHash('sha256').update(upkeep).digest('hex')}`;
-  const forced = applied.length > 0;
-  if (!forced && recorded.has(version)) return applied;
+  const version = `${upkeepSource} sha256:${createHash('sha256').update(upkeep).digest('hex')} after ${migrations.at(-1)}`;
+  if (recorded.has(version)) return applied;
   const done = await migratorsTransaction(db, async (tx) => {
-    if (!forced && (await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [version])).length) return false;
+    if ((await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [version])).length) return false;
     await run(tx, upkeep);
     await tx.query('DELETE FROM schema_migrations WHERE starts_with(version, $1)', [`${upkeepSource} `]);
     await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
@@ -48,6 +48,20 @@ export async function migrate(db: Database): Promise<string[]> {
   });
   if (done) applied.push(upkeepSource);
   return applied;
+}
+
+/** What schema_migrations records; on a database that has none, it is made (under the lock). */
+async function recordedSteps(db: Database): Promise<Set<string>> {
+  try {
+    return new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+  } catch (error) {
+    if ((error as { code?: string }).code !== '42P01') throw error; // undefined_table
+    // (Not IF NOT EXISTS alone: two of those at once can both try to create it, and one fails.)
+    await migratorsTransaction(db, (tx) =>
+      tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())'),
+    );
+    return new Set();
+  }
 }
 
 /** One step's transaction, serialized with every other migrator of the same database. */

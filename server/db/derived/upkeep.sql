@@ -3,10 +3,10 @@
 -- erasure, the CLIs, plain SQL). This is its one definition.
 --
 -- A repeatable source, not a migration: the migrator applies it after the migrations
--- whenever its text has changed (or a migration was applied), in one transaction under
--- the migrators' lock, and records its checksum in schema_migrations
--- (server/db/migrate.ts). So every statement here must be safe to run again: CREATE OR
--- REPLACE FUNCTION and CREATE OR REPLACE TRIGGER. Removing an object takes an explicit
+-- whenever its text has changed or a migration has been added since, in one transaction
+-- under the migrators' lock, and records its checksum and the last migration in
+-- schema_migrations (server/db/migrate.ts). So every statement here must be safe to run
+-- again: CREATE OR REPLACE FUNCTION and CREATE OR REPLACE TRIGGER. Removing an object takes an explicit
 -- DROP ... IF EXISTS here; changing a function's arguments or result takes a DROP first.
 -- It changes no stored row; the helpers that decide what stored rows mean (utc_day,
 -- name_pieces, short_fragments) are in the baseline migration.
