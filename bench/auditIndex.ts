@@ -1,5 +1,5 @@
 // The access audit's person index is merged in bulk, after the responses it records
-// (migration 007): that upkeep is not inside the measured windows, so the bench measures
+// (access_audit_person_ids): that upkeep is not inside the measured windows, so the bench measures
 // it apart and charges it back. Before the measurements the pending list is emptied;
 // after them (every service stopped, so every entry shipped) each audited measurement's
 // ids per response are read from the audit by its time window, and the merge of all

@@ -398,7 +398,7 @@ export function renderMarkdown(report: Report): string {
         '',
         ...(raw.auditIndexMerge
           ? [
-              `The person index of the audit is merged in bulk, after the responses (migration 007): that work falls outside the measured windows, so it was measured apart and is charged back above. After the measurements, the ${int(raw.auditIndexMerge.ids)} person ids recorded since the start were merged in ${int(raw.auditIndexMerge.cpuMs)} ms of one backend's CPU (${int(raw.auditIndexMerge.wallMs)} ms wall): ${raw.auditIndexMerge.ids ? ms((raw.auditIndexMerge.cpuMs * 1000) / raw.auditIndexMerge.ids) : '–'} µs per id. "Deferred index merge" is that per id times the ids per response.`,
+              `The person index of the audit is merged in bulk, after the responses (its pending list): that work falls outside the measured windows, so it was measured apart and is charged back above. After the measurements, the ${int(raw.auditIndexMerge.ids)} person ids recorded since the start were merged in ${int(raw.auditIndexMerge.cpuMs)} ms of one backend's CPU (${int(raw.auditIndexMerge.wallMs)} ms wall): ${raw.auditIndexMerge.ids ? ms((raw.auditIndexMerge.cpuMs * 1000) / raw.auditIndexMerge.ids) : '–'} µs per id. "Deferred index merge" is that per id times the ids per response.`,
               '',
             ]
           : []),

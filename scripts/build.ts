@@ -1,10 +1,10 @@
 // `npm run build`: the server compiled to JavaScript, to run with `node` alone (no tsx, no
 // TypeScript at run time): `node dist/server/main.js`, and the CLIs beside it
 // (`node dist/server/cli/credentials.js ...`). The files the server reads at run time go
-// where the compiled code looks for them: the migrations next to db/migrate.js, the
-// bundled contracts in generated/, and the contract prepared for the server
-// (prepareContract.ts) in generated/prepared/. node_modules stays at the project root, where node
-// finds it from dist/.
+// where the compiled code looks for them: the migrations and the derived data's upkeep
+// source beside db/migrate.js (in migrations/ and derived/), the bundled contracts in
+// generated/, and the contract prepared for the server (prepareContract.ts) in
+// generated/prepared/. node_modules stays at the project root, where node finds it from dist/.
 // Usage: tsx scripts/build.ts [outDir] (default dist; must lie inside the project, next to node_modules).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -21,6 +21,7 @@ export function build(outDir = join(root, 'dist')): void {
   const migrations = join(outDir, 'server', 'db', 'migrations');
   mkdirSync(migrations, { recursive: true });
   cpSync(join(root, 'server', 'db', 'migrations'), migrations, { recursive: true });
+  cpSync(join(root, 'server', 'db', 'derived', 'upkeep.sql'), join(outDir, 'server', 'db', 'derived', 'upkeep.sql'));
   for (const bundle of readdirSync(join(root, 'generated')).filter((f) => f.endsWith('.yaml'))) {
     cpSync(join(root, 'generated', bundle), join(outDir, 'generated', bundle));
   }

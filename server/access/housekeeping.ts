@@ -1,6 +1,6 @@
 // The service's own periodic job (no cron): deletes access-audit entries older than
 // AUDIT_RETENTION_DAYS, merges the audit's pending person ids into its person index
-// (migration 007), and removes the company sets credentials were moved off once no cache
+// (access_audit_person_ids), and removes the company sets credentials were moved off once no cache
 // can still hold them. It runs at start and then every hour in each instance; an
 // advisory lock lets one instance at a time work, and deletions go in bounded batches,
 // each its own short transaction, so neither requests nor imports wait on a long one.

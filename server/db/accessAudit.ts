@@ -1,6 +1,6 @@
-// The access audit's table (migration 003): entries written by the person query itself
+// The access audit's table (access_audit): entries written by the person query itself
 // (server/db/persons.ts) or here, read back per person or per credential, and deleted past
-// their retention by the housekeeping job; and the spool files' progress (migration 006).
+// their retention by the housekeeping job; and the spool files' progress (access_audit_spools).
 import type { Queryable } from './database.js';
 
 export type AuditedOperation = 'searchPersons' | 'getPerson';
@@ -86,7 +86,7 @@ export async function auditOfCredential(db: Queryable, credentialId: string, per
  * inside the housekeeping lock (housekeeping.ts), in a transaction of its own.
  */
 export async function deleteExpiredAuditEntries(tx: Queryable, retentionDays: number, batch: number): Promise<number> {
-  // The append-only trigger lets this transaction, and only such, delete (migration 003).
+  // The append-only trigger lets this transaction, and only such, delete (access_audit_append_only).
   await tx.query(`SELECT set_config('lookup.access_audit_retention', 'on', true)`);
   const [deleted] = await tx.query<{ n: number }>(
     `WITH gone AS (
@@ -101,7 +101,7 @@ export async function deleteExpiredAuditEntries(tx: Queryable, retentionDays: nu
 }
 
 /**
- * Merges the person index's pending list into the index (migration 007), in one sorted
+ * Merges the person index's pending list into the index (access_audit_person_ids), in one sorted
  * pass; returns how many pending-list pages it emptied. Run it inside the housekeeping lock.
  */
 export async function mergeAuditPersonIndex(tx: Queryable): Promise<number> {
@@ -109,7 +109,7 @@ export async function mergeAuditPersonIndex(tx: Queryable): Promise<number> {
   return Number(merged!.pages);
 }
 
-// The spool files of AUDIT_DURABILITY=spool (migration 006, server/access/auditSpool.ts).
+// The spool files of AUDIT_DURABILITY=spool (access_audit_spools, server/access/auditSpool.ts).
 
 /** Makes a spool file's row, before its first entry: a file without one is not this database's. */
 export async function registerAuditSpool(db: Queryable, name: string): Promise<void> {

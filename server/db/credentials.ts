@@ -1,6 +1,6 @@
 // Credentials in the database: looked up by token hash, managed by the CLI. Only token
 // hashes are stored. A credential's companies are an immutable company set that a change
-// replaces (migration 002), so a cached credential always reads one consistent set.
+// replaces (credential_companies), so a cached credential always reads one consistent set.
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from './database.js';
 
@@ -111,8 +111,8 @@ export async function revokeCredential(db: Queryable, id: string): Promise<boole
 
 /**
  * Points the credential at a new company set holding `companies` and records the old set
- * as replaced. Inserting the set's rows recounts its people rollup (the baseline's
- * trigger), in this transaction.
+ * as replaced. Inserting the set's rows recounts its people rollup (the upkeep's
+ * trigger, db/derived/upkeep.sql), in this transaction.
  */
 export async function replaceCompanySet(tx: Queryable, credentialId: string, oldSetId: string, companies: readonly string[]): Promise<void> {
   const setId = randomUUID();

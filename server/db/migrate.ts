@@ -1,35 +1,86 @@
-// Versioned SQL migrations: db/migrations/NNN_name.sql, applied in order, each in its
-// own transaction, recorded in schema_migrations. The same files serve both engines.
+// The schema comes from two kinds of SQL file, the same on both engines
+// (docs/contributing/database.md):
+// - migrations, db/migrations/NNN_name.sql: each applied once, in order, in its own
+//   transaction, and recorded by file name in schema_migrations;
+// - the repeatable upkeep source, db/derived/upkeep.sql (how derived data follows the
+//   source tables): applied after the migrations whenever its text has changed or a
+//   migration has been added (which may have re-created what its triggers sit on), and
+//   recorded as one schema_migrations row naming both: its checksum and the last migration.
+// Every step runs under one advisory lock on PostgreSQL, so that instances starting at
+// once apply it once. A start with nothing to do reads schema_migrations (one query) and
+// hashes one file.
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Database } from './database.js';
+import type { Database, Transaction } from './database.js';
 
 const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
+const upkeepFile = fileURLToPath(new URL('./derived/upkeep.sql', import.meta.url));
+/** The upkeep source's name in schema_migrations (and in what migrate returns). */
+export const upkeepSource = 'derived/upkeep.sql';
 
-/** Applies the pending migrations, in order; with `through`, only up to that file (tests of a migration's data move). */
-export async function migrate(db: Database, { through }: { through?: string } = {}): Promise<string[]> {
-  await db.query('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
-  const applied = new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
-  const pending = readdirSync(migrationsDir)
-    .filter((f) => f.endsWith('.sql') && !applied.has(f) && (through === undefined || f <= through))
+/** Applies the pending migrations, then the upkeep source if it is due; returns what it applied. */
+export async function migrate(db: Database): Promise<string[]> {
+  const recorded = await recordedSteps(db);
+  const migrations = readdirSync(migrationsDir)
+    .filter((f) => f.endsWith('.sql'))
     .sort();
-  for (const file of pending) {
+  const applied: string[] = [];
+  for (const file of migrations.filter((f) => !recorded.has(f))) {
     const sql = readFileSync(migrationsDir + file, 'utf8');
-    await db.transaction(async (tx) => {
-      // Serialize concurrent migrators (several instances starting at once on PostgreSQL).
-      if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(728301)');
-      const [already] = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [file]);
-      if (already) return;
-      for (const statement of splitStatements(sql)) await tx.query(statement);
+    const done = await migratorsTransaction(db, async (tx) => {
+      if ((await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [file])).length) return false;
+      await run(tx, sql);
       await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [file]);
+      return true;
     });
+    if (done) applied.push(file);
   }
-  return pending;
+  const upkeep = readFileSync(upkeepFile, 'utf8');
+  const version = `${upkeepSource} sha256:${createHash('sha256').update(upkeep).digest('hex')} after ${migrations.at(-1)}`;
+  if (recorded.has(version)) return applied;
+  const done = await migratorsTransaction(db, async (tx) => {
+    if ((await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [version])).length) return false;
+    await run(tx, upkeep);
+    await tx.query('DELETE FROM schema_migrations WHERE starts_with(version, $1)', [`${upkeepSource} `]);
+    await tx.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+    return true;
+  });
+  if (done) applied.push(upkeepSource);
+  return applied;
+}
+
+/** What schema_migrations records; on a database that has none, it is made (under the lock). */
+async function recordedSteps(db: Database): Promise<Set<string>> {
+  try {
+    return new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+  } catch (error) {
+    if ((error as { code?: string }).code !== '42P01') throw error; // undefined_table
+    // (Not IF NOT EXISTS alone: two of those at once can both try to create it, and one fails.)
+    await migratorsTransaction(db, (tx) =>
+      tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())'),
+    );
+    return new Set();
+  }
+}
+
+/** One step's transaction, serialized with every other migrator of the same database. */
+function migratorsTransaction<T>(db: Database, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    // (PGlite has one connection, and one process holds its data directory.)
+    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(728301)');
+    return work(tx);
+  });
+}
+
+async function run(tx: Transaction, sql: string): Promise<void> {
+  for (const statement of splitStatements(sql)) await tx.query(statement);
 }
 
 /**
- * Splits a migration file on semicolons that end a line, except inside a dollar-quoted
- * body ($$ ... $$, as in a trigger function), whose own statements end lines too.
+ * Splits a SQL file on semicolons that end a line, except inside a dollar-quoted body
+ * ($$ ... $$, as in a trigger function), whose own statements end lines too. Whole-line
+ * comments are dropped first, inside bodies too.
  */
 function splitStatements(sql: string): string[] {
   const statements: string[] = [];

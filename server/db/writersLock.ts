@@ -1,5 +1,5 @@
 // The one lock every writer of source data holds for its whole transaction (lock_data_writers(),
-// migration 001): imports, erasure and credential company changes queue behind each other.
+// db/derived/upkeep.sql): imports, erasure and credential company changes queue behind each other.
 // Take it before any row lock, so that two writers never hold locks the other waits for.
 import type { Queryable } from './database.js';
 

@@ -152,7 +152,7 @@ export function eraseEmployment(db: Database, id: string, options: ErasureOption
  * One transaction. A real erasure takes the writers' lock before it reads its scope, so
  * no import or other writer changes it in between, and samples the planner statistics
  * again before it commits (the upkeep's notes of what it deleted are emptied at commit,
- * migration 004). A dry run reads one snapshot and writes nothing.
+ * server/db/derived/upkeep.sql). A dry run reads one snapshot and writes nothing.
  */
 async function inErasure<T>(db: Database, { dryRun = false }: ErasureOptions, work: (tx: Transaction, dryRun: boolean) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {

@@ -1,5 +1,5 @@
 // A name fragment searched over nearly every company reads its name pieces in person order
-// (db/persons.ts, migration 008), skipping the entries of the few companies outside the
+// (db/persons.ts, *_name_pieces_by_person), skipping the entries of the few companies outside the
 // credential. It must answer exactly as reading company by company does: same people, same
 // employments, same exact total, page by page; and whatever the credential's count of
 // outside companies says, because that count is only a hint read when the credential was.

@@ -1,6 +1,6 @@
 // Each erasure is one transaction: a failure at its last step leaves every row of every
 // table as it was, a dry run changes nothing, and once it commits the session that made it
-// holds no copy either (the upkeep's notes, migration 004; the planner statistics), on
+// holds no copy either (the upkeep's notes, ON COMMIT DELETE ROWS; the planner statistics), on
 // both engines.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { importRecords } from '../../server/importing/index.js';

@@ -1,30 +1,117 @@
-// The schema is one baseline migration plus whatever comes after it, and
-// server/db/structure.sql is what they produce: migrating an empty database from scratch
-// gives exactly that file, on each engine (`npm run db:structure` rewrites it after a
-// migration is added). Migrating again changes nothing.
-import { readFileSync } from 'node:fs';
+// The schema is one baseline migration plus whatever comes after it, and the derived
+// data's upkeep is one repeatable source applied after them; server/db/structure.sql is
+// what they produce: migrating an empty database from scratch gives exactly that file, on
+// each engine (`npm run db:structure` rewrites it after a change). Migrating again changes
+// nothing; the upkeep source is applied again when the checksum recorded for it is not
+// its own, and the upkeep it leaves keeps derived data equal to a rebuild.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../server/db/migrate.js';
+import type { Database } from '../../server/db/database.js';
+import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
+import { migrate, upkeepSource } from '../../server/db/migrate.js';
 import { describeStructure } from '../../server/db/structure.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const committed = readFileSync(new URL('../../server/db/structure.sql', import.meta.url), 'utf8');
+const upkeepChecksum = createHash('sha256')
+  .update(readFileSync(new URL('../../server/db/derived/upkeep.sql', import.meta.url)))
+  .digest('hex');
+const lastMigration = readdirSync(new URL('../../server/db/migrations/', import.meta.url))
+  .sort()
+  .at(-1);
+const upkeepRow = { version: `${upkeepSource} sha256:${upkeepChecksum} after ${lastMigration}` };
 
-describe.each(engines)('migrating from scratch on %s', (engine) => {
+const upkeepRows = (db: Database) =>
+  db.query<{ version: string }>(`SELECT version FROM schema_migrations WHERE starts_with(version, $1) ORDER BY 1`, [`${upkeepSource} `]);
+const triggerExists = async (db: Database, name: string) =>
+  (await db.query('SELECT 1 FROM pg_trigger WHERE tgname = $1 AND NOT tgisinternal', [name])).length === 1;
+
+/** One linked employment written by plain SQL (the upkeep serves every writer, not only the import). */
+async function writeEmployment(db: Database, n: number): Promise<void> {
+  const person = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+  const employment = `00000000-0000-4000-9000-${String(n).padStart(12, '0')}`;
+  await db.transaction(async (tx) => {
+    await tx.query(`INSERT INTO companies (id, name) VALUES ('acme', 'Acme') ON CONFLICT DO NOTHING`);
+    await tx.query(`INSERT INTO persons (id, created_at, updated_at) VALUES ($1, '2024-03-0${n}T10:00:00Z', '2024-03-0${n}T10:00:00Z')`, [person]);
+    await tx.query(
+      `INSERT INTO employees (id, company_id, person_id, person_created_at, person_updated_at, first_name, last_name, first_name_folded,
+                              last_name_folded, date_of_birth, email, phone, address_line1, city, state, postal_code, created_at, updated_at)
+       SELECT $1, 'acme', id, created_at, updated_at, 'Ada', $2, 'ada', lower($2), '1990-01-01', 'a@example.com', '+15551234567',
+              '1 Main St', 'Springfield', 'IL', '62701', created_at, created_at FROM persons WHERE id = $3`,
+      [employment, `Lovelace${n}`, person],
+    );
+  });
+}
+
+describe.each(engines)('migrating on %s', (engine) => {
   let database: ThrowawayDatabase;
   beforeAll(async () => {
     database = await throwawayDatabase(engine, { migrate: false });
   });
   afterAll(() => database?.drop());
 
-  it('gives exactly server/db/structure.sql (run `npm run db:structure` after adding a migration)', async () => {
-    expect(await migrate(database.db)).toContain('001_baseline.sql');
+  it('gives exactly server/db/structure.sql from scratch (run `npm run db:structure` after a change)', async () => {
+    const applied = await migrate(database.db);
+    expect(applied).toContain('001_baseline.sql');
+    expect(applied.at(-1)).toBe(upkeepSource);
     expect(await describeStructure(database.db)).toBe(committed);
+    expect(await upkeepRows(database.db)).toEqual([upkeepRow]);
   });
 
   it('applies nothing the second time', async () => {
     expect(await migrate(database.db)).toEqual([]);
     expect(await describeStructure(database.db)).toBe(committed);
+  });
+
+  it('does not look at the upkeep again while its checksum is recorded (a start pays for a hash, not a re-apply)', async () => {
+    await database.db.query('DROP TRIGGER employees_truncated ON employees');
+    expect(await migrate(database.db)).toEqual([]);
+    expect(await triggerExists(database.db, 'employees_truncated')).toBe(false);
+  });
+
+  it('applies the upkeep source again when the recorded checksum is not its own, and its triggers then keep derived data', async () => {
+    // As a database whose upkeep came from an older source would be: a body and a trigger
+    // that differ from the source's, and that source's checksum.
+    await database.db.query(`CREATE OR REPLACE FUNCTION forget_derived_data() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$`);
+    await database.db.query(`UPDATE schema_migrations SET version = $1 WHERE starts_with(version, $2)`, [`${upkeepSource} sha256:older`, `${upkeepSource} `]);
+    expect(await describeStructure(database.db)).not.toBe(committed);
+
+    expect(await migrate(database.db)).toEqual([upkeepSource]);
+    expect(await describeStructure(database.db)).toBe(committed);
+    expect(await upkeepRows(database.db)).toEqual([upkeepRow]);
+    expect(await migrate(database.db)).toEqual([]);
+
+    await writeEmployment(database.db, 1);
+    await writeEmployment(database.db, 2);
+    const { kept, rebuilt } = await derivedDataAndRebuild(database.db);
+    expect(kept.people_by_company_day).toHaveLength(2);
+    expect(kept.last_name_pieces.length).toBeGreaterThan(0);
+    expect(kept).toEqual(rebuilt);
+    await database.db.query('TRUNCATE employees');
+    expect((await derivedDataAndRebuild(database.db)).kept.last_name_pieces).toEqual([]);
+  });
+
+  it('applies the upkeep source again once a migration has been added since it was applied', async () => {
+    await database.db.query(`UPDATE schema_migrations SET version = $1 WHERE starts_with(version, $2)`, [
+      `${upkeepSource} sha256:${upkeepChecksum} after 000_earlier.sql`,
+      `${upkeepSource} `,
+    ]);
+    expect(await migrate(database.db)).toEqual([upkeepSource]);
+    expect(await upkeepRows(database.db)).toEqual([upkeepRow]);
+    expect(await describeStructure(database.db)).toBe(committed);
+  });
+
+  it('lets several migrators start at once on an empty database: each step is applied once, the schema is the same', async () => {
+    const fresh = await throwawayDatabase(engine, { migrate: false });
+    try {
+      const applied = (await Promise.all([migrate(fresh.db), migrate(fresh.db), migrate(fresh.db)])).flat();
+      expect(applied.filter((step) => step === '001_baseline.sql')).toHaveLength(1);
+      expect(applied.filter((step) => step === upkeepSource)).toHaveLength(1);
+      expect(await describeStructure(fresh.db)).toBe(committed);
+    } finally {
+      await fresh.drop();
+    }
   });
 
   it('needs no extension: the name pieces and dictionaries replaced pg_trgm and btree_gin', () => {

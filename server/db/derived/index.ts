@@ -1,7 +1,7 @@
 // The derived data (README.md beside this file): the structures, a rebuild from scratch,
 // the check that the kept structures equal that rebuild, and the delete path erasure and
 // operators use. Upkeep itself is in the database (follow_employment_changes and its
-// companions, migration 001), so every writer gets it.
+// companions, upkeep.sql beside this file), so every writer gets it.
 import type { Database, Queryable } from '../database.js';
 
 /** Each derived table, read in a fixed order (its whole key), so that two readings compare. */

@@ -1,7 +1,7 @@
 // How an import keeps the derived data (server/db/derived) equal to a rebuild. Into a
 // database with no linked employment (an initial load), whose derived data is therefore
 // empty, the per-statement upkeep stands aside (`lookup.bulk`, transaction-local,
-// migration 005) and every structure is filled once, set-based, after the employments are
+// db/derived/upkeep.sql) and every structure is filled once, set-based, after the employments are
 // written. Otherwise the per-statement upkeep follows each write, in proportion to the
 // change. Either way everything is in the import's one transaction, under the writers'
 // lock: readers see before or after, and the choice cannot go stale while the import runs.

@@ -1,64 +1,61 @@
--- An import keeps the derived data up to date once for its whole transaction instead of
--- once per statement (server/db/import/upkeep.ts): inside it, `lookup.bulk` is set
--- transaction-local and the per-statement upkeep on employees stands aside. Every other
--- writer (plain SQL, erasure, the credentials CLI) is untouched: the setting is only ever
--- set by an import, for its own transaction. The writers' lock is still taken first.
-DROP TRIGGER employees_inserted ON employees;
-DROP TRIGGER employees_updated ON employees;
-DROP TRIGGER employees_deleted ON employees;
-CREATE TRIGGER employees_inserted AFTER INSERT ON employees
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT
-  WHEN (current_setting('lookup.bulk', true) IS DISTINCT FROM 'on') EXECUTE FUNCTION follow_employment_changes();
-CREATE TRIGGER employees_updated AFTER UPDATE ON employees
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
-  WHEN (current_setting('lookup.bulk', true) IS DISTINCT FROM 'on') EXECUTE FUNCTION follow_employment_changes();
-CREATE TRIGGER employees_deleted AFTER DELETE ON employees
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT
-  WHEN (current_setting('lookup.bulk', true) IS DISTINCT FROM 'on') EXECUTE FUNCTION follow_employment_changes();
+-- The derived data's upkeep: how every derived table (server/db/derived/README.md) follows
+-- the source tables, within the statement that changes them, for every writer (import,
+-- erasure, the CLIs, plain SQL). This is its one definition.
+--
+-- A repeatable source, not a migration: the migrator applies it after the migrations
+-- whenever its text has changed or a migration has been added since, in one transaction
+-- under the migrators' lock, and records its checksum and the last migration in
+-- schema_migrations (server/db/migrate.ts). So every statement here must be safe to run
+-- again: CREATE OR REPLACE FUNCTION and CREATE OR REPLACE TRIGGER. Removing an object takes an explicit
+-- DROP ... IF EXISTS here; changing a function's arguments or result takes a DROP first.
+-- It changes no stored row; the helpers that decide what stored rows mean (utc_day,
+-- name_pieces, short_fragments) are in the baseline migration.
+--
+-- (Comment lines inside a function body are dropped when the migrator applies it, so a
+-- body's comments are for readers of this file.)
 
--- Every derived structure filled from the source tables, assuming it is empty: the rebuild
--- after its TRUNCATE, and an import into a database with no linked employment (whose
--- derived data is empty), which must not TRUNCATE (that lock would block readers until
--- it commits). The pieces come straight from generate_series (what name_pieces computes,
--- made distinct by the outer DISTINCT), without a function call per name.
-CREATE FUNCTION fill_derived_data() RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  hash_agg text := current_setting('enable_hashagg');
+-- ---------------------------------------------------------------------------
+-- One writer of source data at a time. Every writer takes this lock before it brings the
+-- derived data up to date, and an import holds it for its whole transaction
+-- (server/db/writersLock.ts): under READ COMMITTED each writer then sees what the one
+-- before it committed, so the derived data stays exact under concurrent writers. Readers
+-- never take it.
+-- ---------------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION lock_data_writers() RETURNS void LANGUAGE sql AS $$ SELECT pg_advisory_xact_lock(728302) $$;
+-- Taken before a statement touches a row, so that a plain-SQL writer queues behind an
+-- import instead of holding rows the import waits for (a deadlock PostgreSQL would break
+-- by aborting one of them).
+CREATE OR REPLACE FUNCTION lock_data_writers_first() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM lock_data_writers();
-  -- The pieces are made distinct by the sort their index wants anyway, not hashed first and
-  -- sorted after; restored at the end.
-  PERFORM set_config('enable_hashagg', 'off', true);
-  INSERT INTO last_name_dictionary SELECT DISTINCT last_name_folded FROM employees WHERE person_id IS NOT NULL ORDER BY 1;
-  INSERT INTO first_name_dictionary SELECT DISTINCT first_name_folded FROM employees WHERE person_id IS NOT NULL ORDER BY 1;
-  INSERT INTO last_name_pieces
-  SELECT DISTINCT substr(e.last_name_folded, s, 3), e.company_id, e.person_created_at, e.person_id, e.last_name_folded, e.first_name_folded
-    FROM employees e CROSS JOIN generate_series(1, length(e.last_name_folded) - 2) AS s
-   WHERE e.person_id IS NOT NULL ORDER BY 1, 2, 3, 4, 5, 6;
-  INSERT INTO first_name_pieces
-  SELECT DISTINCT substr(e.first_name_folded, s, 3), e.company_id, e.person_created_at, e.person_id, e.last_name_folded, e.first_name_folded
-    FROM employees e CROSS JOIN generate_series(1, length(e.first_name_folded) - 2) AS s
-   WHERE e.person_id IS NOT NULL ORDER BY 1, 2, 3, 4, 6, 5;
-  INSERT INTO people_by_company_day (company_id, day, people)
-  SELECT company_id, utc_day(person_created_at), count(DISTINCT person_id) FROM employees WHERE person_id IS NOT NULL GROUP BY 1, 2;
-  -- Every key credential_companies holds (a credential's, or whatever later keys it).
-  PERFORM recount_credential_people(array_agg(DISTINCT credential_id)) FROM credential_companies;
-  PERFORM set_config('enable_hashagg', hash_agg, true);
+  RETURN NULL;
 END
 $$;
+CREATE OR REPLACE TRIGGER employees_locked BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON employees
+  FOR EACH STATEMENT EXECUTE FUNCTION lock_data_writers_first();
+CREATE OR REPLACE TRIGGER persons_locked BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON persons
+  FOR EACH STATEMENT EXECUTE FUNCTION lock_data_writers_first();
+CREATE OR REPLACE TRIGGER credential_companies_locked BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON credential_companies
+  FOR EACH STATEMENT EXECUTE FUNCTION lock_data_writers_first();
 
-CREATE OR REPLACE FUNCTION rebuild_derived_data() RETURNS void LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM lock_data_writers();
-  TRUNCATE last_name_dictionary, first_name_dictionary, last_name_pieces, first_name_pieces, people_by_company_day, people_by_credential_day;
-  PERFORM fill_derived_data();
-END
-$$;
-
--- The per-statement upkeep as in the baseline, but reaching the affected people's
--- employments by index always (with a change of thousands of rows the planner flattened the
--- LATERAL and hashed the whole employments table), and cutting name pieces without a
--- function call per name. Its notes stay emptied at every commit, as 004 made them.
+-- ---------------------------------------------------------------------------
+-- Any change of employees (insert, update, delete; import, COPY or plain SQL), once per
+-- statement. The changed rows that matter (linked, and for an update only where the
+-- company, person, person's creation time or a folded name changed) are noted, old and
+-- new. For every person they concern, what the person bore before the statement (their
+-- employments now, less the new rows, plus the old ones) and after it (their employments
+-- now) are set side by side, and each derived table writes only the difference: exact,
+-- at a cost in proportion to the change.
+--
+-- The affected people's employments are reached by index always (OFFSET 0 keeps the
+-- planner from flattening the LATERAL into a join it may hash over the whole table), and
+-- name pieces are cut inline rather than by a call of name_pieces per name.
+--
+-- The notes (temporary tables, one set per session) are created ON COMMIT DELETE ROWS:
+-- emptied at every commit and undone by a rollback, so a session that imported or erased
+-- someone keeps no copy of their folded names past its transaction, out of every table a
+-- dump reads (erasure relies on it).
+-- ---------------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION follow_employment_changes() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   noted bigint;
@@ -213,5 +210,115 @@ BEGIN
       LEFT JOIN LATERAL (SELECT 1 AS held FROM employees e WHERE e.first_name_folded = c.folded AND e.person_id IS NOT NULL LIMIT 1) h ON true
      WHERE h.held IS NULL));
   RETURN NULL;
+END
+$$;
+-- An import stands the per-statement upkeep aside for its own transaction
+-- (`set_config('lookup.bulk', 'on', true)`, server/db/import/upkeep.ts) and brings the
+-- derived data up to date once at its end. Every other writer is untouched: only an import
+-- sets it, transaction-local. (Never ALTER TABLE ... DISABLE TRIGGER: its lock would block
+-- readers.) The writers' lock is still taken first, by employees_locked.
+CREATE OR REPLACE TRIGGER employees_inserted AFTER INSERT ON employees
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT
+  WHEN (current_setting('lookup.bulk', true) IS DISTINCT FROM 'on') EXECUTE FUNCTION follow_employment_changes();
+CREATE OR REPLACE TRIGGER employees_updated AFTER UPDATE ON employees
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
+  WHEN (current_setting('lookup.bulk', true) IS DISTINCT FROM 'on') EXECUTE FUNCTION follow_employment_changes();
+CREATE OR REPLACE TRIGGER employees_deleted AFTER DELETE ON employees
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT
+  WHEN (current_setting('lookup.bulk', true) IS DISTINCT FROM 'on') EXECUTE FUNCTION follow_employment_changes();
+
+-- Emptying employees empties everything derived from it.
+CREATE OR REPLACE FUNCTION forget_derived_data() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  TRUNCATE last_name_dictionary, first_name_dictionary, last_name_pieces, first_name_pieces, people_by_company_day, people_by_credential_day;
+  RETURN NULL;
+END
+$$;
+CREATE OR REPLACE TRIGGER employees_truncated AFTER TRUNCATE ON employees FOR EACH STATEMENT EXECUTE FUNCTION forget_derived_data();
+
+-- A person's times reach the copies on their employments in the same statement (the
+-- employments' own upkeep then follows a changed creation time).
+CREATE OR REPLACE FUNCTION follow_person_times() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  -- (Each person's employments by index, LATERAL, never a scan of all employments.)
+  UPDATE employees e SET person_created_at = c.created_at, person_updated_at = c.updated_at
+    FROM (SELECT y.ctid AS tid, n.created_at, n.updated_at
+            FROM old_rows o JOIN new_rows n ON n.id = o.id
+           CROSS JOIN LATERAL (SELECT x.ctid FROM employees x WHERE x.person_id = n.id) y
+           WHERE (o.created_at, o.updated_at) IS DISTINCT FROM (n.created_at, n.updated_at)) c
+   WHERE e.ctid = c.tid;
+  RETURN NULL;
+END
+$$;
+CREATE OR REPLACE TRIGGER persons_times_copied AFTER UPDATE ON persons
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION follow_person_times();
+
+-- ---------------------------------------------------------------------------
+-- A company set's rollup, counted from scratch: when its companies change (a new set is
+-- written, a replaced one removed) and in a fill.
+-- ---------------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION recount_credential_people(credentials uuid[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM people_by_credential_day WHERE credential_id = ANY (credentials);
+  INSERT INTO people_by_credential_day (credential_id, day, people)
+  SELECT cc.credential_id, utc_day(e.person_created_at), count(DISTINCT e.person_id)
+    FROM credential_companies cc
+    JOIN employees e ON e.company_id = cc.company_id AND e.person_id IS NOT NULL
+   WHERE cc.credential_id = ANY (credentials)
+   GROUP BY 1, 2;
+END
+$$;
+CREATE OR REPLACE FUNCTION follow_credential_companies() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM lock_data_writers();
+  PERFORM recount_credential_people(array_agg(DISTINCT credential_id)) FROM changed;
+  RETURN NULL;
+END
+$$;
+CREATE OR REPLACE TRIGGER credential_companies_added AFTER INSERT ON credential_companies
+  REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION follow_credential_companies();
+CREATE OR REPLACE TRIGGER credential_companies_removed AFTER DELETE ON credential_companies
+  REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION follow_credential_companies();
+
+-- ---------------------------------------------------------------------------
+-- Every derived table filled from the source tables, assuming it is empty: the rebuild
+-- after its TRUNCATE, and an import into a database with no linked employment (whose
+-- derived data is empty), which must not TRUNCATE (that lock would block readers until
+-- it commits). The pieces come straight from generate_series (what name_pieces computes,
+-- made distinct by the outer DISTINCT), without a function call per name.
+-- ---------------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION fill_derived_data() RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  hash_agg text := current_setting('enable_hashagg');
+BEGIN
+  PERFORM lock_data_writers();
+  -- The pieces are made distinct by the sort their index wants anyway, not hashed first and
+  -- sorted after; restored at the end.
+  PERFORM set_config('enable_hashagg', 'off', true);
+  INSERT INTO last_name_dictionary SELECT DISTINCT last_name_folded FROM employees WHERE person_id IS NOT NULL ORDER BY 1;
+  INSERT INTO first_name_dictionary SELECT DISTINCT first_name_folded FROM employees WHERE person_id IS NOT NULL ORDER BY 1;
+  INSERT INTO last_name_pieces
+  SELECT DISTINCT substr(e.last_name_folded, s, 3), e.company_id, e.person_created_at, e.person_id, e.last_name_folded, e.first_name_folded
+    FROM employees e CROSS JOIN generate_series(1, length(e.last_name_folded) - 2) AS s
+   WHERE e.person_id IS NOT NULL ORDER BY 1, 2, 3, 4, 5, 6;
+  INSERT INTO first_name_pieces
+  SELECT DISTINCT substr(e.first_name_folded, s, 3), e.company_id, e.person_created_at, e.person_id, e.last_name_folded, e.first_name_folded
+    FROM employees e CROSS JOIN generate_series(1, length(e.first_name_folded) - 2) AS s
+   WHERE e.person_id IS NOT NULL ORDER BY 1, 2, 3, 4, 6, 5;
+  INSERT INTO people_by_company_day (company_id, day, people)
+  SELECT company_id, utc_day(person_created_at), count(DISTINCT person_id) FROM employees WHERE person_id IS NOT NULL GROUP BY 1, 2;
+  -- Every key credential_companies holds (a credential's, or whatever later keys it).
+  PERFORM recount_credential_people(array_agg(DISTINCT credential_id)) FROM credential_companies;
+  PERFORM set_config('enable_hashagg', hash_agg, true);
+END
+$$;
+-- Every derived table emptied and filled again: the invariant the tests hold the kept
+-- tables to (server/db/derived/index.ts), and what a bulk load that writes employees
+-- with the triggers disabled runs afterwards (bench/dataset/loadPostgres.ts).
+CREATE OR REPLACE FUNCTION rebuild_derived_data() RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM lock_data_writers();
+  TRUNCATE last_name_dictionary, first_name_dictionary, last_name_pieces, first_name_pieces, people_by_company_day, people_by_credential_day;
+  PERFORM fill_derived_data();
 END
 $$;
