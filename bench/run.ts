@@ -8,7 +8,7 @@ import { relative } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../server/config.js';
 import { findActiveCredential } from '../server/db/credentials.js';
-import { openDatabase } from '../server/db/database.js';
+import { openDatabase } from '../server/db/openDatabase.js';
 import { findPersons, type PersonFilter } from '../server/db/persons.js';
 import { hashToken } from '../server/domain/tokens.js';
 import { type AuditIndexMerge, auditIndexUpkeep, emptyAuditIndexPendingList } from './auditIndex.js';

@@ -8,8 +8,9 @@ import { type AccessAudit, auditInStatement, auditOff, auditSpooled } from './ac
 import { Housekeeping } from './access/housekeeping.js';
 import { LastUseRecorder } from './access/lastUse.js';
 import { auditDurabilityFor, type Config, requirePersistentStorage } from './config.js';
-import { type Database, openDatabase } from './db/database.js';
+import type { Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { openDatabase } from './db/openDatabase.js';
 import { Authenticator } from './http/authenticate.js';
 import { clientAddressResolver } from './http/clientAddress.js';
 import { clientErrorHandler, connectHandler, rememberResponse } from './http/clientError.js';

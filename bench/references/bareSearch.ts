@@ -8,7 +8,7 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { loadConfig } from '../../server/config.js';
 import { type Credential, findActiveCredential } from '../../server/db/credentials.js';
-import { openDatabase } from '../../server/db/database.js';
+import { openDatabase } from '../../server/db/openDatabase.js';
 import { findPersons, pageOf } from '../../server/db/persons.js';
 import { type SearchRequest, searchFilter } from '../../server/domain/persons.js';
 import { hashToken, hashTokenBase64 } from '../../server/domain/tokens.js';
