@@ -6,7 +6,8 @@
 // A child process driven over IPC, pinned like the server, so both run on the same core.
 import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/openDatabase.js';
-import { findPersons, type PersonFilter } from '../../server/db/persons.js';
+import { findPersons } from '../../server/db/persons.js';
+import type { PersonFilter } from '../../server/domain/persons.js';
 import { RssSampler } from '../rss.js';
 import { percentile } from '../stats.js';
 

@@ -1,9 +1,8 @@
 // The access audit's table (migration 003): entries written by the person query itself
 // (server/db/persons.ts) or here, read back per person or per credential, and deleted past
 // their retention by the housekeeping job; and the spool files' progress (migration 006).
+import type { AuditedOperation } from '../domain/accessAudit.js';
 import type { Queryable } from './database.js';
-
-export type AuditedOperation = 'searchPersons' | 'getPerson';
 
 export interface AuditEntry {
   /** The instant of the read the response was built from (its asOf). */
