@@ -5,7 +5,7 @@
 // ids per response are read from the audit by its time window, and the merge of all
 // that is pending is timed, giving PostgreSQL's CPU time per id merged.
 import { mergeAuditPersonIndex } from '../server/db/accessAudit.js';
-import { openDatabase } from '../server/db/database.js';
+import { openDatabase } from '../server/db/openDatabase.js';
 import { cpuMicros } from './cpu.js';
 
 export interface AuditIndexMerge {

@@ -1,7 +1,7 @@
 // Drives the direct-SQL reference (references/directSql.ts) in its own pinned process.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { PersonFilter } from '../server/db/persons.js';
+import type { PersonFilter } from '../server/domain/persons.js';
 import { cpuBetween, cpuMicros } from './cpu.js';
 import type { Measured } from './loadHttp.js';
 import { onCpu } from './machine.js';

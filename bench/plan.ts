@@ -1,7 +1,7 @@
 // The measurements of one run, as data: groups of scenarios, each measured on several
 // targets. run.ts walks them in alternating rounds.
 
-import type { PersonFilter } from '../server/db/persons.js';
+import type { PersonFilter } from '../server/domain/persons.js';
 import type { CredentialKey } from './dataset/generate.js';
 import type { HttpRequestSpec, PersonKind } from './scenarios.js';
 

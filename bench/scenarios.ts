@@ -3,8 +3,8 @@
 // findPersons filters the service derives from them (domain/persons.ts searchFilter, for
 // the stored credential), for the direct-SQL reference.
 import type { Config } from '../server/config.js';
-import type { Credential } from '../server/db/credentials.js';
-import type { PersonFilter } from '../server/db/persons.js';
+import type { Credential } from '../server/domain/credentials.js';
+import type { PersonFilter } from '../server/domain/persons.js';
 import { type SearchRequest, searchFilter } from '../server/domain/persons.js';
 import type { FilterSamples } from './dataset/samples.js';
 

@@ -9,9 +9,9 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Ajv } from 'ajv';
 import standalone from 'ajv/dist/standalone/index.js';
-import { loadContract, servedOperation } from '../server/contract.js';
+import { loadContract } from '../server/contract.js';
 import { contractPaths } from '../server/contractFiles.js';
-import { PREPARED_INDEX, type PreparedIndex } from '../server/servedContract.js';
+import { PREPARED_INDEX, type PreparedIndex, servedOperation } from '../server/servedContract.js';
 
 export function prepareContract(dir: string, bundle: string = contractPaths.full): void {
   // openapi-backend makes one ajv per validator, just before compiling it: the instances

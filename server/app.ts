@@ -4,12 +4,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type AddressInfo, Server as NetServer } from 'node:net';
 import type { Redis } from 'ioredis';
 import { AuditShipper } from './access/auditShipper.js';
-import { type AccessAudit, auditInStatement, auditOff, auditSpooled } from './access/auditWriter.js';
+import { auditInStatement, auditOff, auditSpooled } from './access/auditWriter.js';
 import { Housekeeping } from './access/housekeeping.js';
 import { LastUseRecorder } from './access/lastUse.js';
 import { auditDurabilityFor, type Config, requirePersistentStorage } from './config.js';
-import { type Database, openDatabase } from './db/database.js';
+import { SqlCredentials } from './db/credentials.js';
+import type { Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
+import { openDatabase } from './db/openDatabase.js';
+import { SqlPersonQueries } from './db/personQueries.js';
+import type { AccessAudit } from './domain/accessAudit.js';
 import { Authenticator } from './http/authenticate.js';
 import { clientAddressResolver } from './http/clientAddress.js';
 import { clientErrorHandler, connectHandler, rememberResponse } from './http/clientError.js';
@@ -118,8 +122,11 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const handler = createRequestHandler({
     api,
     router,
-    operations: createOperations(db, audit, { defaultPhoneRegion: config.defaultPhoneRegion, inlineCompaniesMax: config.inlineCompaniesMax }),
-    authenticator: new Authenticator(db, config.credentialCacheMs, databaseDeadlineMs(config), lastUse),
+    operations: createOperations(new SqlPersonQueries(db), audit, {
+      defaultPhoneRegion: config.defaultPhoneRegion,
+      inlineCompaniesMax: config.inlineCompaniesMax,
+    }),
+    authenticator: new Authenticator(new SqlCredentials(db), config.credentialCacheMs, databaseDeadlineMs(config), lastUse),
     limits,
     cors: createCors(config.corsOrigins),
     clientAddress: clientAddressResolver(config.trustedProxies),

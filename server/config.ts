@@ -1,9 +1,8 @@
 // Configuration, from environment variables only, with defaults that make a bare
 // `npm start` a working development service.
 
+import { BlockList, isIP } from 'node:net';
 import { resolve } from 'node:path';
-import { trustedProxyList } from './http/clientAddress.js';
-import { normalizeOrigin } from './http/cors.js';
 
 export type Environment = 'development' | 'sandbox' | 'production';
 /** spool: appended to a local file before the response, shipped in batches (server/access/auditSpool.ts). */
@@ -169,6 +168,39 @@ function trustedProxies(env: NodeJS.ProcessEnv): string[] {
     throw new ConfigError(`TRUSTED_PROXIES must list IP addresses or CIDR ranges, such as 10.0.0.0/8,127.0.0.1: ${(error as Error).message}`);
   }
   return entries;
+}
+
+/**
+ * A BlockList of `entries` (each an IP address or a CIDR range); throws on anything else.
+ * Here, where TRUSTED_PROXIES is checked; http/clientAddress.ts builds its list with it.
+ */
+export function trustedProxyList(entries: readonly string[]): BlockList {
+  const blocks = new BlockList();
+  for (const entry of entries) {
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    if (!family || extra !== undefined) throw new Error(`"${entry}" is not an IP address or CIDR range`);
+    const type = family === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) blocks.addAddress(address, type);
+    else {
+      const bits = Number(prefix);
+      if (!/^\d+$/.test(prefix) || bits > (family === 6 ? 128 : 32)) throw new Error(`"${entry}" is not an IP address or CIDR range`);
+      blocks.addSubnet(address, bits, type);
+    }
+  }
+  return blocks;
+}
+
+/** An origin as browsers send it (`https://app.example.com`, no path, default port left out), or undefined. */
+function normalizeOrigin(text: string): string | undefined {
+  try {
+    const url = new URL(text);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) return undefined;
+    return url.origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A comma-separated list; blanks around entries ignored, empty entries dropped. */

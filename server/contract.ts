@@ -8,7 +8,6 @@ import addFormats from 'ajv-formats';
 import { OpenAPIBackend, type Operation } from 'openapi-backend';
 import { parse } from 'yaml';
 import { contractPaths } from './contractFiles.js';
-import type { Operation as ServedOperation } from './servedContract.js';
 
 export { contractPaths };
 
@@ -55,9 +54,3 @@ export function warmUp(api: Contract): void {
 }
 
 export type { Operation };
-
-/** An operation as the server reads it (servedContract.ts), from openapi-backend's. */
-export function servedOperation(operation: Operation): ServedOperation {
-  const { operationId, method, path, parameters, requestBody } = operation as any;
-  return { operationId, method, path, parameters, requestBody, draft: (operation as any)['x-draft'] === true };
-}

@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { AnyValidateFunction } from 'ajv/dist/core.js';
+import type { Operation as BackendOperation } from 'openapi-backend';
 import { contractPaths } from './contractFiles.js';
 
 /** An operation as routing and validation read it: parameters and body dereferenced. */
@@ -39,13 +40,19 @@ export const PREPARED_INDEX = 'operations.json';
 /** The build's prepared contract where there is one beside this module, else the bundle compiled now. */
 export async function loadServedContract(prepared: string = contractPaths.prepared): Promise<ServedContract> {
   if (existsSync(join(prepared, PREPARED_INDEX))) return readPreparedContract(prepared);
-  const { loadContract, warmUp, servedOperation } = await import('./contract.js');
+  const { loadContract, warmUp } = await import('./contract.js');
   const api = loadContract();
   warmUp(api);
   return {
     operations: api.router.getOperations().map(servedOperation),
     requestValidators: (operationId) => api.validator.getRequestValidatorsForOperation(operationId) ?? [],
   };
+}
+
+/** An operation as the server reads it, from openapi-backend's (the build writes these too). */
+export function servedOperation(operation: BackendOperation): Operation {
+  const { operationId, method, path, parameters, requestBody } = operation as any;
+  return { operationId, method, path, parameters, requestBody, draft: (operation as any)['x-draft'] === true };
 }
 
 export function readPreparedContract(dir: string): ServedContract {

@@ -4,8 +4,9 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
-import { type Database, openDatabase } from '../../server/db/database.js';
+import type { Database } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
+import { openDatabase } from '../../server/db/openDatabase.js';
 import { type BenchCredential, type Company, createDataset, type Scale } from './generate.js';
 import { loadThroughImport } from './loadImport.js';
 import { loadPostgres } from './loadPostgres.js';

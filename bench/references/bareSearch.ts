@@ -7,9 +7,10 @@
 // the credentials of BENCH_CREDENTIALS as the service holds them.
 import { createServer, type ServerResponse } from 'node:http';
 import { loadConfig } from '../../server/config.js';
-import { type Credential, findActiveCredential } from '../../server/db/credentials.js';
-import { openDatabase } from '../../server/db/database.js';
+import { findActiveCredential } from '../../server/db/credentials.js';
+import { openDatabase } from '../../server/db/openDatabase.js';
 import { findPersons, pageOf } from '../../server/db/persons.js';
+import type { Credential } from '../../server/domain/credentials.js';
 import { type SearchRequest, searchFilter } from '../../server/domain/persons.js';
 import { hashToken, hashTokenBase64 } from '../../server/domain/tokens.js';
 import { getPersonResponseJson, searchPersonsResponseJson } from '../../server/operations/personResponses.js';

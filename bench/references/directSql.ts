@@ -5,8 +5,9 @@
 // limit, with no HTTP, no validation and no JSON in the way.
 // A child process driven over IPC, pinned like the server, so both run on the same core.
 import { loadConfig } from '../../server/config.js';
-import { openDatabase } from '../../server/db/database.js';
-import { findPersons, type PersonFilter } from '../../server/db/persons.js';
+import { openDatabase } from '../../server/db/openDatabase.js';
+import { findPersons } from '../../server/db/persons.js';
+import type { PersonFilter } from '../../server/domain/persons.js';
 import { RssSampler } from '../rss.js';
 import { percentile } from '../stats.js';
 

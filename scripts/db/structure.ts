@@ -2,8 +2,8 @@
 // server/db/structure.sql (tests/server/migrations.test.ts checks it on both engines).
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
+import { openDatabase } from '../../server/db/openDatabase.js';
 import { describeStructure } from '../../server/db/structure.js';
 
 const db = await openDatabase({});

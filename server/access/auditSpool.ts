@@ -10,20 +10,10 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import type { AuditedOperation } from '../db/accessAudit.js';
+import type { AuditAppender, SpooledEntry } from '../domain/accessAudit.js';
 import { ServiceUnavailable } from '../errors.js';
 
 export const SPOOL_SUFFIX = '.ndjson';
-
-/** One spooled entry. Its ids come from PostgreSQL or the validated request: UUIDs. */
-export interface SpooledEntry {
-  /** The response's asOf. */
-  at: string;
-  credentialId: string;
-  operation: AuditedOperation;
-  personIds: readonly string[];
-  notFoundPersonId?: string;
-}
 
 /**
  * The entry as its spool line: a JSON object whose keys are access_audit's columns, the
@@ -63,7 +53,7 @@ export function createSpoolFile(dir: string, name: string): SpoolFile {
   return { name, path, fd: openSync(path, 'ax+', 0o640), size: 0 };
 }
 
-export class AuditSpool {
+export class AuditSpool implements AuditAppender {
   /** The file appended to; undefined while there is none (its lock lost): appends then fail. */
   private file: SpoolFile | undefined;
   /** Lines of responses waiting for this loop turn's write, and those responses. */

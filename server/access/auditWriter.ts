@@ -11,17 +11,8 @@
 //   rows reach the service only once it has committed (flush: also flushed to disk), so a
 //   crash of the service can lose only entries of responses that were never sent.
 import type { AuditDurability } from '../config.js';
+import type { AccessAudit } from '../domain/accessAudit.js';
 import type { AuditSpool } from './auditSpool.js';
-
-export interface AccessAudit {
-  /**
-   * How a person operation's own query writes its entry, in the statement that reads the
-   * response (commit, flush).
-   */
-  readonly inStatement?: { synchronousCommit: boolean };
-  /** Where the operation appends its entry before answering (spool). */
-  readonly spool?: AuditSpool;
-}
 
 /** The audit as configured: `commit` returns before PostgreSQL flushed the entry to disk; `flush` after. */
 export const auditInStatement = (durability: Exclude<AuditDurability, 'spool'>): AccessAudit => ({

@@ -2,27 +2,8 @@
 // hashes are stored. A credential's companies are an immutable company set that a change
 // replaces (credential_companies), so a cached credential always reads one consistent set.
 import { randomUUID } from 'node:crypto';
+import type { ActiveCredentials, Credential } from '../domain/credentials.js';
 import type { Queryable } from './database.js';
-
-export interface Credential {
-  id: string;
-  name: string;
-  /** The company set its companies were read from: the key the person queries read rows and rollups by. */
-  companySetId: string;
-  companies: ReadonlySet<string>;
-  /** The same companies as an array, for SQL `= ANY($n)`. */
-  companyList: readonly string[];
-  /**
-   * How many companies the database held that the credential does not, when it was read.
-   * It only picks how a search reads (server/db/persons.ts): the query finds those
-   * companies again itself, so a company added since changes the speed, not the answer.
-   */
-  companiesOutside: number;
-  /** When the token it was found by stops working (ms since the epoch): its expiry or the end of a rotation's overlap, whichever comes first. */
-  validUntil?: number;
-  /** Found by the token a rotation replaced, during its overlap. */
-  byPreviousToken: boolean;
-}
 
 /** The credential a token opens now: not revoked, not expired, and the current token or a replaced one still in its overlap. */
 export async function findActiveCredential(db: Queryable, tokenHash: Buffer): Promise<Credential | undefined> {
@@ -57,6 +38,15 @@ export async function findActiveCredential(db: Queryable, tokenHash: Buffer): Pr
     validUntil: row.validUntil?.getTime(),
     byPreviousToken: row.byPreviousToken,
   };
+}
+
+/** The domain's ActiveCredentials over this database (app.ts gives it to authentication). */
+export class SqlCredentials implements ActiveCredentials {
+  constructor(private readonly db: Queryable) {}
+
+  findActive(tokenHash: Buffer): Promise<Credential | undefined> {
+    return findActiveCredential(this.db, tokenHash);
+  }
 }
 
 export interface CredentialSummary {

@@ -1,6 +1,7 @@
 // One small interface over the two engines the service runs on: PostgreSQL (`pg`) in
 // production and embedded PGlite (the same PostgreSQL, compiled to WASM) by default.
-// Both speak the same SQL, so every query in db/ runs unchanged on either.
+// Both speak the same SQL, so every query in db/ runs unchanged on either. Each engine
+// implements it (postgres.ts, pglite.ts); openDatabase.ts opens the one configured.
 
 export interface Queryable {
   query<Row = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Row[]>;
@@ -85,14 +86,4 @@ export interface DatabaseOptions {
    * table was touched). On both engines.
    */
   sessionSettings?: Record<string, string>;
-}
-
-/** Opens the database the options point at. Does not migrate; see migrate.ts. */
-export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) {
-    const { openPostgres } = await import('./postgres.js');
-    return openPostgres(options);
-  }
-  const { openPglite } = await import('./pglite.js');
-  return openPglite(options);
 }

@@ -3,18 +3,7 @@
 // it selects. A filter the rollups cannot count makes the query count its matches one by
 // one; so a new filter is added here, and the compiler refuses a filter without its rules.
 
-/** The filters of a search (the person query's other inputs are authorization and paging). */
-export interface FilterValues {
-  companyId?: string;
-  /** Name fragments, folded (domain/names.ts foldName), matched anywhere in the folded names. */
-  firstName?: string;
-  lastName?: string;
-  /** E.164. */
-  phone?: string;
-  personId?: string;
-  createdFrom?: string;
-  createdBefore?: string;
-}
+import type { FilterValues } from '../domain/persons.js';
 
 export interface FilterRule<Value> {
   /**

@@ -14,25 +14,12 @@
 // company is the exception to both: its name pieces are read in person order, each entry
 // checked against the few companies the credential lacks.
 
-import type { AuditedOperation } from './accessAudit.js';
+import type { AuditInStatement } from '../domain/accessAudit.js';
+import type { PersonFilter, PersonPage } from '../domain/persons.js';
 import type { Queryable } from './database.js';
 import { listingRollup, pageAndTotalFromRollups } from './listingFromRollups.js';
-import { type FilterValues, personFilters } from './personFilters.js';
+import { personFilters } from './personFilters.js';
 import { AS_OF, employeeJson, iso } from './personJson.js';
-
-export interface PersonFilter extends FilterValues {
-  /** The credential whose companies bound what matches and shows... */
-  credentialId: string;
-  /** ...which are these; passed inline when there are at most `inlineCompaniesMax` (50 times that for a name fragment of 3+ characters). */
-  authorizedCompanies: readonly string[];
-  /** How many companies the credential does not hold (Credential.companiesOutside), when known: it picks the order a name search reads in. */
-  companiesOutside?: number;
-  inlineCompaniesMax: number;
-  limit: number;
-  offset: number;
-  /** Which external systems' ids to show; undefined shows all. */
-  externalIdSystems?: readonly string[];
-}
 
 /**
  * One row per person on the page, in response order (or, for an empty page, one row with
@@ -47,13 +34,6 @@ export interface PersonRow {
   person: string | null;
 }
 
-/** A page as the operations answer it: its asOf and exact total, and each person's id (as PostgreSQL writes it) and JSON text, in response order. */
-export interface PersonPage {
-  asOf: string;
-  total: number;
-  persons: { id: string; json: string }[];
-}
-
 /** The page findPersons' rows stand for. */
 export function pageOf(rows: readonly PersonRow[]): PersonPage {
   return {
@@ -64,18 +44,11 @@ export function pageOf(rows: readonly PersonRow[]): PersonPage {
 }
 
 /**
- * The access audit's entry of this response (migration 003), written by the person query's
- * own statement: the entry commits with the read or neither happens, and the caller hears
- * of the rows only once it is committed (server/access/auditWriter.ts).
+ * The page of people `filter` selects. With `audit`, the access audit's entry of this
+ * response (migration 003) is written by the query's own statement: the entry commits with
+ * the read or neither happens, and the caller hears of the rows only once it is committed
+ * (server/access/auditWriter.ts).
  */
-export interface AuditInStatement {
-  credentialId: string;
-  operation: AuditedOperation;
-  /** false: the commit does not wait for the disk flush (AUDIT_DURABILITY=commit). */
-  synchronousCommit: boolean;
-}
-
-/** The page of people `filter` selects; with `audit`, its access audit entry is committed with it. */
 export async function findPersons(db: Queryable, filter: PersonFilter, audit?: AuditInStatement): Promise<PersonRow[]> {
   const companies = filter.authorizedCompanies;
   const names = nameRoute(filter);

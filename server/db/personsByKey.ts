@@ -6,38 +6,10 @@
 // every authorized employment and its source records.
 // tests/persons/personsByKey.test.ts holds the two to the same answers.
 
+import type { LookupKey, PageAnswer, PageAsk, PersonsByKeyFilter } from '../domain/personQueries.js';
 import type { Queryable } from './database.js';
-import { type FilterValues, personFilters } from './personFilters.js';
+import { personFilters } from './personFilters.js';
 import { AS_OF, employeeJson, iso } from './personJson.js';
-import type { PersonPage } from './persons.js';
-
-export interface PersonsByKeyFilter {
-  /** The credential's company set, joined through credential_companies past `inlineCompaniesMax` companies. */
-  credentialId: string;
-  authorizedCompanies: readonly string[];
-  inlineCompaniesMax: number;
-  /** Which external systems' ids to show; undefined shows all. */
-  externalIdSystems?: readonly string[];
-}
-
-/** The filters a lookup can be keyed by: each picks out a handful of employments. */
-export type LookupKey = 'personId' | 'phone';
-
-/** The key of a search that sets it and no other filter (one the rollups or name structures serve is not a lookup). */
-export function lookupKeyOf(filter: FilterValues): LookupKey | undefined {
-  const set = (Object.keys(personFilters) as (keyof FilterValues)[]).filter((name) => filter[name] !== undefined);
-  return set.length === 1 && (set[0] === 'personId' || set[0] === 'phone') ? set[0] : undefined;
-}
-
-/** One lookup: its key's value (a person id, an E.164 phone) and the page it asks for. */
-export interface PageAsk {
-  value: string;
-  limit: number;
-  offset: number;
-}
-
-/** An ask's page; the statement's asOf is the same for all. */
-export type PageAnswer = Omit<PersonPage, 'asOf'>;
 
 /** What each of `asks` finds (in the same order), with the one asOf of their snapshot. */
 export async function findPersonsByKey(

@@ -1,10 +1,10 @@
 // What the person operations mean: turning a search request into a filter over the
-// credential's companies. The people come back as the contract's JSON, built by the
-// person query (server/db/personJson.ts), and are sent as they are.
+// credential's companies, and the page of people it selects. The people come back as the
+// contract's JSON, built by the person query (server/db/personJson.ts), and are sent as
+// they are.
 import type { components } from '../../generated/types.full.js';
-import type { Credential } from '../db/credentials.js';
-import type { PersonFilter } from '../db/persons.js';
 import { ApiError } from '../errors.js';
+import type { Credential } from './credentials.js';
 import { foldName } from './names.js';
 import { toE164 } from './phone.js';
 
@@ -12,6 +12,54 @@ type Schemas = components['schemas'];
 export type SearchRequest = Schemas['SearchPersonsRequest'];
 
 export const DEFAULT_LIMIT = 50;
+
+/** The filters of a search (the person query's other inputs are authorization and paging). */
+export interface FilterValues {
+  companyId?: string;
+  /** Name fragments, folded (names.ts foldName), matched anywhere in the folded names. */
+  firstName?: string;
+  lastName?: string;
+  /** E.164. */
+  phone?: string;
+  personId?: string;
+  createdFrom?: string;
+  createdBefore?: string;
+}
+
+/** Every filter's name (the data layer's rules for each: server/db/personFilters.ts). */
+export const filterNames = [
+  'companyId',
+  'firstName',
+  'lastName',
+  'phone',
+  'personId',
+  'createdFrom',
+  'createdBefore',
+] as const satisfies readonly (keyof FilterValues)[];
+// (And no filter left out of the list.)
+const everyFilterNamed: Exclude<keyof FilterValues, (typeof filterNames)[number]> extends never ? true : never = true;
+void everyFilterNamed;
+
+export interface PersonFilter extends FilterValues {
+  /** The credential whose companies bound what matches and shows... */
+  credentialId: string;
+  /** ...which are these; passed inline when there are at most `inlineCompaniesMax` (50 times that for a name fragment of 3+ characters). */
+  authorizedCompanies: readonly string[];
+  /** How many companies the credential does not hold (Credential.companiesOutside), when known: it picks the order a name search reads in. */
+  companiesOutside?: number;
+  inlineCompaniesMax: number;
+  limit: number;
+  offset: number;
+  /** Which external systems' ids to show; undefined shows all. */
+  externalIdSystems?: readonly string[];
+}
+
+/** A page as the operations answer it: its asOf and exact total, and each person's id (as PostgreSQL writes it) and JSON text, in response order. */
+export interface PersonPage {
+  asOf: string;
+  total: number;
+  persons: { id: string; json: string }[];
+}
 
 export interface PersonQueryOptions {
   defaultPhoneRegion: string;

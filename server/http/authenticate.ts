@@ -3,8 +3,7 @@
 // credential stops working once its cache entry expires (CREDENTIAL_CACHE_MS), and an
 // expiry or the end of a rotation's overlap bites on time, cached or not.
 import type { LastUseRecorder } from '../access/lastUse.js';
-import { type Credential, findActiveCredential } from '../db/credentials.js';
-import type { Database } from '../db/database.js';
+import type { ActiveCredentials, Credential } from '../domain/credentials.js';
 import { hashTokenBase64 } from '../domain/tokens.js';
 import { ApiError } from '../errors.js';
 import { withDeadline } from './deadline.js';
@@ -17,7 +16,7 @@ export class Authenticator {
   private readonly cache = new Map<string, { credential: Credential | undefined; expires: number }>();
 
   constructor(
-    private readonly db: Database,
+    private readonly credentials: ActiveCredentials,
     private readonly cacheMs: number,
     /** See deadline.ts; 0 for none. */
     private readonly deadlineMs = 0,
@@ -39,7 +38,7 @@ export class Authenticator {
   }
 
   private async lookUp(hash: Buffer, key: string, now: number): Promise<Credential> {
-    const entry = { credential: await withDeadline(findActiveCredential(this.db, hash), this.deadlineMs), expires: now + this.cacheMs };
+    const entry = { credential: await withDeadline(this.credentials.findActive(hash), this.deadlineMs), expires: now + this.cacheMs };
     if (this.cacheMs > 0) this.remember(key, entry);
     return this.admit(entry.credential, now);
   }

@@ -6,7 +6,8 @@
 // is not a trusted proxy. Whatever a client wrote further left is never reached.
 
 import type { IncomingMessage } from 'node:http';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { trustedProxyList } from '../config.js';
 
 export type ClientAddressOf = (req: IncomingMessage) => string;
 
@@ -36,24 +37,6 @@ export function clientAddressResolver(trustedProxies: readonly string[]): Client
     }
     return client;
   };
-}
-
-/** A BlockList of `addresses` (each an IP address or a CIDR range); throws on anything else. */
-export function trustedProxyList(entries: readonly string[]): BlockList {
-  const list = new BlockList();
-  for (const entry of entries) {
-    const [address = '', prefix, extra] = entry.split('/');
-    const family = isIP(address);
-    if (!family || extra !== undefined) throw new Error(`"${entry}" is not an IP address or CIDR range`);
-    const type = family === 6 ? 'ipv6' : 'ipv4';
-    if (prefix === undefined) list.addAddress(address, type);
-    else {
-      const bits = Number(prefix);
-      if (!/^\d+$/.test(prefix) || bits > (family === 6 ? 128 : 32)) throw new Error(`"${entry}" is not an IP address or CIDR range`);
-      list.addSubnet(address, bits, type);
-    }
-  }
-  return list;
 }
 
 /** The address without an IPv4-mapped prefix, brackets or port; undefined when it is none. */

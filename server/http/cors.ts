@@ -54,15 +54,3 @@ export function createCors(origins: readonly string[]): Cors {
     },
   };
 }
-
-/** An origin as browsers send it (`https://app.example.com`, no path, default port left out), or undefined. */
-export function normalizeOrigin(text: string): string | undefined {
-  try {
-    const url = new URL(text);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) return undefined;
-    return url.origin;
-  } catch {
-    return undefined;
-  }
-}

@@ -5,7 +5,6 @@
 //   /metrics   Prometheus metrics
 //   /docs, /openapi.yaml, /openapi.json   the contract, rendered and raw (see docs.ts)
 import type { ServerResponse } from 'node:http';
-import type { Database } from '../db/database.js';
 import { ApiError } from '../errors.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { DocsResponder } from './docs.js';
@@ -15,7 +14,8 @@ import type { PlainHandler } from './router.js';
 const READINESS_TIMEOUT_MS = 2_000;
 
 export function operationalRoutes(deps: {
-  db: Database;
+  /** The database, which readiness pings. */
+  db: { ping(): Promise<void> };
   metrics: Metrics;
   draftsEnabled: boolean /** Shutting down: not ready. */;
   draining: () => boolean;

@@ -5,7 +5,7 @@
 // is not read past the limit: the connection closes after the answer (lingeringClose.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
-import type { Credential } from '../db/credentials.js';
+import type { Credential } from '../domain/credentials.js';
 import { ApiError } from '../errors.js';
 import type { RateLimits } from '../limits/rateLimiter.js';
 import type { FaultLog } from '../observability/faultLog.js';

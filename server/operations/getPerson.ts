@@ -2,29 +2,30 @@
 // two operations cannot disagree about what a credential may see. Where the audit entry
 // is not written by the query itself, the lookups of one event-loop turn share a statement
 // (personLookups.ts; the same answers, tests/persons/personsByKey.test.ts).
-import type { AccessAudit } from '../access/auditWriter.js';
-import type { Database } from '../db/database.js';
-import { findPersons, type PersonPage, pageOf } from '../db/persons.js';
-import type { PersonQueryOptions } from '../domain/persons.js';
+import type { AccessAudit } from '../domain/accessAudit.js';
+import type { PersonQueries } from '../domain/personQueries.js';
+import type { PersonPage, PersonQueryOptions } from '../domain/persons.js';
 import { ApiError } from '../errors.js';
 import type { PersonLookups } from './personLookups.js';
 import { getPersonResponseJson } from './personResponses.js';
 import { type OperationHandler, type OperationInput, PERSONAL_DATA_HEADERS } from './types.js';
 
-export function getPerson(db: Database, audit: AccessAudit, lookups: PersonLookups | undefined, { inlineCompaniesMax }: PersonQueryOptions): OperationHandler {
+export function getPerson(
+  persons: PersonQueries,
+  audit: AccessAudit,
+  lookups: PersonLookups | undefined,
+  { inlineCompaniesMax }: PersonQueryOptions,
+): OperationHandler {
   /** A page of at most one: alone in its statement (which writes the audit entry), or coalesced. */
-  const lookUp = async ({ params, query, credential }: OperationInput): Promise<PersonPage> => {
+  const lookUp = ({ params, query, credential }: OperationInput): Promise<PersonPage> => {
     const personId = params.personId!;
     const systems = query.externalIdSystems;
     const externalIdSystems = systems === undefined ? undefined : ([] as string[]).concat(systems);
     const filter = { credentialId: credential.companySetId, authorizedCompanies: credential.companyList, inlineCompaniesMax, externalIdSystems };
     if (lookups) return lookups.lookUp(filter, 'personId', { value: personId, limit: 1, offset: 0 });
-    return pageOf(
-      await findPersons(
-        db,
-        { ...filter, personId, limit: 1, offset: 0 },
-        audit.inStatement && { ...audit.inStatement, credentialId: credential.id, operation: 'getPerson' },
-      ),
+    return persons.findPage(
+      { ...filter, personId, limit: 1, offset: 0 },
+      audit.inStatement && { ...audit.inStatement, credentialId: credential.id, operation: 'getPerson' },
     );
   };
 

@@ -1,7 +1,8 @@
 // Every contract operation has exactly one handler here (a missing one fails to compile).
-// The person operations record what they return in the access audit.
-import type { AccessAudit } from '../access/auditWriter.js';
-import type { Database } from '../db/database.js';
+// The person operations record what they return in the access audit. They read people
+// through the domain's PersonQueries, which app.ts wires to the database.
+import type { AccessAudit } from '../domain/accessAudit.js';
+import type { PersonQueries } from '../domain/personQueries.js';
 import type { PersonQueryOptions } from '../domain/persons.js';
 import { getPerson } from './getPerson.js';
 import { hello } from './hello.js';
@@ -9,12 +10,12 @@ import { PersonLookups } from './personLookups.js';
 import { searchPersons } from './searchPersons.js';
 import type { OperationHandler, OperationId } from './types.js';
 
-export function createOperations(db: Database, audit: AccessAudit, options: PersonQueryOptions): Record<OperationId, OperationHandler> {
+export function createOperations(persons: PersonQueries, audit: AccessAudit, options: PersonQueryOptions): Record<OperationId, OperationHandler> {
   // Exact lookups share statements, unless each must write its own audit entry.
-  const lookups = audit.inStatement ? undefined : new PersonLookups(db);
+  const lookups = audit.inStatement ? undefined : new PersonLookups(persons);
   return {
     hello,
-    searchPersons: searchPersons(db, audit, lookups, options),
-    getPerson: getPerson(db, audit, lookups, options),
+    searchPersons: searchPersons(persons, audit, lookups, options),
+    getPerson: getPerson(persons, audit, lookups, options),
   };
 }

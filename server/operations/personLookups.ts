@@ -1,13 +1,12 @@
 // Coalesces the exact lookups of one event-loop turn (Get person, and searches by a phone
 // or a person id alone): those made with the same credential (the same company list,
 // cached with it), the same external systems and the same key go to PostgreSQL as one
-// statement (findPersonsByKey), so one round trip, one plan and one driver parse serve
+// statement (PersonQueries.findPagesByKey), so one round trip, one plan and one driver parse serve
 // them all. Each caller still gets its own answer, at the statement's asOf: exactly what
 // the person query would have said of its lookup alone.
 
-import type { Database } from '../db/database.js';
-import type { PersonPage } from '../db/persons.js';
-import { findPersonsByKey, type LookupKey, type PageAsk, type PersonsByKeyFilter } from '../db/personsByKey.js';
+import type { LookupKey, PageAsk, PersonQueries, PersonsByKeyFilter } from '../domain/personQueries.js';
+import type { PersonPage } from '../domain/persons.js';
 
 /** Asks per statement at most: however many callers wait, one statement's work stays bounded. */
 const BATCH_MAX = 64;
@@ -23,7 +22,7 @@ export class PersonLookups {
   /** The batches of this turn, by company list (object identity), then key and external systems. */
   private pending = new Map<readonly string[], Map<string, Batch>>();
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly persons: PersonQueries) {}
 
   lookUp(filter: PersonsByKeyFilter, key: LookupKey, ask: PageAsk): Promise<PersonPage> {
     if (!this.pending.size) setImmediate(() => this.flush());
@@ -48,7 +47,7 @@ export class PersonLookups {
   }
 
   private run({ filter, key, asks, waiting }: Batch): void {
-    findPersonsByKey(this.db, filter, key, asks).then(
+    this.persons.findPagesByKey(filter, key, asks).then(
       ({ asOf, answers }) => {
         for (const [i, w] of waiting.entries()) w.resolve({ asOf, ...answers[i]! });
       },

@@ -1,6 +1,6 @@
 // The contract's GetPersonResponse and SearchPersonsResponse, written around the Person
 // objects PostgreSQL built as JSON text (db/personJson.ts), which are sent untouched.
-import type { PersonPage } from '../db/persons.js';
+import type { PersonPage } from '../domain/persons.js';
 
 export const getPersonResponseJson = (asOf: string, personJson: string) => `{"asOf":"${asOf}","person":${personJson}}`;
 

@@ -2,20 +2,18 @@
 // lookup: where the audit entry is not written by the query itself, it shares a statement
 // with the other lookups of its event-loop turn (personLookups.ts; the same answers as the
 // person query's, tests/persons/personsByKey.test.ts).
-import type { AccessAudit } from '../access/auditWriter.js';
-import type { Database } from '../db/database.js';
-import { findPersons, type PersonFilter, type PersonPage, pageOf } from '../db/persons.js';
-import { lookupKeyOf } from '../db/personsByKey.js';
-import { type PersonQueryOptions, type SearchRequest, searchFilter } from '../domain/persons.js';
+import type { AccessAudit } from '../domain/accessAudit.js';
+import { lookupKeyOf, type PersonQueries } from '../domain/personQueries.js';
+import { type PersonFilter, type PersonPage, type PersonQueryOptions, type SearchRequest, searchFilter } from '../domain/persons.js';
 import type { PersonLookups } from './personLookups.js';
 import { searchPersonsResponseJson } from './personResponses.js';
 import { type OperationHandler, PERSONAL_DATA_HEADERS } from './types.js';
 
-export function searchPersons(db: Database, audit: AccessAudit, lookups: PersonLookups | undefined, options: PersonQueryOptions): OperationHandler {
-  const search = async (filter: PersonFilter, credentialId: string): Promise<PersonPage> => {
+export function searchPersons(persons: PersonQueries, audit: AccessAudit, lookups: PersonLookups | undefined, options: PersonQueryOptions): OperationHandler {
+  const search = (filter: PersonFilter, credentialId: string): Promise<PersonPage> => {
     const key = lookupKeyOf(filter);
     if (lookups && key) return lookups.lookUp(filter, key, { value: filter[key]!, limit: filter.limit, offset: filter.offset });
-    return pageOf(await findPersons(db, filter, audit.inStatement && { ...audit.inStatement, credentialId, operation: 'searchPersons' }));
+    return persons.findPage(filter, audit.inStatement && { ...audit.inStatement, credentialId, operation: 'searchPersons' });
   };
 
   return async ({ body, credential }) => {

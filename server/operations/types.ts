@@ -1,7 +1,7 @@
 // What an operation handler sees and returns. Handlers receive validated input and the
 // authenticated credential, never the HTTP request; they throw ApiError by code.
 import type { operations } from '../../generated/types.full.js';
-import type { Credential } from '../db/credentials.js';
+import type { Credential } from '../domain/credentials.js';
 
 export type OperationId = keyof operations;
 

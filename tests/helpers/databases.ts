@@ -3,8 +3,9 @@
 // files never share data.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { type Database, openDatabase } from '../../server/db/database.js';
+import type { Database } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
+import { openDatabase } from '../../server/db/openDatabase.js';
 
 export type Engine = 'pglite' | 'postgres';
 

@@ -7,9 +7,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_SETTINGS } from '../../server/db/database.js';
-import { findPersons, type PersonFilter } from '../../server/db/persons.js';
-import { findPersonsByKey, type LookupKey } from '../../server/db/personsByKey.js';
+import { findPersons } from '../../server/db/persons.js';
+import { findPersonsByKey } from '../../server/db/personsByKey.js';
 import { foldName } from '../../server/domain/names.js';
+import type { LookupKey } from '../../server/domain/personQueries.js';
+import type { PersonFilter } from '../../server/domain/persons.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';

@@ -3,8 +3,9 @@
 // kept by the database itself. Whatever writes employees (the import, COPY, plain SQL), a name
 // is searchable by fragments of any length from the statement that wrote it on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPersons, type PersonFilter } from '../../server/db/persons.js';
+import { findPersons } from '../../server/db/persons.js';
 import { foldName } from '../../server/domain/names.js';
+import type { PersonFilter } from '../../server/domain/persons.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';

@@ -5,8 +5,10 @@
 // or a phone, on any page; and one batch holds many callers' asks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertCredential } from '../../server/db/credentials.js';
+import { SqlPersonQueries } from '../../server/db/personQueries.js';
 import { findPersons } from '../../server/db/persons.js';
-import { findPersonsByKey, type LookupKey, lookupKeyOf, type PageAsk } from '../../server/db/personsByKey.js';
+import { findPersonsByKey } from '../../server/db/personsByKey.js';
+import { type LookupKey, lookupKeyOf, type PageAsk } from '../../server/domain/personQueries.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import { PersonLookups } from '../../server/operations/personLookups.js';
@@ -77,7 +79,7 @@ describe.each(engines)('exact lookups, many at once, on %s', (engine) => {
   });
 
   it('gives each caller of one turn its own answer, at one asOf', async () => {
-    const lookups = new PersonLookups(database.db);
+    const lookups = new PersonLookups(new SqlPersonQueries(database.db));
     const two = { credentialId: sets.two!, authorizedCompanies: companyLists.two!, inlineCompaniesMax: 50 };
     const one = { credentialId: sets.one!, authorizedCompanies: companyLists.one!, inlineCompaniesMax: 50 };
     const all = { credentialId: sets.all!, authorizedCompanies: companyLists.all!, inlineCompaniesMax: 50 };
@@ -103,7 +105,7 @@ describe.each(engines)('exact lookups, many at once, on %s', (engine) => {
   });
 
   it('answers every caller when one turn holds more lookups than a statement takes', async () => {
-    const lookups = new PersonLookups(database.db);
+    const lookups = new PersonLookups(new SqlPersonQueries(database.db));
     const two = { credentialId: sets.two!, authorizedCompanies: companyLists.two!, inlineCompaniesMax: 50 };
     const asking = Array.from({ length: 150 }, (_, i) => [ids.emile, ids.ana, ids.hidden][i % 3]!);
     const answers = await Promise.all(asking.map((value) => lookups.lookUp(two, 'personId', { value, limit: 1, offset: 0 })));

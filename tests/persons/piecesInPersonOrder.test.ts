@@ -5,7 +5,8 @@
 // outside companies says, because that count is only a hint read when the credential was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
-import { findPersons, type PersonFilter, pageOf } from '../../server/db/persons.js';
+import { findPersons, pageOf } from '../../server/db/persons.js';
+import type { PersonFilter } from '../../server/domain/persons.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';

@@ -1,0 +1,110 @@
+// The server's import rules, checked by `npm run lint` (dependency-cruiser). The layers and
+// why the arrows point as they do: docs/contributing/layout.md.
+//
+//   http -> operations -> domain <- db
+//
+// The domain owns its types and the interfaces (ports) db implements; app.ts and cli/
+// (the composition roots) hand the concrete db objects to the operations. Type-only imports
+// count: a type is an arrow too.
+
+/** Any module of the server but those matching `allowed` (a regular expression on the path). */
+const serverExcept = (allowed) => ({ path: '^server/', pathNot: allowed });
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A cycle has no layer order: one of its modules belongs in another place, or its shared part in a module of its own.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'domain-stands-alone',
+      severity: 'error',
+      comment:
+        'The domain (what a search means, its rules and types, the ports db implements) imports only the domain and the error registry: never db, http or operations.',
+      from: { path: '^server/domain/' },
+      to: serverExcept('^server/(domain/|errors\\.ts$)'),
+    },
+    {
+      name: 'domain-not-to-network',
+      severity: 'error',
+      comment: 'The domain never sees a request or a connection.',
+      from: { path: '^server/domain/' },
+      to: { dependencyTypes: ['core'], path: '^(node:)?(http|https|http2|net|tls|dgram)$' },
+    },
+    {
+      name: 'operations-only-to-domain',
+      severity: 'error',
+      comment: 'Operations ask the domain and its ports (wired by app.ts); they never import db or http.',
+      from: { path: '^server/operations/' },
+      to: serverExcept('^server/(operations/|domain/|errors\\.ts$)'),
+    },
+    {
+      name: 'db-only-to-domain',
+      severity: 'error',
+      comment: "The data layer implements the domain's ports with SQL; it never reaches up to http, operations or the jobs that use it.",
+      from: { path: '^server/db/' },
+      to: serverExcept('^server/(db/|domain/)'),
+    },
+    {
+      name: 'http-not-to-db',
+      severity: 'error',
+      comment: "HTTP reaches data through operations and the domain's ports, never db/ itself.",
+      from: { path: '^server/http/' },
+      to: { path: '^server/db/' },
+    },
+    {
+      name: 'config-not-to-http',
+      severity: 'error',
+      comment: 'Configuration is read before anything is built: it imports no other part of the server (http/ may import config).',
+      from: { path: '^server/config\\.ts$' },
+      to: { path: '^server/' },
+    },
+    {
+      name: 'jobs-not-to-http-or-operations',
+      severity: 'error',
+      comment: 'The import, erasure and access-audit jobs use the domain and db; they are not HTTP.',
+      from: { path: '^server/(importing|privacy|access)/' },
+      to: { path: '^server/(http|operations|cli)/' },
+    },
+    {
+      name: 'composition-roots-not-imported',
+      severity: 'error',
+      comment: 'app.ts, main.ts and cli/ wire the parts together; no part imports them (main.ts starts app.ts, cli/ shares its helpers).',
+      from: { path: '^server/', pathNot: '^server/(main\\.ts$|cli/)' },
+      to: { path: '^server/(app\\.ts|main\\.ts|cli/)' },
+    },
+    {
+      name: 'server-not-to-outside',
+      severity: 'error',
+      comment: "The server ships alone: it may read generated/ (the contract's types), never tests, bench, scripts, client or mock.",
+      from: { path: '^server/' },
+      to: { path: '^(tests|bench|scripts|client|mock|tools)/' },
+    },
+    {
+      name: 'server-not-to-dev-dependencies',
+      severity: 'error',
+      comment: 'A production install has no devDependencies: the server may not import one (types excepted).',
+      from: { path: '^server/' },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that resolves to nothing fails at run time.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // generated/ is the contract's, read by type; it is not cruised itself.
+    exclude: { path: '^generated/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};

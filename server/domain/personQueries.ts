@@ -1,0 +1,43 @@
+// What the person operations ask of the data layer (the port db/personQueries.ts
+// implements): the page of people a filter selects, and many exact lookups at once.
+
+import type { AuditInStatement } from './accessAudit.js';
+import { type FilterValues, filterNames, type PersonFilter, type PersonPage } from './persons.js';
+
+export interface PersonQueries {
+  /** The page of people `filter` selects; with `audit`, its access audit entry is committed with it. */
+  findPage(filter: PersonFilter, audit?: AuditInStatement): Promise<PersonPage>;
+  /**
+   * What each of `asks` finds (in the same order), with the one asOf of their snapshot:
+   * each answer what findPage gives for that key alone with the ask's page.
+   */
+  findPagesByKey(filter: PersonsByKeyFilter, key: LookupKey, asks: readonly PageAsk[]): Promise<{ asOf: string; answers: PageAnswer[] }>;
+}
+
+export interface PersonsByKeyFilter {
+  /** The credential's company set, joined through credential_companies past `inlineCompaniesMax` companies. */
+  credentialId: string;
+  authorizedCompanies: readonly string[];
+  inlineCompaniesMax: number;
+  /** Which external systems' ids to show; undefined shows all. */
+  externalIdSystems?: readonly string[];
+}
+
+/** The filters a lookup can be keyed by: each picks out a handful of employments. */
+export type LookupKey = 'personId' | 'phone';
+
+/** The key of a search that sets it and no other filter (one the rollups or name structures serve is not a lookup). */
+export function lookupKeyOf(filter: FilterValues): LookupKey | undefined {
+  const set = filterNames.filter((name) => filter[name] !== undefined);
+  return set.length === 1 && (set[0] === 'personId' || set[0] === 'phone') ? set[0] : undefined;
+}
+
+/** One lookup: its key's value (a person id, an E.164 phone) and the page it asks for. */
+export interface PageAsk {
+  value: string;
+  limit: number;
+  offset: number;
+}
+
+/** An ask's page; the statement's asOf is the same for all. */
+export type PageAnswer = Omit<PersonPage, 'asOf'>;
