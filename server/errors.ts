@@ -7,6 +7,8 @@ export type ErrorCode = components['schemas']['ErrorCode'];
 
 export interface ErrorDefinition {
   status: number;
+  /** Other statuses the code is sent with, each where the contract declares it. */
+  alsoSentWith?: readonly number[];
   meaning: string;
   /** False for faults of the service itself (logged at error level). */
   expected: boolean;
@@ -19,6 +21,8 @@ export const errorRegistry: Record<ErrorCode, ErrorDefinition> = {
   invalid_person_id: { status: 400, expected: true, meaning: 'personId is not a UUID.' },
   invalid_request: {
     status: 400,
+    // An Expect other than 100-continue (RFC 9110 §10.1.1): http/protocolChecks.ts.
+    alsoSentWith: [417],
     expected: true,
     meaning:
       'A request HTTP does not allow (no Host, a header twice, a malformed body framing; 417 for an unmet Expect), or a malformed body or query: not JSON, unknown field, wrong type, out of range, bad date-time, unparseable phone.',
