@@ -554,10 +554,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"] & {
-                    /** @enum {string} */
-                    error: "invalid_company_id" | "invalid_request";
-                };
+                "application/json": (components["schemas"]["Error"] & {
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
+                    error: "invalid_company_id";
+                }) | (components["schemas"]["Error"] & {
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
+                    error: "invalid_request";
+                });
             };
         };
         /** @description Something unexpected failed. The body never carries a stack trace or SQL text; the `X-Request-Id` response header identifies the request in the server's logs. */
@@ -921,6 +930,5 @@ export const invalidRequestErrorErrorValues: ReadonlyArray<FlattenedDeepRequired
 export const invitationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["status"]> = ["pending", "accepted", "revoked"];
 export const membershipStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Membership"]["status"]> = ["not_invited", "invited_pending", "invited_expired", "active", "revoked_access"];
 export const participationDecisionOneOf0Values: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Participation"]["decision"]> = ["opt_in", "opt_out"];
-export const componentsResponsesHelloBadRequestContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<components>["responses"]["HelloBadRequest"]["content"]["application/json"]["error"]> = ["invalid_company_id", "invalid_request"];
 export const componentsHeadersCacheControlValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["Cache-Control"]> = ["no-store"];
 export const componentsHeadersWWWAuthenticateValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["WWW-Authenticate"]> = ["Bearer"];

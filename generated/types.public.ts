@@ -122,10 +122,19 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"] & {
-                    /** @enum {string} */
-                    error: "invalid_company_id" | "invalid_request";
-                };
+                "application/json": (components["schemas"]["Error"] & {
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
+                    error: "invalid_company_id";
+                }) | (components["schemas"]["Error"] & {
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
+                    error: "invalid_request";
+                });
             };
         };
         /** @description Something unexpected failed. The body never carries a stack trace or SQL text; the `X-Request-Id` response header identifies the request in the server's logs. */
@@ -291,5 +300,4 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_api_key", "rate_limited", "invalid_company_id", "invalid_request", "forbidden", "not_found", "internal_error", "service_unavailable", "method_not_allowed"];
-export const componentsResponsesHelloBadRequestContentApplicationJsonErrorValues: ReadonlyArray<FlattenedDeepRequired<components>["responses"]["HelloBadRequest"]["content"]["application/json"]["error"]> = ["invalid_company_id", "invalid_request"];
 export const componentsHeadersWWWAuthenticateValues: ReadonlyArray<FlattenedDeepRequired<components>["headers"]["WWW-Authenticate"]> = ["Bearer"];
