@@ -37,16 +37,15 @@ export function employeeJson(e: string, systems?: string): string {
       : `(SELECT coalesce(jsonb_agg(x.id ORDER BY x.n), '[]') FROM jsonb_array_elements(${e}.external_ids) WITH ORDINALITY AS x(id, n)
            WHERE x.id->>'system' = ANY (${systems}::text[]))`;
   return `json_build_object(
-    'id', ${e}.id, 'companyId', ${e}.company_id, 'personId', ${e}.person_id, 'externalIds', ${externalIds},
+    'id', ${e}.id,
+    'companyId', ${e}.company_id,
+    'personId', ${e}.person_id,
+    'externalIds', ${externalIds},
     'demographics', json_build_object('firstName', ${e}.first_name, 'lastName', ${e}.last_name, 'dateOfBirth', ${e}.date_of_birth, 'gender', ${e}.gender),
-    'contact', json_build_object('email', ${e}.email, 'phone', ${e}.phone,
-      'address', json_build_object('line1', ${e}.address_line1, 'line2', ${e}.address_line2, 'city', ${e}.city, 'state', ${e}.state, 'postalCode', ${e}.postal_code)),
-    'membership', json_build_object('status', ${membershipStatusSql(e)},
-      'invitation', CASE WHEN ${e}.invitation_status IS NOT NULL THEN json_build_object('status', ${e}.invitation_status,
-                      'invitedAt', ${iso(`${e}.invitation_invited_at`)}, 'expiresAt', ${iso(`${e}.invitation_expires_at`)}) END),
-    'participation', CASE WHEN ${e}.has_participation THEN json_build_object('decision', ${e}.participation_decision,
-                      'decidedAt', ${iso(`${e}.participation_decided_at`)}) END,
-    'coverage', CASE WHEN ${e}.coverage_status IS NOT NULL THEN json_build_object('status', ${e}.coverage_status,
-                  'startsAt', ${iso(`${e}.coverage_starts_at`)}, 'endsAt', ${iso(`${e}.coverage_ends_at`)}, 'planTier', ${e}.coverage_plan_tier) END,
-    'createdAt', ${iso(`${e}.created_at`)}, 'updatedAt', ${iso(`${e}.updated_at`)})`;
+    'contact', json_build_object('email', ${e}.email, 'phone', ${e}.phone, 'address', json_build_object('line1', ${e}.address_line1, 'line2', ${e}.address_line2, 'city', ${e}.city, 'state', ${e}.state, 'postalCode', ${e}.postal_code)),
+    'membership', json_build_object('status', ${membershipStatusSql(e)}, 'invitation', CASE WHEN ${e}.invitation_status IS NOT NULL THEN json_build_object('status', ${e}.invitation_status, 'invitedAt', ${iso(`${e}.invitation_invited_at`)}, 'expiresAt', ${iso(`${e}.invitation_expires_at`)}) END),
+    'participation', CASE WHEN ${e}.has_participation THEN json_build_object('decision', ${e}.participation_decision, 'decidedAt', ${iso(`${e}.participation_decided_at`)}) END,
+    'coverage', CASE WHEN ${e}.coverage_status IS NOT NULL THEN json_build_object('status', ${e}.coverage_status, 'startsAt', ${iso(`${e}.coverage_starts_at`)}, 'endsAt', ${iso(`${e}.coverage_ends_at`)}, 'planTier', ${e}.coverage_plan_tier) END,
+    'createdAt', ${iso(`${e}.created_at`)},
+    'updatedAt', ${iso(`${e}.updated_at`)})`;
 }
