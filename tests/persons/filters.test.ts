@@ -2,7 +2,8 @@
 // a listing counts from the rollups only when every filter set says they can.
 import { describe, expect, it } from 'vitest';
 import { listingRollup } from '../../server/db/listingFromRollups.js';
-import { personFilters, rollupsCanCount } from '../../server/db/personFilters.js';
+import { rollupsCanCount } from '../../server/db/personFilters.js';
+import { personFilters } from '../../server/domain/employment.js';
 
 const base = { credentialId: 'c', authorizedCompanies: ['a', 'b'], inlineCompaniesMax: 200, limit: 10, offset: 0 };
 
