@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import type { Queryable } from '../../server/db/database.js';
-import { type EmploymentRecordKind, employeeFields, employmentRecordKindNames, employmentRecordKinds } from '../../server/db/employmentColumns.js';
+import { type EmploymentRecordKind, employeeFields, employmentRecordKindNames, employmentRecordKinds } from '../../server/domain/employment.js';
 import type { EmployeeRecord, ImportRecord } from '../../server/importing/records.js';
 import type { Dataset } from '../dataset/generate.js';
 import { employmentRecords, personRecords } from '../dataset/toRecords.js';

@@ -2,8 +2,8 @@
 // Removes the data and every copy the service keeps of it, in one transaction, and says
 // what went (ids and counts only: this output holds no personal value). See docs/operating/erasure.md.
 import { ConfigError, loadConfig } from '../config.js';
-import { companyIdSchema } from '../db/employmentColumns.js';
 import { rewriteTablesWithPersonalData, tablesWithPersonalData } from '../db/erasure.js';
+import { companyIdPattern } from '../domain/fields.js';
 import { canonicalUuid } from '../domain/formats.js';
 import { type Erasure, ErasureRefused, eraseCompany, eraseEmployment, erasePerson } from '../privacy/erasure.js';
 import { fail, parseCommandLine } from './commandLine.js';
@@ -20,7 +20,7 @@ npm run erase -- vacuum      rewrites the tables holding personal data and the p
                              so erased rows leave their files; blocks reads of each table while it is rewritten
 Backups, the HR source and dead rows still hold erased data: docs/operating/erasure.md.`;
 
-const COMPANY_ID_PATTERN = new RegExp(companyIdSchema.pattern);
+const COMPANY_ID_PATTERN = new RegExp(companyIdPattern);
 
 async function main(argv: string[]): Promise<void> {
   const parsed = parseCommandLine(argv, { 'dry-run': { type: 'boolean', default: false }, json: { type: 'boolean', default: false } }, usage);

@@ -6,7 +6,7 @@
 // its day) and summed as integers; only the few days the page spans are turned into
 // instants. (Bounds computed for every day of a three-year range, and numeric running
 // sums, were half the time of offset 10,000.)
-import type { PersonFilter } from '../domain/persons.js';
+import type { FilterRules, PersonFilter } from '../domain/persons.js';
 import { rollupsCanCount } from './personFilters.js';
 
 /** A people rollup and the key of the rows that count this listing. */
@@ -18,11 +18,12 @@ export interface Rollup {
 
 /**
  * Which people rollup counts a listing: the company's, for one company; the credential's,
- * for several. Undefined when a filter the rollups cannot count is set (personFilters.ts),
- * or the company named is outside the credential.
+ * for several. Undefined when a filter the rollups cannot count is set (of `rules`: the
+ * service's filters unless given; personFilters.ts), or the company named is outside the
+ * credential.
  */
-export function listingRollup(filter: PersonFilter, single: boolean): Rollup | undefined {
-  if (!rollupsCanCount(filter)) return undefined;
+export function listingRollup(filter: PersonFilter, single: boolean, rules?: FilterRules): Rollup | undefined {
+  if (!rollupsCanCount(filter, rules)) return undefined;
   const company = filter.companyId ?? (single ? filter.authorizedCompanies[0] : undefined);
   if (company !== undefined) {
     return filter.authorizedCompanies.includes(company) ? { table: 'people_by_company_day', column: 'company_id', key: company } : undefined;

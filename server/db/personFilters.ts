@@ -1,34 +1,28 @@
-// Each search filter's rules, declared once: the condition it puts on a matching
-// employment, and whether the people rollups (listingFromRollups.ts) can count the people
-// it selects. A filter the rollups cannot count makes the query count its matches one by
-// one; so a new filter is added here, and the compiler refuses a filter without its rules.
+// Each search filter's condition on a matching employment, from its rule in the
+// employment's declaration (domain/employment.ts personFilters; the rule's words are
+// domain/fields.ts FilterRule), and whether the people rollups can count what the set
+// filters select.
+import { personFilters } from '../domain/employment.js';
+import type { FilterRule } from '../domain/fields.js';
+import type { FilterRules, FilterValues } from '../domain/persons.js';
 
-import type { FilterValues } from '../domain/persons.js';
+const operators = { equals: '=', atLeast: '>=', below: '<', contains: 'LIKE' } as const;
 
-export interface FilterRule<Value> {
-  /**
-   * The condition on a matching employment `e`, given a placeholder for the value; absent
-   * where the query finds the matches another way (names: name pieces or dictionaries).
-   */
-  where?: (placeholder: string) => string;
-  /** Whether the rollups can count a listing under this filter, and how: they are kept per company (and credential) and UTC day of person creation. */
-  rollups: 'company' | 'creation day' | 'cannot';
-  /** Never used; ties the rule to its value type. */
-  readonly value?: Value;
+/** The condition `rule` puts on a matching employment `e`, given the placeholder of its parameter (filterParameter). */
+export function filterCondition(rule: FilterRule, placeholder: string): string {
+  return `e.${rule.column} ${operators[rule.match]} ${placeholder}${rule.cast ? `::${rule.cast}` : ''}`;
 }
 
-export const personFilters: { [K in keyof FilterValues]-?: FilterRule<NonNullable<FilterValues[K]>> } = {
-  companyId: { where: (p) => `e.company_id = ${p}`, rollups: 'company' },
-  firstName: { rollups: 'cannot' },
-  lastName: { rollups: 'cannot' },
-  phone: { where: (p) => `e.phone = ${p}`, rollups: 'cannot' },
-  personId: { where: (p) => `e.person_id = ${p}::uuid`, rollups: 'cannot' },
-  // Whole days from the rollups, the partial first and last day counted exactly.
-  createdFrom: { where: (p) => `e.person_created_at >= ${p}::timestamptz`, rollups: 'creation day' },
-  createdBefore: { where: (p) => `e.person_created_at < ${p}::timestamptz`, rollups: 'creation day' },
-};
+/** The parameter a filter's value is passed as: for `contains`, a LIKE pattern of it anywhere. */
+export function filterParameter(rule: FilterRule, value: string): string {
+  return rule.match === 'contains' ? containing(value) : value;
+}
 
-/** Whether the rollups can count every filter this search sets. */
-export function rollupsCanCount(filter: FilterValues): boolean {
-  return (Object.keys(personFilters) as (keyof FilterValues)[]).every((key) => filter[key] === undefined || personFilters[key].rollups !== 'cannot');
+/** A LIKE pattern matching `fragment` anywhere, with `%`, `_` and `\` taken literally. */
+const containing = (fragment: string) => `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Whether the rollups can count every filter this search sets (of `rules`: the service's, or a test's). */
+export function rollupsCanCount(filter: FilterValues, rules: FilterRules = personFilters): boolean {
+  const values = filter as Record<string, string | undefined>;
+  return Object.keys(rules).every((name) => values[name] === undefined || rules[name]!.rollups !== 'cannot');
 }

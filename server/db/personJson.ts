@@ -1,7 +1,11 @@
 // The contract's Person and Employee objects (components/schemas), built by PostgreSQL as
 // JSON text in the person query itself: the service sends that text untouched instead of
-// parsing rows, building objects and serializing them again. Contract validation of every
-// response in the tests keeps this shape honest.
+// parsing rows, building objects and serializing them again. The Employee follows the
+// employment's declaration (domain/employment.ts, employeeJsonLayout); contract validation
+// of every response in the tests keeps this shape honest.
+import { type EmploymentRecordKind, employeeFields, employeeJsonLayout, employmentRecordKinds } from '../domain/employment.js';
+import type { DerivedNode, Field, RecordNode } from '../domain/fields.js';
+import { kindPresent } from './employmentColumns.js';
 
 /** An instant as the contract writes it, e.g. 2024-03-01T09:30:00.000Z (as Date.toISOString would); NULL stays NULL. */
 export const iso = (instant: string) => `to_char(${instant} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -28,7 +32,7 @@ export function membershipStatusSql(e: string): string {
 /**
  * One employment `e` as an Employee. `systems` is the placeholder of the external systems
  * to show (a text[]), or undefined to show every external id (stored in the contract's
- * order, server/db/employmentColumns.ts).
+ * order, domain/employment.ts).
  */
 export function employeeJson(e: string, systems?: string): string {
   const externalIds =
@@ -36,17 +40,51 @@ export function employeeJson(e: string, systems?: string): string {
       ? `${e}.external_ids`
       : `(SELECT coalesce(jsonb_agg(x.id ORDER BY x.n), '[]') FROM jsonb_array_elements(${e}.external_ids) WITH ORDINALITY AS x(id, n)
            WHERE x.id->>'system' = ANY (${systems}::text[]))`;
-  return `json_build_object(
-    'id', ${e}.id, 'companyId', ${e}.company_id, 'personId', ${e}.person_id, 'externalIds', ${externalIds},
-    'demographics', json_build_object('firstName', ${e}.first_name, 'lastName', ${e}.last_name, 'dateOfBirth', ${e}.date_of_birth, 'gender', ${e}.gender),
-    'contact', json_build_object('email', ${e}.email, 'phone', ${e}.phone,
-      'address', json_build_object('line1', ${e}.address_line1, 'line2', ${e}.address_line2, 'city', ${e}.city, 'state', ${e}.state, 'postalCode', ${e}.postal_code)),
-    'membership', json_build_object('status', ${membershipStatusSql(e)},
-      'invitation', CASE WHEN ${e}.invitation_status IS NOT NULL THEN json_build_object('status', ${e}.invitation_status,
-                      'invitedAt', ${iso(`${e}.invitation_invited_at`)}, 'expiresAt', ${iso(`${e}.invitation_expires_at`)}) END),
-    'participation', CASE WHEN ${e}.has_participation THEN json_build_object('decision', ${e}.participation_decision,
-                      'decidedAt', ${iso(`${e}.participation_decided_at`)}) END,
-    'coverage', CASE WHEN ${e}.coverage_status IS NOT NULL THEN json_build_object('status', ${e}.coverage_status,
-                  'startsAt', ${iso(`${e}.coverage_starts_at`)}, 'endsAt', ${iso(`${e}.coverage_ends_at`)}, 'planTier', ${e}.coverage_plan_tier) END,
-    'createdAt', ${iso(`${e}.created_at`)}, 'updatedAt', ${iso(`${e}.updated_at`)})`;
+  const [before, after] = employeeJsonAround(e);
+  return before + externalIds + after;
+}
+
+type LayoutNode = string | RecordNode | DerivedNode | { readonly [key: string]: LayoutNode };
+
+const fieldNamed = new Map<string, Field>(employeeFields.map((f) => [f.name, f]));
+/** Where the external ids go: they alone depend on the query (which systems it shows). */
+const EXTERNAL_IDS = '\u0000externalIds\u0000';
+/** The Employee's SQL for each alias, before and after its external ids: built once, not per query. */
+const aroundExternalIds = new Map<string, [string, string]>();
+
+function employeeJsonAround(e: string): [string, string] {
+  let parts = aroundExternalIds.get(e);
+  if (!parts) {
+    const [before, after, ...rest] = layoutSql(employeeJsonLayout, e, 0).split(EXTERNAL_IDS);
+    if (after === undefined || rest.length) throw new Error('the Employee layout must show externalIds once');
+    aroundExternalIds.set(e, (parts = [before!, after]));
+  }
+  return parts;
+}
+
+/** A field's value as the contract writes it (an instant as `iso` writes it). */
+const fieldSql = (f: Field, e: string) => (f.type === 'timestamptz' ? iso(`${e}.${f.column}`) : `${e}.${f.column}`);
+
+/** json_build_object of these keys and values: one key per line at the top, inline below. */
+const objectSql = (entries: [string, string][], depth: number) =>
+  depth === 0
+    ? `json_build_object(\n    ${entries.map(([key, value]) => `'${key}', ${value}`).join(',\n    ')})`
+    : `json_build_object(${entries.map(([key, value]) => `'${key}', ${value}`).join(', ')})`;
+
+function layoutSql(node: LayoutNode, e: string, depth: number): string {
+  if (typeof node === 'string') return node === 'externalIds' ? EXTERNAL_IDS : fieldSql(fieldNamed.get(node)!, e);
+  if ('$derived' in node) return membershipStatusSql(e);
+  if ('$record' in node) {
+    const kind = node.$record as keyof typeof employmentRecordKinds;
+    const { fields }: EmploymentRecordKind = employmentRecordKinds[kind];
+    const record = objectSql(
+      fields.map((f) => [f.name, fieldSql(f, e)]),
+      depth,
+    );
+    return `CASE WHEN ${kindPresent(kind, (column) => `${e}.${column}`)} THEN ${record} END`;
+  }
+  return objectSql(
+    Object.entries(node).map(([key, child]) => [key, layoutSql(child, e, depth + 1)]),
+    depth,
+  );
 }

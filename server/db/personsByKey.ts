@@ -6,9 +6,10 @@
 // every authorized employment and its source records.
 // tests/persons/personsByKey.test.ts holds the two to the same answers.
 
+import { personFilters } from '../domain/employment.js';
 import type { LookupKey, PageAnswer, PageAsk, PersonsByKeyFilter } from '../domain/personQueries.js';
 import type { Queryable } from './database.js';
-import { personFilters } from './personFilters.js';
+import { filterCondition } from './personFilters.js';
 import { AS_OF, employeeJson, iso } from './personJson.js';
 
 /** What each of `asks` finds (in the same order), with the one asOf of their snapshot. */
@@ -35,7 +36,7 @@ export async function findPersonsByKey(
   const matching = `CROSS JOIN LATERAL (
                      SELECT e.person_created_at, e.person_id
                        FROM employees e${inline ? '' : ' JOIN credential_companies cc ON cc.credential_id = $1::uuid AND cc.company_id = e.company_id'}
-                      WHERE e.person_id IS NOT NULL AND ${personFilters[key].where!('a.value')}${inline ? ` AND ${authorized}` : ''}
+                      WHERE e.person_id IS NOT NULL AND ${filterCondition(personFilters[key], 'a.value')}${inline ? ` AND ${authorized}` : ''}
                      OFFSET 0
                    ) e`;
   const pageEmployees = inline

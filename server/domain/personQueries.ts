@@ -2,7 +2,9 @@
 // implements): the page of people a filter selects, and many exact lookups at once.
 
 import type { AuditInStatement } from './accessAudit.js';
-import { type FilterValues, filterNames, type PersonFilter, type PersonPage } from './persons.js';
+import { personFilters } from './employment.js';
+import type { FilterRule } from './fields.js';
+import { type FilterName, type FilterValues, filterNames, type PersonFilter, type PersonPage } from './persons.js';
 
 export interface PersonQueries {
   /** The page of people `filter` selects; with `audit`, its access audit entry is committed with it. */
@@ -23,13 +25,13 @@ export interface PersonsByKeyFilter {
   externalIdSystems?: readonly string[];
 }
 
-/** The filters a lookup can be keyed by: each picks out a handful of employments. */
-export type LookupKey = 'personId' | 'phone';
+/** The filters a lookup can be keyed by (`lookup` in their rules): each picks out a handful of employments. */
+export type LookupKey = { [Name in FilterName]: (typeof personFilters)[Name] extends { lookup: true } ? Name : never }[FilterName];
 
 /** The key of a search that sets it and no other filter (one the rollups or name structures serve is not a lookup). */
 export function lookupKeyOf(filter: FilterValues): LookupKey | undefined {
   const set = filterNames.filter((name) => filter[name] !== undefined);
-  return set.length === 1 && (set[0] === 'personId' || set[0] === 'phone') ? set[0] : undefined;
+  return set.length === 1 && (personFilters[set[0]!] as FilterRule).lookup ? (set[0] as LookupKey) : undefined;
 }
 
 /** One lookup: its key's value (a person id, an E.164 phone) and the page it asks for. */

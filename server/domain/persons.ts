@@ -5,6 +5,8 @@
 import type { components } from '../../generated/types.full.js';
 import { ApiError } from '../errors.js';
 import type { Credential } from './credentials.js';
+import { personFilters } from './employment.js';
+import type { FilterRule } from './fields.js';
 import { foldName } from './names.js';
 import { toE164 } from './phone.js';
 
@@ -13,34 +15,17 @@ export type SearchRequest = Schemas['SearchPersonsRequest'];
 
 export const DEFAULT_LIMIT = 50;
 
+/** Filter rules by name: the service's are personFilters (employment.ts); a test may add its own. */
+export type FilterRules = { readonly [name: string]: FilterRule };
+/** The values a search sets for these filters: each as the filter compares it (a name folded, a phone in E.164). */
+export type FilterValuesOf<Rules> = { -readonly [Name in keyof Rules]?: string };
+export type FilterName = keyof typeof personFilters;
 /** The filters of a search (the person query's other inputs are authorization and paging). */
-export interface FilterValues {
-  companyId?: string;
-  /** Name fragments, folded (names.ts foldName), matched anywhere in the folded names. */
-  firstName?: string;
-  lastName?: string;
-  /** E.164. */
-  phone?: string;
-  personId?: string;
-  createdFrom?: string;
-  createdBefore?: string;
-}
+export type FilterValues = FilterValuesOf<typeof personFilters>;
+export const filterNames = Object.keys(personFilters) as FilterName[];
 
-/** Every filter's name (the data layer's rules for each: server/db/personFilters.ts). */
-export const filterNames = [
-  'companyId',
-  'firstName',
-  'lastName',
-  'phone',
-  'personId',
-  'createdFrom',
-  'createdBefore',
-] as const satisfies readonly (keyof FilterValues)[];
-// (And no filter left out of the list.)
-const everyFilterNamed: Exclude<keyof FilterValues, (typeof filterNames)[number]> extends never ? true : never = true;
-void everyFilterNamed;
-
-export interface PersonFilter extends FilterValues {
+/** A search: its filters, and whose companies it reads, which page and what it shows. */
+export interface SearchScope {
   /** The credential whose companies bound what matches and shows... */
   credentialId: string;
   /** ...which are these; passed inline when there are at most `inlineCompaniesMax` (50 times that for a name fragment of 3+ characters). */
@@ -53,6 +38,8 @@ export interface PersonFilter extends FilterValues {
   /** Which external systems' ids to show; undefined shows all. */
   externalIdSystems?: readonly string[];
 }
+
+export type PersonFilter<Rules = typeof personFilters> = SearchScope & FilterValuesOf<Rules>;
 
 /** A page as the operations answer it: its asOf and exact total, and each person's id (as PostgreSQL writes it) and JSON text, in response order. */
 export interface PersonPage {
@@ -68,25 +55,28 @@ export interface PersonQueryOptions {
 
 /** The filter a search request stands for, for this credential. */
 export function searchFilter(request: SearchRequest, credential: Credential, { defaultPhoneRegion, inlineCompaniesMax }: PersonQueryOptions): PersonFilter {
-  let phone: string | undefined;
-  if (request.phone !== undefined) {
-    phone = toE164(request.phone, defaultPhoneRegion);
-    if (!phone) throw new ApiError('invalid_request', [{ path: '/body/phone', message: 'is not a phone number' }]);
-  }
-  return {
+  const filter: PersonFilter = {
     credentialId: credential.companySetId,
     authorizedCompanies: credential.companyList,
     companiesOutside: credential.companiesOutside,
     inlineCompaniesMax,
-    companyId: request.companyId,
-    firstName: request.firstName === undefined ? undefined : foldName(request.firstName),
-    lastName: request.lastName === undefined ? undefined : foldName(request.lastName),
-    phone,
-    personId: request.personId,
-    createdFrom: request.createdFrom,
-    createdBefore: request.createdBefore,
     limit: request.limit ?? DEFAULT_LIMIT,
     offset: request.offset ?? 0,
     externalIdSystems: request.externalIdSystems,
   };
+  // Every filter is set, to its value or undefined, in one order: each search's filter has the same shape.
+  for (const name of filterNames) filter[name] = filterValue(name, request[name], defaultPhoneRegion);
+  return filter;
+}
+
+/** A request field's value as its filter compares it: a phone in E.164, a `contains` filter's folded, others as given. */
+function filterValue(name: FilterName, given: string | undefined, defaultPhoneRegion: string): string | undefined {
+  if (given === undefined) return undefined;
+  const rule: FilterRule = personFilters[name];
+  if (rule.value === 'e164') {
+    const phone = toE164(given, defaultPhoneRegion);
+    if (!phone) throw new ApiError('invalid_request', [{ path: `/body/${name}`, message: 'is not a phone number' }]);
+    return phone;
+  }
+  return rule.match === 'contains' ? foldName(given) : given;
 }

@@ -6,16 +6,11 @@
 // Needs no connection: it runs where the import runs, or in a worker (checkWorker.ts).
 import { Ajv, type ValidateFunction } from 'ajv';
 import { type CopyValue, copyLine } from '../db/copyText.js';
-import {
-  type EmploymentRecordKind,
-  type EmploymentRecordKindName,
-  employmentRecordKindNames,
-  employmentRecordKinds,
-  kindColumns,
-  valueAt,
-} from '../db/employmentColumns.js';
+import { kindColumns } from '../db/employmentColumns.js';
 import type { ImportProblem } from '../db/import/problems.js';
 import { kindStagingTable, type StagingTable, stagingTables } from '../db/import/staging.js';
+import { type EmploymentRecordKind, type EmploymentRecordKindName, employmentRecordKindNames, employmentRecordKinds } from '../domain/employment.js';
+import { valueAt } from '../domain/fields.js';
 import { storedInstant } from '../domain/formats.js';
 import { foldName } from '../domain/names.js';
 import { toE164 } from '../domain/phone.js';

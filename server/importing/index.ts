@@ -5,13 +5,13 @@
 // the database before the file or after it (server/importing/FORMAT.md).
 import { stat } from 'node:fs/promises';
 import type { Database } from '../db/database.js';
-import { employmentRecordKindNames } from '../db/employmentColumns.js';
 import { applyImport, countOutcomes, type Outcome } from '../db/import/apply.js';
 import { findProblems, type ImportProblem, unknownSnapshotCompanies } from '../db/import/problems.js';
 import { resolveImport } from '../db/import/resolve.js';
 import { analyzeStaging, createStagingTables } from '../db/import/staging.js';
 import type { Upkeep } from '../db/import/upkeep.js';
 import { lockDataWriters } from '../db/writersLock.js';
+import { employmentRecordKindNames } from '../domain/employment.js';
 import { ImportParseError, type ImportSource, isNdjsonFile, readBatches } from './read.js';
 import { type ImportRecord, type StoredRecordType, storedRecordTypes } from './records.js';
 import { Stager } from './stage.js';

@@ -2,19 +2,26 @@
 // stored (phone in E.164, external ids distinct and in order) and its folded names. The
 // bench's bulk loader writes the same rows (bench/dataset/copyFormat.ts).
 import type { CopyValue } from '../db/copyText.js';
-import { type EmploymentRecordKind, employeeFields, employmentRecordKindNames, employmentRecordKinds, valueAt } from '../db/employmentColumns.js';
 import { stagingTables } from '../db/import/staging.js';
+import { type EmploymentRecordKind, employeeFields, employmentRecordKindNames, employmentRecordKinds } from '../domain/employment.js';
+import { valueAt } from '../domain/fields.js';
 import { foldName } from '../domain/names.js';
 import type { EmployeeRecord, EmploymentRecord } from './records.js';
 
-/** An employee record's staging row: its fields as stored (its phone in E.164), then its folded names. */
+/** The fields stored with a folded copy, in employmentColumns' order of those copies. */
+const foldedFields = employeeFields.filter((f) => f.folded !== undefined);
+
+/** An employee record's staging row: its fields as stored (its phone in E.164), then its folded copies (the names). */
 export function employeeRow(line: number, record: EmployeeRecord, phone: string = record.phone, fold: (name: string) => string = foldName): CopyValue[] {
   const values: CopyValue[] = [line];
   for (const f of employeeFields) {
     const value = f.column === 'phone' ? phone : valueAt(record, f.path);
     values.push(f.column === 'external_ids' ? JSON.stringify(orderedExternalIds(value as EmployeeRecord['externalIds'])) : (value as CopyValue));
   }
-  values.push(fold(record.firstName), fold(record.lastName));
+  for (const f of foldedFields) {
+    const value = valueAt(record, f.path);
+    values.push(typeof value === 'string' ? fold(value) : null);
+  }
   if (values.length !== stagingTables.import_employees.length) throw new Error('employee staging row out of step with its table');
   return values;
 }

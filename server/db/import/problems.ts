@@ -2,8 +2,9 @@
 // reference resolvable once the whole file applies, nothing deleted that something left
 // still names. Each problem names the line to fix. Set-based; the first `limit` by line
 // are returned with the count of all.
+
+import { employmentRecordKindNames } from '../../domain/employment.js';
 import type { Transaction } from '../database.js';
-import { employmentRecordKindNames } from '../employmentColumns.js';
 import { companyAfter, personAfter } from './resolve.js';
 
 export interface ImportProblem {

@@ -4,13 +4,14 @@
 // the state stored now, and the outcome (added, changed, unchanged, deleted, already
 // absent). problems.ts checks the state after; apply.ts writes it.
 
+import { employeeFields, employmentRecordKindNames } from '../../domain/employment.js';
 import type { Transaction } from '../database.js';
-import { employeeFields, employmentColumns, employmentRecordKindNames, foldedNameColumns, kindColumns, kindPresent } from '../employmentColumns.js';
+import { employmentColumns, foldedColumns, kindColumns, kindPresent } from '../employmentColumns.js';
 import { timed } from './apply.js';
 import { kindStagingTable } from './staging.js';
 
 /** An employment's own columns (from its employee record), besides its id. */
-const ownColumns = [...employeeFields.map((f) => f.column), ...foldedNameColumns.map((f) => f.column)].filter((c) => c !== 'id');
+const ownColumns = [...employeeFields.map((f) => f.column), ...foldedColumns.map((f) => f.column)].filter((c) => c !== 'id');
 const kinds = employmentRecordKindNames;
 /** The stored employment's column beside the one after the file (problems.ts reads stored_person_id). */
 const storedName = (column: string) => `stored_${column}`;

@@ -4,15 +4,10 @@
 // the copy (resolving the file's order, checking, applying) is set-based SQL over these
 // tables (resolve.ts, problems.ts, apply.ts).
 
+import { type EmploymentRecordKindName, employeeFields, employmentRecordKindNames } from '../../domain/employment.js';
+import type { SqlType } from '../../domain/fields.js';
 import type { Transaction } from '../database.js';
-import {
-  type EmploymentRecordKindName,
-  employeeFields,
-  employmentRecordKindNames,
-  foldedNameColumns,
-  kindColumns,
-  type SqlType,
-} from '../employmentColumns.js';
+import { foldedColumns, kindColumns } from '../employmentColumns.js';
 
 type Columns = readonly { column: string; type: SqlType | 'integer' | 'bytea' | 'text[]' }[];
 
@@ -33,7 +28,7 @@ const kindStagingTables = Object.fromEntries(
 export const stagingTables = {
   import_companies: [line, { column: 'id', type: 'text' }, { column: 'name', type: 'text' }],
   import_persons: [line, { column: 'id', type: 'uuid' }, { column: 'created_at', type: 'timestamptz' }, { column: 'updated_at', type: 'timestamptz' }],
-  import_employees: [line, ...employeeFields, ...foldedNameColumns.map(({ column }) => ({ column, type: 'text' as const }))],
+  import_employees: [line, ...employeeFields, ...foldedColumns.map(({ column }) => ({ column, type: 'text' as const }))],
   ...kindStagingTables,
   // `id` is the record's id, or its employeeId for a per-employment record.
   import_deletes: [line, { column: 'record', type: 'text' }, { column: 'id', type: 'text' }],

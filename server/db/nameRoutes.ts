@@ -1,0 +1,47 @@
+// How a search's name fragments find their employments, and what each way reads. The name
+// pieces (server/db/derived) stand in for employees and carry only the columns below; a
+// filter reads one column (domain/fields.ts FilterRule), so a search that sets a filter
+// the pieces lack is never sent to them: it reads employees instead, where every column
+// is, rather than failing in SQL.
+import type { EmploymentColumn } from '../domain/employment.js';
+import type { FilterRules, FilterValues, PersonFilter } from '../domain/persons.js';
+
+/**
+ * The columns last_name_pieces and first_name_pieces hold besides `piece` (see the
+ * baseline migration; tests/persons/nameRoutes.test.ts holds this list to the tables).
+ */
+export const namePiecesColumns = [
+  'company_id',
+  'person_created_at',
+  'person_id',
+  'last_name_folded',
+  'first_name_folded',
+] as const satisfies readonly EmploymentColumn[];
+
+export type NameRoute = { route: 'none' | 'row' | 'dictionary' } | { route: 'pieces'; lead: 'last' | 'first'; fragment: string };
+
+/**
+ * How the name fragments find their employments, under these filters: none given; checked
+ * on the rows of employees the other conditions find (always so with a lookup key, a phone
+ * or a person id, which picks out a handful; and with a filter the name pieces lack);
+ * through the name pieces (server/db/derived), led by a fragment of three or more
+ * characters, the last name's first; or, when both are shorter, through the dictionaries
+ * of names.
+ */
+export function nameRouter(rules: FilterRules): (filter: PersonFilter) => NameRoute {
+  const lookups = Object.keys(rules).filter((name) => rules[name]!.lookup);
+  const piecesLack = Object.keys(rules).filter((name) => !(namePiecesColumns as readonly string[]).includes(rules[name]!.column));
+  const long = (fragment: string | undefined) => fragment !== undefined && [...fragment].length >= 3;
+  return (filter) => {
+    if (filter.lastName === undefined && filter.firstName === undefined) return { route: 'none' };
+    const values: Readonly<Record<string, unknown>> = filter as FilterValues;
+    if (lookups.some((name) => values[name] !== undefined)) return { route: 'row' };
+    if (long(filter.lastName) || long(filter.firstName)) {
+      if (piecesLack.some((name) => values[name] !== undefined)) return { route: 'row' };
+      return long(filter.lastName)
+        ? { route: 'pieces', lead: 'last', fragment: filter.lastName! }
+        : { route: 'pieces', lead: 'first', fragment: filter.firstName! };
+    }
+    return { route: 'dictionary' };
+  };
+}
