@@ -1,6 +1,6 @@
 // How many records of each kind the database holds, for "nothing was written" checks. An
 // employment's membership, invitation, linked user, participation and coverage are
-// columns of it (server/db/employmentColumns.ts), counted where they are set; its external ids are a list
+// columns of it (server/domain/employment.ts), counted where they are set; its external ids are a list
 // stored with it, counted by their number.
 import type { Database } from '../../server/db/database.js';
 

@@ -52,7 +52,7 @@ CREATE TABLE persons (
 -- One employment (an Employee object). Its membership, invitation, linked user,
 -- participation and coverage are at most one each and stored as its columns, its
 -- external ids as a list, and its person's times are copied onto it, so a page of people
--- reads one row per employment (server/db/employmentColumns.ts maps the import's fields).
+-- reads one row per employment (server/domain/employment.ts declares its fields).
 CREATE TABLE employees (
   id                       uuid PRIMARY KEY,
   company_id               text NOT NULL REFERENCES companies (id),
