@@ -7,11 +7,11 @@ import { importRecords } from '../../server/importing/index.js';
 import { FaultLog } from '../../server/observability/faultLog.js';
 import { serializeError } from '../../server/observability/logger.js';
 import { smallDataset, tokens } from '../fixtures/small.js';
+import { startConfiguredServer } from '../helpers/configuredServer.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
-import { startConfiguredServer } from './support/configuredServer.js';
-import { databaseUrl, postgresTarget, viaPort } from './support/environment.js';
-import { captureLogs } from './support/logCapture.js';
-import { startTcpProxy } from './support/tcpProxy.js';
+import { databaseUrl, postgresTarget, viaPort } from '../helpers/environment.js';
+import { captureLogs } from '../helpers/logCapture.js';
+import { startTcpProxy } from '../helpers/tcpProxy.js';
 
 const STORM = 200;
 const failureLines = (lines: Record<string, any>[]) => lines.filter((l) => l.level >= 50);

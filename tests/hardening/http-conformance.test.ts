@@ -5,8 +5,8 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
+import { openRaw, parseResponse, rawExchange } from '../helpers/rawHttp.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { openRaw, parseResponse, rawExchange } from './support/rawHttp.js';
 
 /** Every response in `text`, in order (each with a Content-Length, in bytes, as this server sends them). */
 function responsesIn(text: string): ReturnType<typeof parseResponse>[] {

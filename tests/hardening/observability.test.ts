@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRecords } from '../../server/importing/index.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
+import { type ConfiguredServer, startConfiguredServer } from '../helpers/configuredServer.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
-import { type ConfiguredServer, startConfiguredServer } from './support/configuredServer.js';
-import { captureLogs, type LogCapture } from './support/logCapture.js';
+import { captureLogs, type LogCapture } from '../helpers/logCapture.js';
 
 // Personal data of the fixture that requests and responses below carry.
 const secrets = [tokens.both, tokens.acme, 'Durand', 'durand', 'Émile', 'émile', 'Durán', '4155550132', '415) 555', 'test@example.com', 'someone@example.org'];

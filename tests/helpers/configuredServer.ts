@@ -1,10 +1,10 @@
 // A server built from configuration alone, as `npm start` builds it: it opens its own
 // database pool from DATABASE_URL and the PG_* settings (tests/helpers/server.ts hands the
 // app an already-open pool, which would bypass exactly the limits tested here).
-import { type App, type AppOverrides, createApp } from '../../../server/app.js';
-import { type Config, loadConfig } from '../../../server/config.js';
-import { createLogger } from '../../../server/observability/logger.js';
-import { type Call, contractCall } from '../../helpers/call.js';
+import { type App, type AppOverrides, createApp } from '../../server/app.js';
+import { type Config, loadConfig } from '../../server/config.js';
+import { createLogger } from '../../server/observability/logger.js';
+import { type Call, contractCall } from './call.js';
 
 export interface ConfiguredServer {
   url: string;
