@@ -11,9 +11,9 @@ import { importRecords } from '../../server/importing/index.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { type Call, contractCall } from '../helpers/call.js';
 import { type ChildServer, startChildServer } from '../helpers/childServer.js';
-import { type ConfiguredServer, startConfiguredServer } from '../helpers/configuredServer.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { databaseUrl } from '../helpers/environment.js';
+import { type ConfiguredServer, startConfiguredServer } from '../helpers/server.js';
 
 const CACHE_MS = 3_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

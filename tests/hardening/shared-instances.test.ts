@@ -6,9 +6,9 @@ import { importRecords } from '../../server/importing/index.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { type Call, contractCall } from '../helpers/call.js';
 import { type ChildServer, startChildServer } from '../helpers/childServer.js';
-import { type ConfiguredServer, startConfiguredServer } from '../helpers/configuredServer.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { databaseUrl, dropRedisKeys, redisUrl, uniqueKeyPrefix } from '../helpers/environment.js';
+import { type ConfiguredServer, startConfiguredServer } from '../helpers/server.js';
 
 // A small sustained rate and a burst that refills over 100 s: the budget the test spends
 // does not depend on how fast this machine happens to be.

@@ -9,16 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, createApp } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
 import { type Database, openDatabase } from '../../server/db/database.js';
 import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
 import { createLogger } from '../../server/observability/logger.js';
 import type { CompanyErasure, PersonErasure } from '../../server/privacy/erasure.js';
 import { erased, erasedIds, erasedPersonIds, erasureDataset, goneCompany, erasureIds as ids, kept, erasureTokens as tokens } from '../fixtures/erasure.js';
-import { type Call, contractCall } from '../helpers/call.js';
+import type { Call } from '../helpers/call.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { dumpAll, findValues } from '../helpers/dumpAll.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const run = promisify(execFile);
 /** Each step starts commands as processes (tsx and PGlite start-up each time), which is slow on a busy machine. */
@@ -35,7 +34,7 @@ describe.each(engines)('erasure, proven on a dump of the whole %s database', (en
   /** Everything the commands printed and the service logged, from the import on. */
   const logs: string[] = [];
   let db: Database | undefined;
-  let app: App | undefined;
+  let server: TestServer | undefined;
   let call: Call;
   /** Get person of the people who stay, before the erasures. */
   const before: Record<string, any> = {};
@@ -50,22 +49,19 @@ describe.each(engines)('erasure, proven on a dump of the whole %s database', (en
   };
   /** The service on the database, logging everything (trace) into `logs`; PGlite's directory is one process's at a time. */
   const serve = async () => {
-    db = await openDatabase(engine === 'postgres' ? { databaseUrl: database!.url } : { pgliteDataDir: join(dir, 'db') });
-    const config = loadConfig({
-      PORT: '0',
-      LOG_LEVEL: 'trace',
-      DEMO_DATA: 'false',
-      KEEP_ALIVE_TIMEOUT_MS: '50',
-      RATE_LIMIT_PER_SECOND: '100000',
-      RATE_LIMIT_BURST: '100000',
+    const opened = await openDatabase(engine === 'postgres' ? { databaseUrl: database!.url } : { pgliteDataDir: join(dir, 'db') });
+    server = await startTestServer({
+      database: { db: opened, drop: () => opened.close() },
+      env: { LOG_LEVEL: 'trace', KEEP_ALIVE_TIMEOUT_MS: '50' },
+      logger: createLogger('trace', { write: (line: string) => void logs.push(line) }),
     });
-    app = await createApp(config, { db, logger: createLogger('trace', { write: (line: string) => void logs.push(line) }) });
-    call = contractCall(await app.listen());
+    db = opened;
+    call = server.call;
   };
   const stop = async () => {
-    await app?.close();
-    await db?.close();
-    app = db = undefined;
+    await server?.close();
+    await server?.database.drop();
+    server = db = undefined;
   };
   const search = (body: object, token = tokens.all) => call('POST', '/v1/persons/search', { token, body });
   const personIdsFound = async (body: object, token = tokens.all) => {
