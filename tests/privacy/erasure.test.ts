@@ -3,11 +3,10 @@
 // answers over HTTP before and after, and then the whole database is dumped (every table
 // the catalog lists, and pg_dump on PostgreSQL) and searched for every erased value. The
 // service's log and every command's output are searched too.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../server/db/database.js';
 import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
@@ -15,14 +14,13 @@ import { createLogger } from '../../server/observability/logger.js';
 import type { CompanyErasure, PersonErasure } from '../../server/privacy/erasure.js';
 import { erased, erasedIds, erasedPersonIds, erasureDataset, goneCompany, erasureIds as ids, kept, erasureTokens as tokens } from '../fixtures/erasure.js';
 import type { Call } from '../helpers/call.js';
+import { runCommand } from '../helpers/commands.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { dumpAll, findValues } from '../helpers/dumpAll.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-const run = promisify(execFile);
 /** Each step starts commands as processes (tsx and PGlite start-up each time), which is slow on a busy machine. */
 const STEP_MS = 180_000;
-const tsx = join('node_modules', '.bin', 'tsx');
 const PG_DUMP = '/usr/bin/pg_dump';
 /** The command outputs name the company offboarded (an id the operator gave, not a person's); every other value must be absent from them. */
 const personal = erased.filter((v) => v !== goneCompany);
@@ -40,10 +38,7 @@ describe.each(engines)('erasure, proven on a dump of the whole %s database', (en
   const before: Record<string, any> = {};
 
   const cli = async (script: string, ...args: string[]) => {
-    const result = await run(tsx, [`server/cli/${script}.ts`, ...args], { env }).then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (error) => ({ code: error.code as number, stdout: error.stdout as string, stderr: error.stderr as string }),
-    );
+    const result = await runCommand(script, args, env);
     logs.push(result.stdout, result.stderr);
     return result;
   };
