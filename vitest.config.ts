@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Two projects, one rule: a test file whose name ends in `.slow.test.ts` is slow and runs in
@@ -9,12 +10,17 @@ const slow = 'tests/**/*.slow.test.ts';
 
 export default defineConfig({
   test: {
-    // PostgreSQL and Redis: checked once before any file runs (skipped, or failed in CI).
-    globalSetup: ['tests/helpers/services.ts'],
+    // Before any file runs: PostgreSQL and Redis checked (skipped, or failed in CI), and the
+    // migrated PGlite cluster that throwaway databases start from made.
+    globalSetup: ['tests/helpers/services.ts', 'tests/helpers/pgliteTemplate.ts'],
     // Many tests start the service or a command as a process (tsx, PGlite); on a busy shared
     // machine that alone took over 30 s in CI. A hang still fails.
     testTimeout: 90_000,
     hookTimeout: 120_000,
+    // vitest's default is one file at a time per core but one; on two cores that is one file
+    // at a time. Much of a file's time is spent waiting on the processes and databases it
+    // talks to, so two files at once keep both cores busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { extends: true, test: { name: 'fast', include: ['tests/**/*.test.ts'], exclude: [...configDefaults.exclude, slow] } },
       { extends: true, test: { name: 'slow', include: [slow] } },
