@@ -72,6 +72,8 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data directory; when absent, PGlite keeps everything in memory. */
   pgliteDataDir?: string;
+  /** PGlite in memory: start from this dump of a data directory (PGlite's dumpDataDir) rather than an empty cluster. */
+  pgliteLoadDataDir?: Blob;
   /** Upper bound of the PostgreSQL connection pool. */
   poolMax?: number;
   /** PostgreSQL work_mem for each session, e.g. '32MB'. */

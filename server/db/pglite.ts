@@ -8,6 +8,7 @@ const parsers = { [types.DATE]: (value: string) => value };
 export async function openPglite(options: DatabaseOptions): Promise<Database> {
   const db = await PGlite.create({
     dataDir: options.pgliteDataDir,
+    loadDataDir: options.pgliteLoadDataDir,
     parsers,
   });
   for (const [name, value] of Object.entries({ ...SESSION_SETTINGS, ...options.sessionSettings })) await db.query(`SET ${name} = '${value}'`);

@@ -16,10 +16,10 @@ import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import { createLogger } from '../../server/observability/logger.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
-import { startChildServer } from '../hardening/support/childServer.js';
-import { databaseUrl } from '../hardening/support/environment.js';
 import { contractCall } from '../helpers/call.js';
+import { startChildServer } from '../helpers/childServer.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { databaseUrl } from '../helpers/environment.js';
 import { startTestServer } from '../helpers/server.js';
 
 const logger = createLogger('silent');

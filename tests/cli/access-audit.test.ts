@@ -1,21 +1,18 @@
 // `npm run access-audit`, run as a process after the service answered person operations
 // on the same database (a persistent embedded one, and PostgreSQL).
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findActiveCredential } from '../../server/db/credentials.js';
 import { migrate } from '../../server/db/migrate.js';
 import { openDatabase } from '../../server/db/openDatabase.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
+import { runCommand } from '../helpers/commands.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { startTestServer } from '../helpers/server.js';
 
-const run = promisify(execFile);
-const tsx = join('node_modules', '.bin', 'tsx');
 const ISO = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z';
 
 describe.each(engines)('access-audit command on %s', (engine) => {
@@ -51,11 +48,7 @@ describe.each(engines)('access-audit command on %s', (engine) => {
     await postgres?.drop();
     rmSync(dir, { recursive: true, force: true });
   });
-  const audit = (...args: string[]) =>
-    run(tsx, ['server/cli/accessAudit.ts', ...args], { env }).then(
-      ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
-      (error) => ({ code: error.code as number, stdout: error.stdout as string, stderr: error.stderr as string }),
-    );
+  const audit = (...args: string[]) => runCommand('accessAudit', args, env);
 
   it("prints a person's history: when, which operation, returned or asked for in vain, by which credential", async () => {
     const emile = await audit('person', ids.emile);

@@ -1,16 +1,12 @@
 // The operator commands, run as an operator would: as processes, on a persistent
 // embedded database (PGLITE_DATA_DIR), and on PostgreSQL when DATABASE_URL is set.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { smallDataset } from '../fixtures/small.js';
+import { runCommand } from '../helpers/commands.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
-
-const run = promisify(execFile);
-const tsx = join('node_modules', '.bin', 'tsx');
 
 describe.each(engines)('operator commands on %s', (engine) => {
   const dir = mkdtempSync(join(tmpdir(), 'lookup-cli-'));
@@ -28,11 +24,7 @@ describe.each(engines)('operator commands on %s', (engine) => {
     await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   });
-  const cli = (script: string, ...args: string[]) =>
-    run(tsx, [`server/cli/${script}.ts`, ...args], { env }).then(
-      ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
-      (error) => ({ code: error.code as number, stdout: error.stdout as string, stderr: error.stderr as string }),
-    );
+  const cli = (script: string, ...args: string[]) => runCommand(script, args, env);
 
   it('imports a file, re-applies it as unchanged, and rejects a bad one naming each problem while writing nothing', async () => {
     const good = join(dir, 'good.ndjson');

@@ -2,11 +2,9 @@
 // operator runs them: as processes, on a persistent embedded database and on PostgreSQL.
 // Mistakes (unknown credential or company, bad duration or instant) exit non-zero with a
 // message that says what is wrong.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findActiveCredential } from '../../server/db/credentials.js';
 import { migrate } from '../../server/db/migrate.js';
@@ -14,17 +12,11 @@ import { openDatabase } from '../../server/db/openDatabase.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import { smallDataset } from '../fixtures/small.js';
+import { runCommand } from '../helpers/commands.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
-const run = promisify(execFile);
-const tsx = join('node_modules', '.bin', 'tsx');
-
 function commands(env: () => NodeJS.ProcessEnv) {
-  return (...args: string[]) =>
-    run(tsx, ['server/cli/credentials.ts', ...args], { env: env() }).then(
-      ({ stdout }) => ({ code: 0, stdout, stderr: '' }),
-      (error) => ({ code: error.code as number, stdout: error.stdout as string, stderr: error.stderr as string }),
-    );
+  return (...args: string[]) => runCommand('credentials', args, env());
 }
 
 describe.each(engines)('credential lifecycle commands on %s', (engine) => {

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as client from '../../client/src/index.js';
 import { clientVersion, createLookupClient } from '../../client/src/index.js';
 import { contractPaths, readContractDocument } from '../../server/contract.js';
-import { json, type LocalServer, startLocalServer } from './helpers/local-server.js';
+import { json, type LocalServer, startLocalServer } from '../helpers/localServer.js';
 
 let server: LocalServer;
 beforeAll(async () => {

@@ -2,14 +2,14 @@
 // for hello, the drafts opt-in for the person operations, a sandbox-configured server where
 // drafts do not exist, and a server with a tiny rate limit for the client's 429 retries.
 // Every response the client receives, retried attempts included, is checked against the
-// contract on its way in (helpers/contract-checked-fetch.ts).
+// contract on its way in (tests/helpers/contractCheckedFetch.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLookupDraftsClient } from '../../client/src/drafts.js';
 import { createLookupClient, type RetryOptions } from '../../client/src/index.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
+import { contractCheckedFetch, type Exchange } from '../helpers/contractCheckedFetch.js';
 import { engines } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { contractCheckedFetch, type Exchange } from './helpers/contract-checked-fetch.js';
 
 const hello = (companyId: string) => ({ params: { path: { companyId } } });
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLookupDraftsClient } from '../../client/src/drafts.js';
 import { createLookupClient, type RetryOptions } from '../../client/src/index.js';
-import { drop, json, type LocalServer, startLocalServer } from './helpers/local-server.js';
+import { drop, json, type LocalServer, startLocalServer } from '../helpers/localServer.js';
 
 let server: LocalServer;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // The per-call timeout against a local server that hangs on purpose.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLookupClient } from '../../client/src/index.js';
-import { hang, json, type LocalServer, startLocalServer } from './helpers/local-server.js';
+import { hang, json, type LocalServer, startLocalServer } from '../helpers/localServer.js';
 
 let server: LocalServer;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { paths as FullPaths } from '../../generated/types.full.js';
 import type { paths as PublicPaths } from '../../generated/types.public.js';
 import { contractPaths, readContractDocument } from '../../server/contract.js';
-import { draftMentionsInDocument } from '../helpers/draft-mentions.js';
+import { draftMentionsInDocument } from '../helpers/draftMentions.js';
 
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 function operations(doc: Record<string, any>) {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { contractPaths, readContractDocument } from '../../server/contract.js';
-import { draftMentions } from '../helpers/draft-mentions.js';
+import { draftMentions } from '../helpers/draftMentions.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const out = mkdtempSync(join(tmpdir(), 'docs-build-'));

@@ -7,7 +7,7 @@ import { parse } from 'yaml';
 import { contractPaths, readContractDocument } from '../../server/contract.js';
 import { createDocsResponder, defaultRedocScriptPath } from '../../server/http/docs.js';
 import { inlineRedocLogo } from '../../server/http/redoc-logo.js';
-import { draftMentions, draftMentionsInDocument } from '../helpers/draft-mentions.js';
+import { draftMentions, draftMentionsInDocument } from '../helpers/draftMentions.js';
 
 const operationIds = (doc: any) =>
   Object.values(doc.paths)

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readContractDocument } from '../../server/contract.js';
 import { canonicalUuid, databaseInstant, isStorableDate, storedInstant } from '../../server/domain/formats.js';
-import { dateTimeLike, rfc3339, uuidLike } from '../hardening/support/arbitraries.js';
+import { dateTimeLike, rfc3339, uuidLike } from '../helpers/arbitraries.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const RUNS = Number(process.env.FORMAT_PROPERTY_RUNS ?? 2_000);

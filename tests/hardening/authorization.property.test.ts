@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee } from '../fixtures/small.js';
+import type { CallResult } from '../helpers/call.js';
 import { engines } from '../helpers/databases.js';
-import { type CallResult, startTestServer, type TestServer } from '../helpers/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const RUNS = Number(process.env.HARDENING_AUTHZ_RUNS ?? 12);
 const lastNames = ['Durand', 'Martin', 'Nguyen'];

@@ -10,10 +10,10 @@ import { hashToken, newToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { type Call, contractCall } from '../helpers/call.js';
+import { type ChildServer, startChildServer } from '../helpers/childServer.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
-import { type ChildServer, startChildServer } from './support/childServer.js';
-import { type ConfiguredServer, startConfiguredServer } from './support/configuredServer.js';
-import { databaseUrl } from './support/environment.js';
+import { databaseUrl } from '../helpers/environment.js';
+import { type ConfiguredServer, startConfiguredServer } from '../helpers/server.js';
 
 const CACHE_MS = 3_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

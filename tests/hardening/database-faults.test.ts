@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRecords } from '../../server/importing/index.js';
 import { smallDataset, tokens } from '../fixtures/small.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
-import { type ConfiguredServer, startConfiguredServer } from './support/configuredServer.js';
-import { databaseUrl, postgresTarget, viaPort } from './support/environment.js';
-import { lockTable, untilSomeoneWaitsForALock } from './support/locks.js';
-import { startTcpProxy, type TcpProxy } from './support/tcpProxy.js';
+import { databaseUrl, postgresTarget, viaPort } from '../helpers/environment.js';
+import { lockTable, untilSomeoneWaitsForALock } from '../helpers/locks.js';
+import { type ConfiguredServer, startConfiguredServer } from '../helpers/server.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy.js';
 
 if (!databaseUrl) describe.skip('database faults (DATABASE_URL not set: these need a real PostgreSQL)', () => it('skipped', () => {}));
 

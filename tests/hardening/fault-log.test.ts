@@ -8,10 +8,10 @@ import { FaultLog } from '../../server/observability/faultLog.js';
 import { serializeError } from '../../server/observability/logger.js';
 import { smallDataset, tokens } from '../fixtures/small.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
-import { startConfiguredServer } from './support/configuredServer.js';
-import { databaseUrl, postgresTarget, viaPort } from './support/environment.js';
-import { captureLogs } from './support/logCapture.js';
-import { startTcpProxy } from './support/tcpProxy.js';
+import { databaseUrl, postgresTarget, viaPort } from '../helpers/environment.js';
+import { captureLogs } from '../helpers/logCapture.js';
+import { startConfiguredServer, startTestServer } from '../helpers/server.js';
+import { startTcpProxy } from '../helpers/tcpProxy.js';
 
 const STORM = 200;
 const failureLines = (lines: Record<string, any>[]) => lines.filter((l) => l.level >= 50);
@@ -53,7 +53,7 @@ describe('a storm of 500s (PGlite)', () => {
 
   it(`writes ${STORM} failures as one full line and one summary`, async () => {
     const logs = captureLogs('info');
-    const server = await startConfiguredServer({ LOG_LEVEL: 'info' }, { db: database.db, logger: logs.logger });
+    const server = await startTestServer({ database, env: { LOG_LEVEL: 'info' }, logger: logs.logger });
     await database.db.query('ALTER TABLE employees RENAME COLUMN last_name_folded TO last_name_folded_gone');
     try {
       for (let i = 0; i < STORM; i++) {

@@ -5,9 +5,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
+import { contractSchema, dateTimeLike, deeplyNested, mutated, oddValue, uuidLike, valid } from '../helpers/arbitraries.js';
 import { engines } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { contractSchema, dateTimeLike, deeplyNested, mutated, oddValue, uuidLike, valid } from './support/arbitraries.js';
 
 const RUNS = Number(process.env.HARDENING_PROPERTY_RUNS ?? 250);
 const searchRequest = contractSchema('SearchPersonsRequest');

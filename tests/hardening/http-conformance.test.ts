@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINGER_MS } from '../../server/http/lingeringClose.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { expectContractResponse, expectPublicContractResponse } from '../helpers/contract.js';
+import { openRaw, parseResponse, rawExchange } from '../helpers/rawHttp.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { openRaw, parseResponse, rawExchange } from './support/rawHttp.js';
 
 /** Every response in `text`, in order (each with a Content-Length, in bytes, as this server sends them). */
 function responsesIn(text: string): ReturnType<typeof parseResponse>[] {

@@ -10,9 +10,9 @@ import { ImportRejected, importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee, ids, smallDataset } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { postgresTarget, viaPort } from '../helpers/environment.js';
 import { databaseFingerprint as counts } from '../helpers/storedCounts.js';
-import { postgresTarget, viaPort } from './support/environment.js';
-import { startTcpProxy } from './support/tcpProxy.js';
+import { startTcpProxy } from '../helpers/tcpProxy.js';
 
 /** A valid import touching every table, changing and deleting stored rows too, the credential (written last) included. */
 function freshImport(): ImportRecord[] {

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config.js';
 import { smallDataset, tokens } from '../fixtures/small.js';
+import { openRaw, parseResponse, rawExchange } from '../helpers/rawHttp.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { openRaw, parseResponse, rawExchange } from './support/rawHttp.js';
 
 const BODY_LIMIT = 2048;
 const HEADERS_TIMEOUT = 600;

@@ -6,15 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRecords } from '../../server/importing/index.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
-import { type ConfiguredServer, startConfiguredServer } from './support/configuredServer.js';
-import { captureLogs, type LogCapture } from './support/logCapture.js';
+import { captureLogs, type LogCapture } from '../helpers/logCapture.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
 // Personal data of the fixture that requests and responses below carry.
 const secrets = [tokens.both, tokens.acme, 'Durand', 'durand', 'Émile', 'émile', 'Durán', '4155550132', '415) 555', 'test@example.com', 'someone@example.org'];
 
 describe('observability without leaks', () => {
   let database: ThrowawayDatabase;
-  let server: ConfiguredServer;
+  let server: TestServer;
   let logs: LogCapture;
   beforeAll(async () => {
     database = await throwawayDatabase('pglite');
@@ -22,7 +22,7 @@ describe('observability without leaks', () => {
     logs = captureLogs('info');
     // A budget that does not refill within the file (burst of 30 over 30 s), so the metrics
     // test can spend it whatever the speed of this machine.
-    server = await startConfiguredServer({ LOG_LEVEL: 'info', RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '30' }, { db: database.db, logger: logs.logger });
+    server = await startTestServer({ database, env: { LOG_LEVEL: 'info', RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '30' }, logger: logs.logger });
   });
   afterAll(async () => {
     await server?.close();

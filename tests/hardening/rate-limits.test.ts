@@ -5,10 +5,10 @@ import { importRecords } from '../../server/importing/index.js';
 import { smallDataset, tokens } from '../fixtures/small.js';
 import { expectContractResponse } from '../helpers/contract.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { databaseUrl, dropRedisKeys, redisTarget, redisUrl, uniqueKeyPrefix } from '../helpers/environment.js';
+import { parseResponse, sendAtOnce } from '../helpers/rawHttp.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { databaseUrl, dropRedisKeys, redisTarget, redisUrl, uniqueKeyPrefix } from './support/environment.js';
-import { parseResponse, sendAtOnce } from './support/rawHttp.js';
-import { startTcpProxy, type TcpProxy } from './support/tcpProxy.js';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy.js';
 
 const BURST = 5;
 const PER_SECOND = 1;

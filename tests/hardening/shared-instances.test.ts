@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRecords } from '../../server/importing/index.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { type Call, contractCall } from '../helpers/call.js';
+import { type ChildServer, startChildServer } from '../helpers/childServer.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
-import { type ChildServer, startChildServer } from './support/childServer.js';
-import { type ConfiguredServer, startConfiguredServer } from './support/configuredServer.js';
-import { databaseUrl, dropRedisKeys, redisUrl, uniqueKeyPrefix } from './support/environment.js';
+import { databaseUrl, dropRedisKeys, redisUrl, uniqueKeyPrefix } from '../helpers/environment.js';
+import { type ConfiguredServer, startConfiguredServer } from '../helpers/server.js';
 
 // A small sustained rate and a burst that refills over 100 s: the budget the test spends
 // does not depend on how fast this machine happens to be.

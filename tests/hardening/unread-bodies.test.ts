@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LINGER_BYTES, LINGER_MS } from '../../server/http/lingeringClose.js';
 import { smallDataset, tokens } from '../fixtures/small.js';
 import { expectContractResponse } from '../helpers/contract.js';
+import { parseResponse, upload } from '../helpers/rawHttp.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { parseResponse, upload } from './support/rawHttp.js';
 
 const BODY_LIMIT = 16 * 1024;
 const MB = 1024 * 1024;

@@ -2,7 +2,20 @@
 // checking every response against the contract.
 
 import { expectContractResponse } from './contract.js';
-import type { CallOptions, CallResult } from './server.js';
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as it is, without JSON encoding. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface CallResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
 
 export type Call = <T = any>(method: string, path: string, options?: CallOptions) => Promise<CallResult<T>>;
 

@@ -2,7 +2,9 @@
 // fresh PostgreSQL database created for this test file and dropped after it. Runs and
 // files never share data.
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
 import { openDatabase } from '../../server/db/openDatabase.js';
@@ -19,9 +21,14 @@ export interface ThrowawayDatabase {
   drop(): Promise<void>;
 }
 
+let migratedDump: Blob | undefined;
+const migratedCluster = () => (migratedDump ??= new Blob([readFileSync(inject('pgliteTemplate'))]));
+
 export async function throwawayDatabase(engine: Engine, options: { migrate?: boolean; statementTimeoutMs?: number } = {}): Promise<ThrowawayDatabase> {
   if (engine === 'pglite') {
-    const db = await openDatabase({});
+    // A migrated one starts from the run's migrated cluster (pgliteTemplate.ts); migrate()
+    // then finds nothing to do. An unmigrated one starts empty.
+    const db = await openDatabase(options.migrate === false ? {} : { pgliteLoadDataDir: migratedCluster() });
     if (options.migrate !== false) await migrate(db);
     return { db, drop: () => db.close() };
   }

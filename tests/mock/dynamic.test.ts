@@ -6,7 +6,7 @@ import { createLookupDraftsClient } from '../../client/src/drafts.js';
 import { createLookupClient } from '../../client/src/index.js';
 import { type MockServer, startPrism } from '../../mock/prism.js';
 import { loadContract } from '../../server/contract.js';
-import { expectConforms } from './helpers/conformance.js';
+import { expectConforms } from '../helpers/contractByOperation.js';
 
 const api = loadContract();
 let mocks: MockServer[] = [];

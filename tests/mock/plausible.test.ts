@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../generated/types.full.js';
 import { type MockServer, startPrism } from '../../mock/prism.js';
 import { loadContract } from '../../server/contract.js';
-import { expectConforms } from './helpers/conformance.js';
+import { expectConforms } from '../helpers/contractByOperation.js';
 
 type Person = components['schemas']['Person'];
 type Employee = components['schemas']['Employee'];

@@ -5,16 +5,16 @@
 // are expected exactly for the requests that are bad on purpose, which shows the check is
 // live; a deliberately broken responder shows that response-side ones are caught too.
 //
-// Behind the proxy, a pass-through switch (helpers/upstream-switch.ts) picks the server by
+// Behind the proxy, a pass-through switch (tests/helpers/upstreamSwitch.ts) picks the server by
 // a header: development (drafts on), sandbox (drafts off) and one with a tiny rate limit,
 // all three real, on one database. `npm run mock:conformance` runs this file alone.
 import type { RequestListener } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractPaths, loadContract } from '../../server/contract.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
+import { type PrismProxy, startPrismProxy, violationsOf } from '../helpers/prismProxy.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { type PrismProxy, startPrismProxy, violationsOf } from './helpers/prism-proxy.js';
-import { startUpstreamSwitch, upstreamHeader } from './helpers/upstream-switch.js';
+import { startUpstreamSwitch, upstreamHeader } from '../helpers/upstreamSwitch.js';
 
 type Upstream = 'development' | 'sandbox' | 'limited' | 'broken';
 

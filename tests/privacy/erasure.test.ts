@@ -3,11 +3,10 @@
 // answers over HTTP before and after, and then the whole database is dumped (every table
 // the catalog lists, and pg_dump on PostgreSQL) and searched for every erased value. The
 // service's log and every command's output are searched too.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
@@ -17,14 +16,14 @@ import { openDatabase } from '../../server/db/openDatabase.js';
 import { createLogger } from '../../server/observability/logger.js';
 import type { CompanyErasure, PersonErasure } from '../../server/privacy/erasure.js';
 import { erased, erasedIds, erasedPersonIds, erasureDataset, goneCompany, erasureIds as ids, kept, erasureTokens as tokens } from '../fixtures/erasure.js';
-import { type Call, contractCall } from '../helpers/call.js';
+import type { Call } from '../helpers/call.js';
+import { runCommand } from '../helpers/commands.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { dumpAll, findValues } from '../helpers/dumpAll.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
 
-const run = promisify(execFile);
 /** Each step starts commands as processes (tsx and PGlite start-up each time), which is slow on a busy machine. */
 const STEP_MS = 180_000;
-const tsx = join('node_modules', '.bin', 'tsx');
 const PG_DUMP = '/usr/bin/pg_dump';
 /** The command outputs name the company offboarded (an id the operator gave, not a person's); every other value must be absent from them. */
 const personal = erased.filter((v) => v !== goneCompany);
@@ -36,37 +35,31 @@ describe.each(engines)('erasure, proven on a dump of the whole %s database', (en
   /** Everything the commands printed and the service logged, from the import on. */
   const logs: string[] = [];
   let db: Database | undefined;
-  let app: App | undefined;
+  let server: TestServer | undefined;
   let call: Call;
   /** Get person of the people who stay, before the erasures. */
   const before: Record<string, any> = {};
 
   const cli = async (script: string, ...args: string[]) => {
-    const result = await run(tsx, [`server/cli/${script}.ts`, ...args], { env }).then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (error) => ({ code: error.code as number, stdout: error.stdout as string, stderr: error.stderr as string }),
-    );
+    const result = await runCommand(script, args, env);
     logs.push(result.stdout, result.stderr);
     return result;
   };
   /** The service on the database, logging everything (trace) into `logs`; PGlite's directory is one process's at a time. */
   const serve = async () => {
-    db = await openDatabase(engine === 'postgres' ? { databaseUrl: database!.url } : { pgliteDataDir: join(dir, 'db') });
-    const config = loadConfig({
-      PORT: '0',
-      LOG_LEVEL: 'trace',
-      DEMO_DATA: 'false',
-      KEEP_ALIVE_TIMEOUT_MS: '50',
-      RATE_LIMIT_PER_SECOND: '100000',
-      RATE_LIMIT_BURST: '100000',
+    const opened = await openDatabase(engine === 'postgres' ? { databaseUrl: database!.url } : { pgliteDataDir: join(dir, 'db') });
+    server = await startTestServer({
+      database: { db: opened, drop: () => opened.close() },
+      env: { LOG_LEVEL: 'trace', KEEP_ALIVE_TIMEOUT_MS: '50' },
+      logger: createLogger('trace', { write: (line: string) => void logs.push(line) }),
     });
-    app = await createApp(config, { db, logger: createLogger('trace', { write: (line: string) => void logs.push(line) }) });
-    call = contractCall(await app.listen());
+    db = opened;
+    call = server.call;
   };
   const stop = async () => {
-    await app?.close();
-    await db?.close();
-    app = db = undefined;
+    await server?.close();
+    await server?.database.drop();
+    server = db = undefined;
   };
   const search = (body: object, token = tokens.all) => call('POST', '/v1/persons/search', { token, body });
   const personIdsFound = async (body: object, token = tokens.all) => {

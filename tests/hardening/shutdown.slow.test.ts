@@ -9,10 +9,10 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoCredentials } from '../../server/demo/dataset.js';
 import { LINGER_MS } from '../../server/http/lingeringClose.js';
+import { type ChildServer, startChildServer } from '../helpers/childServer.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
-import { type ChildServer, startChildServer } from './support/childServer.js';
-import { databaseUrl } from './support/environment.js';
-import { openRaw, parseResponse } from './support/rawHttp.js';
+import { databaseUrl } from '../helpers/environment.js';
+import { openRaw, parseResponse } from '../helpers/rawHttp.js';
 
 const signals = ['SIGTERM', 'SIGINT'] as const;
 const token = demoCredentials[0]!.token;

@@ -1,8 +1,8 @@
 // A fetch for the client's `fetch` option that checks every response the client receives
 // against the contract (retried attempts included, since the client calls it once per
 // attempt) and keeps a log of them, so a test can also say what went over the wire.
-import type { Fetch } from '../../../client/src/index.js';
-import { expectContractResponse } from '../../helpers/contract.js';
+import type { Fetch } from '../../client/src/index.js';
+import { expectContractResponse } from './contract.js';
 
 export interface Exchange {
   method: string;

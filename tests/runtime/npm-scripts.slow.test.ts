@@ -2,7 +2,7 @@
 // process group) stops the server gracefully, with nothing of the group left running and
 // the port free. (npm passes the signal to the script's shell; without `exec` in the
 // script, the shell dies and the server runs on, orphaned.) `npm run start:prod` is
-// checked the same way in tests/build/build.test.ts, where a build exists.
+// checked the same way in tests/build/build.slow.test.ts, where a build exists.
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, type NpmScriptRun, portFree, runNpmScript } from '../helpers/npmScripts.js';

@@ -31,7 +31,7 @@ beforeAll(async () => {
       join(work, 'pglite'),
       '--references',
       'bare,openapiBackend,fastify',
-      // Counted apart (instructions.test.ts): under callgrind each target takes minutes.
+      // Counted apart (instructions.slow.test.ts): under callgrind each target takes minutes.
       '--no-instructions',
       '--kinds',
       'getPerson,nameSubstring',

@@ -19,7 +19,7 @@ import { startTestServer } from '../helpers/server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`tests/docs/browser.test.ts skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
+if (!hasChromium) console.warn(`tests/docs/browser.slow.test.ts skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 interface Example {

@@ -1,6 +1,6 @@
 // Everything a pino logger writes, kept in memory as text and as parsed lines.
 import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../../server/observability/logger.js';
+import { createLogger, type Logger } from '../../server/observability/logger.js';
 
 export interface LogCapture {
   logger: Logger;

@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../scripts/build.js';
 import { demoCredentials } from '../../server/demo/dataset.js';
-import { type ChildServer, startChildServer } from '../hardening/support/childServer.js';
 import { contractCall } from '../helpers/call.js';
+import { type ChildServer, startChildServer } from '../helpers/childServer.js';
 import { type NpmScriptRun, portFree, runNpmScript } from '../helpers/npmScripts.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -2,7 +2,7 @@
 // the body by operation and status, and the headers the contract declares for it.
 import { SetMatchType } from 'openapi-backend';
 import { expect } from 'vitest';
-import type { Contract } from '../../../server/contract.js';
+import type { Contract } from '../../server/contract.js';
 
 export function expectConforms(api: Contract, operationId: string, response: Response, body: unknown): void {
   const where = `${operationId} ${response.status}`;

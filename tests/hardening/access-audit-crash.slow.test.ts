@@ -14,9 +14,9 @@ import { findActiveCredential } from '../../server/db/credentials.js';
 import { demoCredentials, demoDataset } from '../../server/demo/dataset.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
+import { type ChildServer, startChildServer } from '../helpers/childServer.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
-import { type ChildServer, startChildServer } from './support/childServer.js';
-import { databaseUrl } from './support/environment.js';
+import { databaseUrl } from '../helpers/environment.js';
 
 const CLIENTS = 12;
 /** Answers received before the kill. */

@@ -15,7 +15,7 @@ import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, type LocalServer, startLocalServer } from './helpers/local-server.js';
+import { json, type LocalServer, startLocalServer } from '../helpers/localServer.js';
 
 const exec = promisify(execFile);
 const repo = resolve(import.meta.dirname, '../..');

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type LiveMemory, measureLiveMemory } from '../../scripts/load/server.js';
 import { type LoadReport, runLoad } from '../../scripts/load.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
-import { databaseUrl } from './support/environment.js';
+import { databaseUrl } from '../helpers/environment.js';
 
 describe(`load, briefly (${databaseUrl ? 'PostgreSQL' : 'PGlite'})`, () => {
   let database: ThrowawayDatabase | undefined;

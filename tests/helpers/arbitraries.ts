@@ -2,7 +2,7 @@
 // or careless client bends a valid request: fields dropped, added, of the wrong type,
 // huge, odd Unicode, nested deep.
 import fc from 'fast-check';
-import { readContractDocument } from '../../../server/contract.js';
+import { readContractDocument } from '../../server/contract.js';
 
 type Schema = Record<string, any>;
 const document = readContractDocument();

@@ -1,0 +1,21 @@
+// The operator commands (server/cli/) run as processes, on the environment a test gives
+// them: node with tsx's loader, as `npm run <command>` runs them, without tsx's own
+// wrapper process in between (which would double the process starts of every call).
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `script`: the file's name under server/cli/, without `.ts`. A failing exit resolves too: `code` says. */
+export function runCommand(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  return run(process.execPath, ['--import', 'tsx', `server/cli/${script}.ts`, ...args], { env }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error) => ({ code: error.code as number, stdout: error.stdout as string, stderr: error.stderr as string }),
+  );
+}
