@@ -205,6 +205,16 @@ describe('HTTP conformance', () => {
       expect(JSON.parse(res.body)).toEqual({ error: 'invalid_request' });
     });
 
+    it.each([
+      ['POST', '/v1/persons/search'],
+      ['GET', `/v1/persons/${ids.emile}`],
+    ])('%s %s: 417 as the contract declares it for the person operations', async (method, path) => {
+      const exchange = await rawExchange(server.url, `${method} ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${tokens.both}\r\nExpect: teapot\r\n\r\n`);
+      const res = parseResponse(exchange.text);
+      expect(res.status).toBe(417);
+      expectContractResponse(method, path, 417, new Headers(res.headers), JSON.parse(res.body));
+    });
+
     it('100-continue: "100 Continue" once the body is wanted, then the answer', async () => {
       const body = '{"lastName":"dur"}';
       const connection = await openRaw(server.url);

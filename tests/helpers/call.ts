@@ -19,6 +19,22 @@ export interface CallResult<T = any> {
 
 export type Call = <T = any>(method: string, path: string, options?: CallOptions) => Promise<CallResult<T>>;
 
+/**
+ * fetch, sent again once when the connection was reset before any answer came: a pooled
+ * keep-alive connection that the server closed, as it may once idle, just as the request
+ * went out (the request never reached the server). Under a heavily loaded machine the
+ * client's and the server's idle timers can cross.
+ */
+async function fetchOnce(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (code !== 'ECONNRESET' && code !== 'UND_ERR_SOCKET') throw error;
+    return fetch(url, init);
+  }
+}
+
 export function contractCall(baseUrl: string): Call {
   return async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
@@ -28,7 +44,7 @@ export function contractCall(baseUrl: string): Call {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const response = await fetch(baseUrl + path, { method, headers, body });
+    const response = await fetchOnce(baseUrl + path, { method, headers, body });
     const text = await response.text();
     let parsed: unknown = text;
     try {
