@@ -9,7 +9,7 @@ import { Housekeeping } from './access/housekeeping.js';
 import { LastUseRecorder } from './access/lastUse.js';
 import { auditDurabilityFor, type Config, requirePersistentStorage } from './config.js';
 import { SqlCredentials } from './db/credentials.js';
-import type { Database } from './db/database.js';
+import type { Database, Queryable } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/openDatabase.js';
 import { SqlPersonQueries } from './db/personQueries.js';
@@ -47,6 +47,12 @@ function redisReady(redis: Redis, ms: number): Promise<boolean> {
   });
 }
 
+/** The replicas' router; its module (and pg's) is loaded only where replicas are configured. */
+async function openReadRouter(config: Config) {
+  const { openReplicas, ReadRouter } = await import('./db/readRouting.js');
+  return new ReadRouter(openReplicas(config.replicaUrls, config));
+}
+
 export interface App {
   server: Server;
   db: Database;
@@ -70,6 +76,10 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   if (!overrides.db) requirePersistentStorage(config);
   const db = overrides.db ?? (await openDatabase(config));
   await migrate(db);
+  // With replicas, the person operations and hello read through the router; every write
+  // (the audit, last use, housekeeping) keeps the primary. Without, reads are the primary's.
+  const replicas = config.replicaUrls.length ? await openReadRouter(config) : undefined;
+  const reads: Queryable = replicas ?? db;
   const api = await loadServedContract();
 
   // The Redis client is loaded only where one is configured.
@@ -122,11 +132,11 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const handler = createRequestHandler({
     api,
     router,
-    operations: createOperations(new SqlPersonQueries(db), audit, {
+    operations: createOperations(new SqlPersonQueries(reads), audit, {
       defaultPhoneRegion: config.defaultPhoneRegion,
       inlineCompaniesMax: config.inlineCompaniesMax,
     }),
-    authenticator: new Authenticator(new SqlCredentials(db), config.credentialCacheMs, databaseDeadlineMs(config), lastUse),
+    authenticator: new Authenticator(new SqlCredentials(reads), config.credentialCacheMs, databaseDeadlineMs(config), lastUse),
     limits,
     cors: createCors(config.corsOrigins),
     clientAddress: clientAddressResolver(config.trustedProxies),
@@ -206,6 +216,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       // Requests are done, so are their audit entries; what remains goes before the pool
       // does, the spooled entries included.
       await Promise.all([lastUse.close(), housekeeping.close(), auditShipper?.close()]);
+      await replicas?.close();
       if (!overrides.db) await db.close();
     },
   };

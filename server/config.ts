@@ -15,6 +15,8 @@ export interface Config {
   host: string;
   port: number;
   databaseUrl?: string;
+  /** Hot standbys of DATABASE_URL that serve the person operations and hello (server/db/readRouting.ts). */
+  replicaUrls: string[];
   pgliteDataDir?: string;
   poolMax: number;
   statementTimeoutMs: number;
@@ -82,6 +84,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.auditDurability === 'spool' && !config.databaseUrl) {
     throw new ConfigError('AUDIT_DURABILITY=spool needs PostgreSQL (DATABASE_URL): the embedded database runs in the service process, use commit or flush');
   }
+  // A standby is a copy of a PostgreSQL primary; the embedded database has none.
+  if (config.replicaUrls.length && !config.databaseUrl) {
+    throw new ConfigError('DATABASE_REPLICA_URLS needs DATABASE_URL: replicas are hot standbys of a PostgreSQL primary, and the embedded database has none');
+  }
+  // A read served by a standby cannot write its own audit entry (a standby takes no
+  // writes); the spool records it before the response and ships it to the primary.
+  if (config.replicaUrls.length && config.auditEnabled && config.auditDurability && config.auditDurability !== 'spool') {
+    throw new ConfigError(
+      `AUDIT_DURABILITY=${config.auditDurability} writes each audit entry in the read's own statement, which a replica cannot take: with DATABASE_REPLICA_URLS use spool (the default on PostgreSQL)`,
+    );
+  }
   // Shutdown waits for idle keep-alive connections to reach their timeout (see app.ts).
   if (config.keepAliveTimeoutMs >= config.shutdownTimeoutMs) {
     throw new ConfigError(
@@ -100,6 +113,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     host: env.HOST ?? '127.0.0.1',
     port: int(env, 'PORT', 3000, 0, 65535),
     databaseUrl: env.DATABASE_URL || undefined,
+    replicaUrls: list(env, 'DATABASE_REPLICA_URLS').map((url) => postgresUrl('DATABASE_REPLICA_URLS', url)),
     pgliteDataDir: env.PGLITE_DATA_DIR || undefined,
     poolMax: int(env, 'PG_POOL_MAX', 10, 1, 1000),
     statementTimeoutMs: int(env, 'PG_STATEMENT_TIMEOUT_MS', 5_000, 0, 600_000),
@@ -201,6 +215,17 @@ function normalizeOrigin(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A PostgreSQL connection string (postgres:// or postgresql://), as `name` lists it. */
+function postgresUrl(name: string, text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || !url.hostname)
+    throw new ConfigError(`${name} must list PostgreSQL connection strings such as postgres://user@replica-1:5432/lookup; got an entry that is not one`);
+  return text;
 }
 
 /** A comma-separated list; blanks around entries ignored, empty entries dropped. */
