@@ -48,9 +48,9 @@ function redisReady(redis: Redis, ms: number): Promise<boolean> {
 }
 
 /** The replicas' router; its module (and pg's) is loaded only where replicas are configured. */
-async function openReadRouter(config: Config) {
+async function openReadRouter(config: Config, primary: Database) {
   const { openReplicas, ReadRouter } = await import('./db/readRouting.js');
-  return new ReadRouter(openReplicas(config.replicaUrls, config));
+  return new ReadRouter(primary, openReplicas(config.replicaUrls, config));
 }
 
 export interface App {
@@ -78,7 +78,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   await migrate(db);
   // With replicas, the person operations and hello read through the router; every write
   // (the audit, last use, housekeeping) keeps the primary. Without, reads are the primary's.
-  const replicas = config.replicaUrls.length ? await openReadRouter(config) : undefined;
+  const replicas = config.replicaUrls.length ? await openReadRouter(config, db) : undefined;
   const reads: Queryable = replicas ?? db;
   const api = await loadServedContract();
 

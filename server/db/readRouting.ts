@@ -3,6 +3,7 @@
 // replica; everything that writes keeps the primary's Database. Unset, app.ts hands out
 // the primary itself and none of this runs.
 import type { Database, DatabaseOptions, Queryable } from './database.js';
+import { Heartbeat, replicaStatement } from './heartbeat.js';
 import { openPostgres } from './postgres.js';
 
 /** A replica: its name in logs, metrics and /readyz (host:port, never a password), and its pool. */
@@ -26,16 +27,25 @@ export function openReplicas(urls: readonly string[], options: DatabaseOptions):
 
 export class ReadRouter implements Queryable {
   private next = 0;
+  private readonly heartbeat: Heartbeat;
 
-  constructor(private readonly replicas: readonly Replica[]) {}
+  constructor(
+    primary: Database,
+    private readonly replicas: readonly Replica[],
+  ) {
+    // The replicas' asOf is the heartbeat they hold: this instance keeps it beating.
+    this.heartbeat = new Heartbeat(primary);
+    this.heartbeat.start();
+  }
 
   query<Row>(sql: string, params?: unknown[], options?: Parameters<Queryable['query']>[2]): Promise<Row[]> {
     const replica = this.replicas[this.next++ % this.replicas.length]!;
-    return replica.db.query<Row>(sql, params, options);
+    return replica.db.query<Row>(replicaStatement(sql), params, options);
   }
 
-  /** Closes the replicas' pools (the primary is its owner's to close). */
+  /** Stops the heartbeat and closes the replicas' pools (the primary is its owner's to close). */
   async close(): Promise<void> {
+    await this.heartbeat.close();
     await Promise.all(this.replicas.map((r) => r.db.close()));
   }
 }

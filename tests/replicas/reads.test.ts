@@ -59,4 +59,53 @@ describeReplication('reads from a hot standby', () => {
     await cluster.caughtUp();
     expect((await search({ lastName: 'dur' })).body.pagination.total).toBe(3);
   });
+
+  it("answers with the standby's real position: asOf holds still while replay is paused, and holds every change committed before it", async () => {
+    // People committed one by one on the primary while replay pauses half-way: an answer
+    // must hold every one whose commit came before its asOf, and its asOf must not pass
+    // what the standby has replayed (statement_timestamp() on the standby would do both).
+    const company = 'globex';
+    const added: string[] = [];
+    const addOne = async () => {
+      const id = `7e57c0de-0001-4000-8000-${String(added.length).padStart(12, '0')}`;
+      added.push(id);
+      await importRecords(
+        primary,
+        [
+          { type: 'person', id, createdAt: '2025-02-01T00:00:00.000Z', updatedAt: '2025-02-01T00:00:00.000Z' },
+          employee({ id: `7e57c0de-0002-4000-8000-${String(added.length).padStart(12, '0')}`, companyId: company, personId: id, lastName: 'Pausewicz' }),
+        ],
+        'US',
+      );
+    };
+    for (let i = 0; i < 5; i++) await addOne();
+    await cluster.pauseReplay();
+    let paused: any;
+    try {
+      for (let i = 0; i < 5; i++) await addOne();
+      paused = (await search({ lastName: 'pausewicz', limit: 100 })).body;
+      await new Promise((r) => setTimeout(r, 600));
+      const later = (await search({ lastName: 'pausewicz', limit: 100 })).body;
+      expect(later.asOf, 'asOf must not advance while replay is paused').toBe(paused.asOf);
+      expect(later.pagination.total).toBe(paused.pagination.total);
+    } finally {
+      await cluster.resumeReplay();
+    }
+    const committed = await cluster.primary.sql<{ id: string; at: string }>(
+      `SELECT id::text, to_char(pg_xact_commit_timestamp(xmin) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at FROM persons WHERE id = ANY($1::uuid[])`,
+      [added],
+    );
+    const present = new Set(paused.persons.map((p: any) => p.id));
+    expect(present.size).toBeGreaterThanOrEqual(5);
+    expect(present.size).toBeLessThan(added.length);
+    for (const { id, at } of committed) {
+      // Commit timestamps are microseconds, asOf milliseconds cut down: before asOf means present.
+      if (at < paused.asOf) expect(present.has(id), `${id} committed at ${at}, before asOf ${paused.asOf}`).toBe(true);
+      if (!present.has(id)) expect(at > paused.asOf, `${id} is absent, so it must have committed after asOf`).toBe(true);
+    }
+    // Replay resumed: asOf moves on, and everything is there.
+    await cluster.caughtUp();
+    await expect.poll(async () => (await search({ lastName: 'pausewicz', limit: 100 })).body.pagination.total, { timeout: 5_000 }).toBe(added.length);
+    expect((await search({ lastName: 'pausewicz' })).body.asOf > paused.asOf).toBe(true);
+  });
 });

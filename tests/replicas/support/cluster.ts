@@ -3,7 +3,8 @@
 // primary by initdb on a port of its own (wal_level=replica, a replication line in its
 // pg_hba.conf), the standby by pg_basebackup -R from it, each started with pg_ctl, as the
 // postgres user when the tests run as root. Nothing touches the machine's own clusters.
-// Replay is paused and resumed on demand (pg_wal_replay_pause), which makes lag at will.
+// Replay is paused and resumed on demand (pg_wal_replay_pause), which makes lag at will;
+// the primary records commit timestamps, which the asOf tests hold answers to.
 import { execFile, execFileSync } from 'node:child_process';
 import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -94,6 +95,7 @@ wal_level = replica
 max_wal_senders = 5
 wal_keep_size = '256MB'
 hot_standby = on
+track_commit_timestamp = on
 max_standby_streaming_delay = '30s'
 shared_buffers = '32MB'
 max_connections = 60

@@ -1,0 +1,12 @@
+-- The primary's clock as its standbys replay it (server/db/heartbeat.ts). Every instance
+-- that reads from replicas commits here, every few hundred milliseconds, the instant its
+-- heartbeat statement started. A standby's snapshot that holds a heartbeat holds every
+-- change the primary committed before that instant (docs/decisions/0016-replicas-and-freshness.md),
+-- so the heartbeat it holds is the asOf of an answer read there.
+CREATE TABLE replica_heartbeat (
+  singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  at timestamptz NOT NULL
+);
+
+-- The migration's own instant: its commit follows it, so it is honest before any heartbeat.
+INSERT INTO replica_heartbeat (at) VALUES (statement_timestamp());
