@@ -48,9 +48,13 @@ function redisReady(redis: Redis, ms: number): Promise<boolean> {
 }
 
 /** The replicas' router; its module (and pg's) is loaded only where replicas are configured. */
-async function openReadRouter(config: Config, primary: Database) {
-  const { openReplicas, ReadRouter } = await import('./db/readRouting.js');
-  return new ReadRouter(primary, openReplicas(config.replicaUrls, config));
+async function openReadRouter(config: Config, primary: Database, logger: Logger) {
+  const { nameReplicas, ReadRouter } = await import('./db/readRouting.js');
+  return ReadRouter.open(primary, nameReplicas(config.replicaUrls), config, {
+    maxLagMs: config.replicaMaxLagMs,
+    onChange: (database, up, error) =>
+      up ? logger.info({ database }, 'database answers again') : logger.warn({ database, err: error }, 'database down; reads go elsewhere'),
+  });
 }
 
 export interface App {
@@ -78,7 +82,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   await migrate(db);
   // With replicas, the person operations and hello read through the router; every write
   // (the audit, last use, housekeeping) keeps the primary. Without, reads are the primary's.
-  const replicas = config.replicaUrls.length ? await openReadRouter(config, db) : undefined;
+  const replicas = config.replicaUrls.length ? await openReadRouter(config, db, logger) : undefined;
   const reads: Queryable = replicas ?? db;
   const api = await loadServedContract();
 

@@ -17,6 +17,8 @@ export interface Config {
   databaseUrl?: string;
   /** Hot standbys of DATABASE_URL that serve the person operations and hello (server/db/readRouting.ts). */
   replicaUrls: string[];
+  /** A replica whose heartbeat is older than this is passed over (docs/operating/replicas.md). */
+  replicaMaxLagMs: number;
   pgliteDataDir?: string;
   poolMax: number;
   statementTimeoutMs: number;
@@ -114,6 +116,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     port: int(env, 'PORT', 3000, 0, 65535),
     databaseUrl: env.DATABASE_URL || undefined,
     replicaUrls: list(env, 'DATABASE_REPLICA_URLS').map((url) => postgresUrl('DATABASE_REPLICA_URLS', url)),
+    replicaMaxLagMs: int(env, 'REPLICA_MAX_LAG_MS', 5_000, 100, 3_600_000),
     pgliteDataDir: env.PGLITE_DATA_DIR || undefined,
     poolMax: int(env, 'PG_POOL_MAX', 10, 1, 1000),
     statementTimeoutMs: int(env, 'PG_STATEMENT_TIMEOUT_MS', 5_000, 0, 600_000),

@@ -29,24 +29,32 @@ export function replicaStatement(sql: string): string {
 
 /** How often each instance reading from replicas beats: the granularity of a replica's asOf. */
 export const HEARTBEAT_INTERVAL_MS = 200;
+/** A heartbeat not committed within this is taken for a primary that is down (or hangs). */
+export const HEARTBEAT_TIMEOUT_MS = 1_000;
 
 /**
  * This instance's heartbeat: a statement every interval on a connection of its own, so it
- * never waits behind the requests' pool. One at a time: a slow primary is not piled on.
+ * never waits behind the requests' pool; one at a time, so a slow primary is not piled on.
+ * It is also how the instance knows the primary is up: the last heartbeat was committed,
+ * and none has been waiting longer than HEARTBEAT_TIMEOUT_MS.
  */
 export class Heartbeat {
+  /** The primary took the last heartbeat in time. */
+  up = true;
   private session: Session | undefined;
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
+  private beatStarted = 0;
   private closed = false;
 
   constructor(
     private readonly primary: Database,
+    private readonly onChange: (up: boolean, error?: unknown) => void = () => {},
     private readonly intervalMs = HEARTBEAT_INTERVAL_MS,
   ) {}
 
   start(): void {
-    // (A failed heartbeat is simply tried again on the next interval.)
+    // (A failed heartbeat is tried again on the next interval.)
     const run = () => void this.tick().catch(() => {});
     this.timer = setInterval(run, this.intervalMs).unref();
     run();
@@ -54,18 +62,23 @@ export class Heartbeat {
 
   /** One heartbeat now (unless one is under way); resolves when it is committed, rejects if it failed. */
   tick(): Promise<void> {
-    this.beating ??= this.beatOnce().finally(() => {
-      this.beating = undefined;
-    });
+    if (this.beating && performance.now() - this.beatStarted > HEARTBEAT_TIMEOUT_MS) this.mark(false, new Error('heartbeat not committed in time'));
+    if (!this.beating) {
+      this.beatStarted = performance.now();
+      this.beating = this.beatOnce().finally(() => {
+        this.beating = undefined;
+      });
+    }
     return this.beating;
   }
 
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    await this.beating?.catch(() => {});
-    await this.session?.close().catch(() => {});
+    // (A heartbeat stuck on a primary that hangs is not waited for.)
+    const session = this.session;
     this.session = undefined;
+    void session?.close().catch(() => {});
   }
 
   private async beatOnce(): Promise<void> {
@@ -73,11 +86,19 @@ export class Heartbeat {
     try {
       this.session ??= await this.primary.session!();
       await beat(this.session);
+      this.mark(true);
     } catch (error) {
       const lost = this.session;
       this.session = undefined;
-      await lost?.close().catch(() => {});
+      void lost?.close().catch(() => {});
+      this.mark(false, error);
       throw error;
     }
+  }
+
+  private mark(up: boolean, error?: unknown): void {
+    if (this.up === up || this.closed) return;
+    this.up = up;
+    this.onChange(up, error);
   }
 }

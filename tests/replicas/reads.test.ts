@@ -108,4 +108,54 @@ describeReplication('reads from a hot standby', () => {
     await expect.poll(async () => (await search({ lastName: 'pausewicz', limit: 100 })).body.pagination.total, { timeout: 5_000 }).toBe(added.length);
     expect((await search({ lastName: 'pausewicz' })).body.asOf > paused.asOf).toBe(true);
   });
+
+  it('keeps the lag bound: a standby further behind than REPLICA_MAX_LAG_MS is passed over for the primary, and used again once it catches up', async () => {
+    const bounded = await startConfiguredServer({
+      DATABASE_URL: cluster.primary.url,
+      DATABASE_REPLICA_URLS: cluster.standby.url,
+      AUDIT_SPOOL_DIR: spoolDir,
+      REPLICA_MAX_LAG_MS: '1000',
+    });
+    const find = async (personId: string) => (await bounded.call('POST', '/v1/persons/search', { token: tokens.both, body: { personId } })).body;
+    const addPerson = async (n: number) => {
+      const id = `7e57c0de-0003-4000-8000-${String(n).padStart(12, '0')}`;
+      await importRecords(
+        primary,
+        [
+          { type: 'person', id, createdAt: '2025-03-01T00:00:00.000Z', updatedAt: '2025-03-01T00:00:00.000Z' },
+          employee({ id: `7e57c0de-0004-4000-8000-${String(n).padStart(12, '0')}`, companyId: 'acme-corp', personId: id }),
+        ],
+        'US',
+      );
+      return id;
+    };
+    try {
+      await cluster.pauseReplay();
+      try {
+        // Just paused: the standby is within the bound and serves, without the new person.
+        const early = await addPerson(1);
+        expect((await find(early)).pagination.total).toBe(0);
+        // Past the bound: the primary serves, with everything and its own clock.
+        await new Promise((r) => setTimeout(r, 1_500));
+        const late = await addPerson(2);
+        const fromPrimary = await find(late);
+        expect(fromPrimary.pagination.total).toBe(1);
+        expect(Date.now() - Date.parse(fromPrimary.asOf)).toBeLessThan(1_000);
+      } finally {
+        await cluster.resumeReplay();
+      }
+      await cluster.caughtUp();
+      // Caught up: the standby serves again (paused anew, a new person is not there at once).
+      await new Promise((r) => setTimeout(r, 600));
+      await cluster.pauseReplay();
+      try {
+        const unseen = await addPerson(3);
+        expect((await find(unseen)).pagination.total).toBe(0);
+      } finally {
+        await cluster.resumeReplay();
+      }
+    } finally {
+      await bounded.close();
+    }
+  });
 });
