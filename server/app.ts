@@ -14,6 +14,7 @@ import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/openDatabase.js';
 import { SqlPersonQueries } from './db/personQueries.js';
 import type { AccessAudit } from './domain/accessAudit.js';
+import type { CredentialConfirmation } from './domain/credentials.js';
 import { Authenticator } from './http/authenticate.js';
 import { clientAddressResolver } from './http/clientAddress.js';
 import { clientErrorHandler, connectHandler, rememberResponse } from './http/clientError.js';
@@ -84,6 +85,12 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   // (the audit, last use, housekeeping) keeps the primary. Without, reads are the primary's.
   const replicas = config.replicaUrls.length ? await openReadRouter(config, db, logger) : undefined;
   const reads: Queryable = replicas ?? db;
+  // What a replica does not know yet is asked of the primary before a 401 or 403.
+  const primaryCredentials = new SqlCredentials(db, true);
+  const confirmation: CredentialConfirmation | undefined = replicas && {
+    findActive: (tokenHash) => primaryCredentials.findActive(tokenHash),
+    available: () => replicas.primaryUp,
+  };
   const api = await loadServedContract();
 
   // The Redis client is loaded only where one is configured.
@@ -140,7 +147,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       defaultPhoneRegion: config.defaultPhoneRegion,
       inlineCompaniesMax: config.inlineCompaniesMax,
     }),
-    authenticator: new Authenticator(new SqlCredentials(reads), config.credentialCacheMs, databaseDeadlineMs(config), lastUse),
+    authenticator: new Authenticator(new SqlCredentials(reads, !!replicas), config.credentialCacheMs, databaseDeadlineMs(config), lastUse, confirmation),
     limits,
     cors: createCors(config.corsOrigins),
     clientAddress: clientAddressResolver(config.trustedProxies),

@@ -14,6 +14,14 @@ export interface QueryOptions {
    * not depend on the parameter values: PostgreSQL may settle on one generic plan.
    */
   prepared?: boolean;
+  /**
+   * Where reads may go to replicas (db/readRouting.ts): run this where the data is at least
+   * this far in the primary's history (walPosition.ts); a replica not known to have
+   * replayed that far is passed over.
+   */
+  after?: bigint;
+  /** The first row's `read_position` (walPosition.ts READ_POSITION) says how far the database that answered had got. */
+  reportsPosition?: boolean;
 }
 
 /** A transaction's connection: queries, and COPY into a table. */

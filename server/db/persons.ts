@@ -200,7 +200,7 @@ export async function findPersons(db: Queryable, filter: PersonFilter, audit?: A
     // also plan_cache_mode in database.ts). A short fragment over an inline list of
     // companies was the exception (its generic plan descended the name index once per
     // name and company, slower than planning each call), hence the join for those.
-    { prepared: true },
+    { prepared: true, after: filter.readPosition },
   );
 }
 

@@ -70,11 +70,22 @@ export class ReadRouter implements Queryable {
     return router;
   }
 
-  query<Row>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Row[]> {
-    const replica = this.choose();
+  /** Whether the primary took this instance's last heartbeat (credential confirmations ask it only then). */
+  get primaryUp(): boolean {
+    return this.heartbeat.up;
+  }
+
+  async query<Row>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Row[]> {
+    const replica = this.choose(options?.after);
     if (!replica) return this.primary.query<Row>(sql, params, options);
     this.inFlight.set(replica, (this.inFlight.get(replica) ?? 0) + 1);
-    return replica.db.query<Row>(replicaStatement(sql), params, options).finally(() => this.inFlight.set(replica, this.inFlight.get(replica)! - 1));
+    try {
+      const rows = await replica.db.query<Row>(replicaStatement(sql), params, options);
+      if (options?.reportsPosition) replica.learn((rows[0] as { read_position?: string } | undefined)?.read_position);
+      return rows;
+    } finally {
+      this.inFlight.set(replica, this.inFlight.get(replica)! - 1);
+    }
   }
 
   /** Stops the heartbeat and the checks and closes the replicas' pools (the primary is its owner's to close). */
@@ -89,8 +100,8 @@ export class ReadRouter implements Queryable {
     return Promise.all(this.replicas.map((r) => r.check()));
   }
 
-  /** The replica to read from, or undefined for the primary. */
-  private choose(): ReplicaHealth | undefined {
+  /** The replica to read from, or undefined for the primary; `after`: see QueryOptions. */
+  private choose(after: bigint | undefined): ReplicaHealth | undefined {
     const now = performance.now();
     const n = this.replicas.length;
     const start = this.next++ % n;
@@ -99,7 +110,7 @@ export class ReadRouter implements Queryable {
     // The usable replica with the fewest reads under way; ties go round the list.
     for (let i = 0; i < n; i++) {
       const replica = this.replicas[(start + i) % n]!;
-      if (!replica.up || replica.ageMs(now) > this.options.maxLagMs) continue;
+      if (!replica.up || replica.ageMs(now) > this.options.maxLagMs || (after !== undefined && replica.position < after)) continue;
       const busy = this.inFlight.get(replica) ?? 0;
       if (busy < fewest) [best, fewest] = [replica, busy];
     }

@@ -5,6 +5,7 @@
 // down until it answers again. Between checks the known age grows with the time passed,
 // so a replica is never taken for fresher than it was.
 import type { Database, Session } from './database.js';
+import { walPosition } from './walPosition.js';
 
 export const CHECK_INTERVAL_MS = 250;
 export const CHECK_TIMEOUT_MS = 750;
@@ -14,6 +15,8 @@ export class ReplicaHealth {
   up = false;
   /** The heartbeat it held at its last check (ms since the epoch, the primary's clock). */
   heartbeatAt: number | undefined;
+  /** How far it is known to have replayed (walPosition.ts): at its last check, or a read since. */
+  position = 0n;
   private ageAtCheck = Number.POSITIVE_INFINITY;
   /** performance.now() when that check was answered. */
   private checkedAt = 0;
@@ -49,6 +52,13 @@ export class ReplicaHealth {
     return Promise.race([this.checking, late]).finally(() => clearTimeout(timer));
   }
 
+  /** A position the replica answered at (READ_POSITION): it has replayed at least that far. */
+  learn(position: string | null | undefined): void {
+    if (!position) return;
+    const at = walPosition(position);
+    if (at > this.position) this.position = at;
+  }
+
   markDown(error: unknown): void {
     if (!this.up) return;
     this.up = false;
@@ -66,13 +76,16 @@ export class ReplicaHealth {
   private async checkOnce(): Promise<void> {
     try {
       this.session ??= await this.db.session!();
-      const [row] = await this.session.query<{ age_ms: number; at_ms: number }>(
-        `SELECT (extract(epoch FROM clock_timestamp() - at) * 1000)::float8 AS age_ms, (extract(epoch FROM at) * 1000)::float8 AS at_ms
+      const [row] = await this.session.query<{ age_ms: number; at_ms: number; position: string | null }>(
+        `SELECT (extract(epoch FROM clock_timestamp() - at) * 1000)::float8 AS age_ms, (extract(epoch FROM at) * 1000)::float8 AS at_ms,
+                pg_last_wal_replay_lsn()::text AS position
            FROM replica_heartbeat`,
       );
       if (!row) throw new Error('replica_heartbeat has no row (not migrated yet?)');
       this.ageAtCheck = Math.max(0, row.age_ms);
       this.heartbeatAt = row.at_ms;
+      // (NULL: not a standby, promoted perhaps; it then holds everything it was sent.)
+      this.learn(row.position);
       this.checkedAt = performance.now();
       if (!this.up && !this.closed) {
         this.up = true;

@@ -52,6 +52,8 @@ export interface PersonFilter extends FilterValues {
   offset: number;
   /** Which external systems' ids to show; undefined shows all. */
   externalIdSystems?: readonly string[];
+  /** The credential's Credential.readPosition: the page is read where the data is at least that far. */
+  readPosition?: bigint;
 }
 
 /** A page as the operations answer it: its asOf and exact total, and each person's id (as PostgreSQL writes it) and JSON text, in response order. */
@@ -88,5 +90,6 @@ export function searchFilter(request: SearchRequest, credential: Credential, { d
     limit: request.limit ?? DEFAULT_LIMIT,
     offset: request.offset ?? 0,
     externalIdSystems: request.externalIdSystems,
+    readPosition: credential.readPosition,
   };
 }

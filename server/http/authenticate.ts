@@ -2,15 +2,24 @@
 // in the database. Only hashes are kept, in memory as in the database; a revoked
 // credential stops working once its cache entry expires (CREDENTIAL_CACHE_MS), and an
 // expiry or the end of a rotation's overlap bites on time, cached or not.
+//
+// Where the lookups read from replicas (decision 0016), what a replica does not know yet
+// is asked of the primary before it is refused: a token it does not know (before a 401),
+// and, through Credential.recheck, a company its copy of a credential lacks (before a
+// 403). The primary's answer is cached like any other, a miss too, and at most
+// CONFIRMATIONS_PER_SECOND such questions leave an instance: a flood of bad tokens cannot
+// reach the primary.
 import type { LastUseRecorder } from '../access/lastUse.js';
-import type { ActiveCredentials, Credential } from '../domain/credentials.js';
+import type { ActiveCredentials, Credential, CredentialConfirmation } from '../domain/credentials.js';
 import { hashTokenBase64 } from '../domain/tokens.js';
-import { ApiError } from '../errors.js';
+import { ApiError, ServiceUnavailable } from '../errors.js';
 import { withDeadline } from './deadline.js';
 
 // The scheme name is case-insensitive (RFC 7235 §2.1); the token is taken as sent.
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/i;
 const CACHE_LIMIT = 10_000;
+/** Questions to the primary per second and instance (a token bucket of as many); past them, 503. */
+export const CONFIRMATIONS_PER_SECOND = 20;
 
 export class Authenticator {
   private readonly cache = new Map<string, { credential: Credential | undefined; expires: number }>();
@@ -21,7 +30,12 @@ export class Authenticator {
     /** See deadline.ts; 0 for none. */
     private readonly deadlineMs = 0,
     private readonly lastUse?: LastUseRecorder,
+    /** Where credential changes arrive first, when lookups read from replicas. */
+    private readonly primary?: CredentialConfirmation,
   ) {}
+
+  private confirmations = CONFIRMATIONS_PER_SECOND;
+  private refilled = 0;
 
   /**
    * The credential behind an Authorization header, or ApiError invalid_api_key. A cached
@@ -38,9 +52,39 @@ export class Authenticator {
   }
 
   private async lookUp(hash: Buffer, key: string, now: number): Promise<Credential> {
-    const entry = { credential: await withDeadline(this.credentials.findActive(hash), this.deadlineMs), expires: now + this.cacheMs };
-    if (this.cacheMs > 0) this.remember(key, entry);
-    return this.admit(entry.credential, now);
+    let credential = await withDeadline(this.credentials.findActive(hash), this.deadlineMs);
+    // Created or rotated a moment ago, the token may not have reached the replica yet.
+    if (!credential && this.primary) credential = await this.confirm(hash, now);
+    return this.admit(this.cached(key, hash, credential, now), now);
+  }
+
+  /** Caches what a lookup found; where lookups read from replicas, with the means to ask the primary again. */
+  private cached(key: string, hash: Buffer, credential: Credential | undefined, now: number): Credential | undefined {
+    if (credential && this.primary) credential.recheck = () => this.recheck(credential, hash, key);
+    if (this.cacheMs > 0) this.remember(key, { credential, expires: now + this.cacheMs });
+    return credential;
+  }
+
+  /**
+   * The credential as the primary has it now, cached in place of the copy; the copy itself
+   * while the primary is down (nothing newer can be learnt then). Not itself cached: a
+   * grant made after a 403 shows on the next request (the budget bounds the questions).
+   */
+  private async recheck(copy: Credential, hash: Buffer, key: string): Promise<Credential | undefined> {
+    if (!this.primary!.available()) return copy;
+    const now = Date.now();
+    return this.cached(key, hash, await this.confirm(hash, now), now);
+  }
+
+  /** Asks the primary (within the budget; past it, 503: the token could not be checked, so it is not called invalid). */
+  private async confirm(hash: Buffer, now: number): Promise<Credential | undefined> {
+    const primary = this.primary!;
+    if (!primary.available()) return undefined;
+    this.confirmations = Math.min(CONFIRMATIONS_PER_SECOND, this.confirmations + ((now - this.refilled) * CONFIRMATIONS_PER_SECOND) / 1000);
+    this.refilled = now;
+    if (this.confirmations < 1) throw new ServiceUnavailable('too many credential confirmations on the primary');
+    this.confirmations--;
+    return withDeadline(primary.findActive(hash), this.deadlineMs);
   }
 
   private admit(credential: Credential | undefined, now: number): Credential {
