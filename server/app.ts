@@ -124,7 +124,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   // as soon as its answer is out instead of holding the shutdown for keepAliveTimeout, and
   // /readyz answers 503 so a balancer still probing takes the instance out.
   let closing = false;
-  const metrics = new Metrics(db.poolStats?.bind(db));
+  const metrics = new Metrics(db.poolStats?.bind(db), replicas && (() => replicas.status()));
   const faults = new FaultLog(logger);
   const limits = await RateLimits.create(
     { ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute, keyPrefix: config.rateLimitKeyPrefix },
@@ -138,6 +138,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       draftsEnabled: config.draftsEnabled,
       draining: () => closing,
       auditReady: auditShipper && (() => auditShipper.spool.current !== undefined),
+      databases: replicas && (() => replicas.status()),
     }),
   );
   const handler = createRequestHandler({

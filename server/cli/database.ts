@@ -13,6 +13,21 @@ export async function openCliDatabase(config: Config, options: Partial<DatabaseO
     );
   }
   const db = await openDatabase({ ...config, ...options });
-  await migrate(db);
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.close().catch(() => {});
+    // Commands write, so they need the primary itself: say so when it cannot be reached.
+    if (!config.databaseUrl || !unreachable(error)) throw error;
+    throw new Error(`cannot reach the primary (DATABASE_URL): ${(error as Error).message}; nothing was changed`, { cause: error });
+  }
   return db;
+}
+
+/** A connection that could not be made or was lost (PostgreSQL down, starting up, or out of reach). */
+function unreachable(error: unknown): boolean {
+  const { code = '', message = '' } = error as { code?: string; message?: string };
+  return (
+    /^(ECONN|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|57P0|08)/.test(code) || /Connection terminated|timeout exceeded when trying to connect/i.test(message)
+  );
 }

@@ -22,6 +22,12 @@ export interface QueryOptions {
   after?: bigint;
   /** The first row's `read_position` (walPosition.ts READ_POSITION) says how far the database that answered had got. */
   reportsPosition?: boolean;
+  /**
+   * Abandons the query when it aborts (a database found down): the query rejects with the
+   * signal's reason and its connection is dropped, since a database that hangs would hold
+   * it. PostgreSQL only.
+   */
+  signal?: AbortSignal;
 }
 
 /** A transaction's connection: queries, and COPY into a table. */
@@ -50,6 +56,18 @@ export interface Database extends Queryable {
 export interface Session extends Queryable {
   readonly lost: Promise<void>;
   close(): Promise<void>;
+}
+
+/** A database's state where reads go to replicas, as /readyz and /metrics show it (db/readRouting.ts). */
+export interface DatabaseStatus {
+  /** `primary`, or a replica's host:port. */
+  name: string;
+  role: 'primary' | 'replica';
+  up: boolean;
+  /** A replica's heartbeat age, in milliseconds (unknown until it answered a check). */
+  lagMs?: number;
+  /** Reads it answered since start. */
+  reads: number;
 }
 
 export interface PoolStats {

@@ -4,6 +4,7 @@
 // committed on the primary before that instant. An answer read on a replica reads the
 // heartbeat in its own statement, and its asOf is that instant, not the standby's clock.
 import type { Database, Queryable, Session } from './database.js';
+import { DatabaseState } from './databaseState.js';
 import { AS_OF } from './personJson.js';
 
 /**
@@ -38,9 +39,7 @@ export const HEARTBEAT_TIMEOUT_MS = 1_000;
  * It is also how the instance knows the primary is up: the last heartbeat was committed,
  * and none has been waiting longer than HEARTBEAT_TIMEOUT_MS.
  */
-export class Heartbeat {
-  /** The primary took the last heartbeat in time. */
-  up = true;
+export class Heartbeat extends DatabaseState {
   private session: Session | undefined;
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
@@ -48,10 +47,14 @@ export class Heartbeat {
   private closed = false;
 
   constructor(
-    private readonly primary: Database,
-    private readonly onChange: (up: boolean, error?: unknown) => void = () => {},
+    /** The primary, whose state this is. */
+    readonly db: Database,
+    onChange: (up: boolean, error?: unknown) => void = () => {},
     private readonly intervalMs = HEARTBEAT_INTERVAL_MS,
-  ) {}
+  ) {
+    // Up at start: the migrations just ran on it.
+    super('primary', true, onChange);
+  }
 
   start(): void {
     // (A failed heartbeat is tried again on the next interval.)
@@ -62,7 +65,7 @@ export class Heartbeat {
 
   /** One heartbeat now (unless one is under way); resolves when it is committed, rejects if it failed. */
   tick(): Promise<void> {
-    if (this.beating && performance.now() - this.beatStarted > HEARTBEAT_TIMEOUT_MS) this.mark(false, new Error('heartbeat not committed in time'));
+    if (this.beating && performance.now() - this.beatStarted > HEARTBEAT_TIMEOUT_MS) this.markDown(new Error('heartbeat not committed in time'));
     if (!this.beating) {
       this.beatStarted = performance.now();
       this.beating = this.beatOnce().finally(() => {
@@ -84,21 +87,15 @@ export class Heartbeat {
   private async beatOnce(): Promise<void> {
     if (this.closed) return;
     try {
-      this.session ??= await this.primary.session!();
+      this.session ??= await this.db.session!();
       await beat(this.session);
-      this.mark(true);
+      if (!this.closed) this.markUp();
     } catch (error) {
       const lost = this.session;
       this.session = undefined;
       void lost?.close().catch(() => {});
-      this.mark(false, error);
+      if (!this.closed) this.markDown(error);
       throw error;
     }
-  }
-
-  private mark(up: boolean, error?: unknown): void {
-    if (this.up === up || this.closed) return;
-    this.up = up;
-    this.onChange(up, error);
   }
 }

@@ -37,8 +37,11 @@ export function openPostgres(options: DatabaseOptions): Database {
   // the pool drops it and the next query opens a fresh one.
   pool.on('error', () => {});
 
-  const run: Queryable['query'] = async (sql, params, queryOptions) =>
-    (await pool.query({ text: sql, values: params as unknown[], name: queryOptions?.prepared ? statementName(sql) : undefined })).rows as any;
+  const run: Queryable['query'] = async (sql, params, queryOptions) => {
+    const query = { text: sql, values: params as unknown[], name: queryOptions?.prepared ? statementName(sql) : undefined };
+    if (queryOptions?.signal) return (await abortable(pool, query, queryOptions.signal)).rows as any;
+    return (await pool.query(query)).rows as any;
+  };
 
   return {
     kind: 'postgres',
@@ -93,6 +96,52 @@ export function openPostgres(options: DatabaseOptions): Database {
     },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.poolMax ?? 10 }),
   };
+}
+
+/**
+ * pool.query, but abandoned when `signal` aborts: waiting for a connection or for the
+ * answer. The connection of a query that failed, or was abandoned, is dropped (as
+ * pool.query drops it): it may be dead, or busy with the abandoned statement.
+ */
+async function abortable(pool: pg.Pool, query: pg.QueryConfig, signal: AbortSignal): Promise<pg.QueryResult> {
+  signal.throwIfAborted();
+  let abort!: (reason: unknown) => void;
+  const aborted = new Promise<never>((_, reject) => {
+    abort = reject;
+  });
+  aborted.catch(() => {});
+  const onAbort = () => abort(signal.reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  const connecting = pool.connect();
+  let client: pg.PoolClient;
+  try {
+    client = await Promise.race([connecting, aborted]);
+  } catch (error) {
+    signal.removeEventListener('abort', onAbort);
+    // Still connecting when abandoned: the connection goes once it is made.
+    connecting.then(
+      (late) => late.release(true),
+      () => {},
+    );
+    throw error;
+  }
+  // A connection dying while checked out emits 'error' on its client; unheard, that would crash the process.
+  const ignore = () => {};
+  client.on('error', ignore);
+  let failure: Error | undefined;
+  try {
+    const answering = client.query(query);
+    answering.catch(() => {});
+    return await Promise.race([answering, aborted]);
+  } catch (error) {
+    failure = error as Error;
+    throw error;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    // A dropped client keeps the listener: it may still report its end.
+    if (!failure) client.off('error', ignore);
+    client.release(failure);
+  }
 }
 
 /** The same text always gets the same name, which pg prepares once per connection. */

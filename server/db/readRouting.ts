@@ -7,7 +7,8 @@
 // last check and whose heartbeat is at most REPLICA_MAX_LAG_MS old (replicaHealth.ts).
 // With none usable, the primary serves. With the primary down too, the freshest replica
 // serves whatever its lag: its answer says how old it is (decision 0016).
-import type { Database, DatabaseOptions, Queryable, QueryOptions } from './database.js';
+import type { Database, DatabaseOptions, DatabaseStatus, Queryable, QueryOptions } from './database.js';
+import type { DatabaseState } from './databaseState.js';
 import { Heartbeat, replicaStatement } from './heartbeat.js';
 import { openPostgres } from './postgres.js';
 import { CHECK_INTERVAL_MS, ReplicaHealth } from './replicaHealth.js';
@@ -42,11 +43,13 @@ export class ReadRouter implements Queryable {
   private readonly heartbeat: Heartbeat;
   private readonly replicas: ReplicaHealth[];
   private readonly inFlight = new Map<ReplicaHealth, number>();
+  /** Reads each database answered, since start. */
+  private readonly reads = new Map<DatabaseState, number>();
   private timer: NodeJS.Timeout | undefined;
   private next = 0;
 
   private constructor(
-    private readonly primary: Database,
+    primary: Database,
     replicas: readonly { name: string; db: Database }[],
     private readonly options: ReadRouterOptions,
   ) {
@@ -75,17 +78,42 @@ export class ReadRouter implements Queryable {
     return this.heartbeat.up;
   }
 
+  /**
+   * Runs a read where choose() says. A database that fails it for being down (or, on a
+   * standby, a conflict with replay) is passed over and the read runs elsewhere: reads
+   * are idempotent. Each database is tried once; the last failure is the answer.
+   */
   async query<Row>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Row[]> {
-    const replica = this.choose(options?.after);
-    if (!replica) return this.primary.query<Row>(sql, params, options);
-    this.inFlight.set(replica, (this.inFlight.get(replica) ?? 0) + 1);
-    try {
-      const rows = await replica.db.query<Row>(replicaStatement(sql), params, options);
-      if (options?.reportsPosition) replica.learn((rows[0] as { read_position?: string } | undefined)?.read_position);
-      return rows;
-    } finally {
-      this.inFlight.set(replica, this.inFlight.get(replica)! - 1);
+    let tried: Set<DatabaseState> | undefined;
+    // (Nothing tried yet: there is always a database to try.)
+    for (let target = this.choose(options?.after, tried)!; ; ) {
+      try {
+        return await this.run<Row>(target, sql, params, options);
+      } catch (error) {
+        const failure = readFailure(error);
+        if (!failure) throw error;
+        if (failure === 'down') target.markDown(error);
+        (tried ??= new Set()).add(target);
+        const next = this.choose(options?.after, tried);
+        if (!next) throw error;
+        target = next;
+      }
     }
+  }
+
+  /** Each database: whether it answers, its heartbeat's age (replicas) and the reads it answered. */
+  status(): DatabaseStatus[] {
+    const now = performance.now();
+    return [
+      { name: 'primary', role: 'primary', up: this.heartbeat.up, reads: this.reads.get(this.heartbeat) ?? 0 },
+      ...this.replicas.map((r) => ({
+        name: r.name,
+        role: 'replica' as const,
+        up: r.up,
+        lagMs: Number.isFinite(r.ageMs(now)) ? Math.round(r.ageMs(now)) : undefined,
+        reads: this.reads.get(r) ?? 0,
+      })),
+    ];
   }
 
   /** Stops the heartbeat and the checks and closes the replicas' pools (the primary is its owner's to close). */
@@ -96,27 +124,81 @@ export class ReadRouter implements Queryable {
     await Promise.all(this.replicas.map((r) => r.db.close()));
   }
 
+  private async run<Row>(target: Heartbeat | ReplicaHealth, sql: string, params: unknown[] | undefined, options: QueryOptions | undefined): Promise<Row[]> {
+    if (target instanceof Heartbeat) {
+      const rows = await target.db.query<Row>(sql, params, { ...options, signal: target.signal });
+      this.reads.set(target, (this.reads.get(target) ?? 0) + 1);
+      return rows;
+    }
+    this.inFlight.set(target, (this.inFlight.get(target) ?? 0) + 1);
+    try {
+      const rows = await target.db.query<Row>(replicaStatement(sql), params, { ...options, signal: target.signal });
+      if (options?.reportsPosition) target.learn((rows[0] as { read_position?: string } | undefined)?.read_position);
+      this.reads.set(target, (this.reads.get(target) ?? 0) + 1);
+      return rows;
+    } finally {
+      this.inFlight.set(target, this.inFlight.get(target)! - 1);
+    }
+  }
+
   private checkAll(): Promise<unknown> {
     return Promise.all(this.replicas.map((r) => r.check()));
   }
 
-  /** The replica to read from, or undefined for the primary; `after`: see QueryOptions. */
-  private choose(after: bigint | undefined): ReplicaHealth | undefined {
+  /**
+   * Where a read goes, of the databases not `tried` yet: the usable replica with the fewest
+   * reads under way (up, within the lag bound, and at least `after` far); else the primary
+   * if it is up; else the freshest replica that answers, however far behind; else the
+   * primary all the same (its failure is the answer).
+   */
+  private choose(after: bigint | undefined, tried: Set<DatabaseState> | undefined): Heartbeat | ReplicaHealth | undefined {
     const now = performance.now();
     const n = this.replicas.length;
     const start = this.next++ % n;
     let best: ReplicaHealth | undefined;
     let fewest = Number.POSITIVE_INFINITY;
-    // The usable replica with the fewest reads under way; ties go round the list.
+    // Ties go round the list.
     for (let i = 0; i < n; i++) {
       const replica = this.replicas[(start + i) % n]!;
-      if (!replica.up || replica.ageMs(now) > this.options.maxLagMs || (after !== undefined && replica.position < after)) continue;
+      if (!replica.up || tried?.has(replica) || replica.ageMs(now) > this.options.maxLagMs || (after !== undefined && replica.position < after)) continue;
       const busy = this.inFlight.get(replica) ?? 0;
       if (busy < fewest) [best, fewest] = [replica, busy];
     }
-    if (best || this.heartbeat.up) return best;
-    // The primary is down: the freshest replica that answers, however far behind.
-    for (const replica of this.replicas) if (replica.up && (!best || (replica.heartbeatAt ?? 0) > (best.heartbeatAt ?? 0))) best = replica;
-    return best;
+    if (best) return best;
+    if (this.heartbeat.up && !tried?.has(this.heartbeat)) return this.heartbeat;
+    for (const replica of this.replicas)
+      if (replica.up && !tried?.has(replica) && (!best || (replica.heartbeatAt ?? 0) > (best.heartbeatAt ?? 0))) best = replica;
+    return best ?? (tried?.has(this.heartbeat) ? undefined : this.heartbeat);
   }
+}
+
+const CONNECTION_FAILURES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006', // connection exceptions (DatabaseDown too)
+]);
+const CONNECTION_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error/i;
+/** On a standby, "canceling statement due to conflict with recovery": the same read may run elsewhere. */
+const REPLAY_CONFLICTS = new Set(['40001', '40P01']);
+
+/** Why a read failed, where that is no fault of the read: its database is `down`, or it may simply run `elsewhere`. */
+function readFailure(error: unknown): 'down' | 'elsewhere' | undefined {
+  const e = error as { code?: string; message?: string } | undefined;
+  if (e?.code && CONNECTION_FAILURES.has(e.code)) return 'down';
+  if (e?.code && REPLAY_CONFLICTS.has(e.code)) return 'elsewhere';
+  if (CONNECTION_MESSAGES.test(e?.message ?? '')) return 'down';
+  return undefined;
 }

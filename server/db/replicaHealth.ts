@@ -5,14 +5,13 @@
 // down until it answers again. Between checks the known age grows with the time passed,
 // so a replica is never taken for fresher than it was.
 import type { Database, Session } from './database.js';
+import { DatabaseState } from './databaseState.js';
 import { walPosition } from './walPosition.js';
 
 export const CHECK_INTERVAL_MS = 250;
 export const CHECK_TIMEOUT_MS = 750;
 
-export class ReplicaHealth {
-  /** Answered its last check in time. */
-  up = false;
+export class ReplicaHealth extends DatabaseState {
   /** The heartbeat it held at its last check (ms since the epoch, the primary's clock). */
   heartbeatAt: number | undefined;
   /** How far it is known to have replayed (walPosition.ts): at its last check, or a read since. */
@@ -26,10 +25,13 @@ export class ReplicaHealth {
   private closed = false;
 
   constructor(
-    readonly name: string,
+    name: string,
     readonly db: Database,
-    private readonly onChange: (up: boolean, error?: unknown) => void = () => {},
-  ) {}
+    onChange: (up: boolean, error?: unknown) => void = () => {},
+  ) {
+    // Unknown until its first check answers.
+    super(name, false, onChange);
+  }
 
   /** The heartbeat's age now, in milliseconds: as checked, plus the time since. */
   ageMs(now = performance.now()): number {
@@ -59,12 +61,6 @@ export class ReplicaHealth {
     if (at > this.position) this.position = at;
   }
 
-  markDown(error: unknown): void {
-    if (!this.up) return;
-    this.up = false;
-    this.onChange(false, error);
-  }
-
   async close(): Promise<void> {
     this.closed = true;
     // (A check stuck on a frozen replica is not waited for: its connection is dropped.)
@@ -87,10 +83,7 @@ export class ReplicaHealth {
       // (NULL: not a standby, promoted perhaps; it then holds everything it was sent.)
       this.learn(row.position);
       this.checkedAt = performance.now();
-      if (!this.up && !this.closed) {
-        this.up = true;
-        this.onChange(true);
-      }
+      if (!this.closed) this.markUp();
     } catch (error) {
       const lost = this.session;
       this.session = undefined;
