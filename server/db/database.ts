@@ -96,6 +96,13 @@ export const SESSION_SETTINGS: Record<string, string> = {
 export interface DatabaseOptions {
   /** PostgreSQL connection string; when absent, PGlite is used. */
   databaseUrl?: string;
+  /**
+   * `databaseUrl` leads to a pooler in transaction mode (PgBouncer): no session settings or
+   * named prepared statements; the settings go with each transaction (transactionPooling.ts).
+   */
+  transactionPooling?: boolean;
+  /** Where session() connects instead of `databaseUrl`: PostgreSQL itself (or a pool in session mode), for session-level locks. */
+  databaseDirectUrl?: string;
   /** PGlite data directory; when absent, PGlite keeps everything in memory. */
   pgliteDataDir?: string;
   /** Upper bound of the PostgreSQL connection pool. */

@@ -1,10 +1,12 @@
-// PostgreSQL through a bounded `pg` pool.
+// PostgreSQL through a bounded `pg` pool; behind a pooler in transaction mode too
+// (transactionPooling.ts).
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { type Database, type DatabaseOptions, type Queryable, SESSION_SETTINGS, type Session } from './database.js';
+import { settingsStatement, statementResult, WithSettings } from './transactionPooling.js';
 
 // A `date` stays the 'YYYY-MM-DD' string PostgreSQL sends: pg would otherwise build a
 // JS Date at local midnight, which shifts the day in any time zone west of UTC.
@@ -17,30 +19,47 @@ const types = {
 };
 
 export function openPostgres(options: DatabaseOptions): Database {
-  const connection = {
-    connectionString: options.databaseUrl,
+  // The shared settings, and work_mem: enough to sort and de-duplicate the people of a
+  // large company in memory (the server default spills them to disk).
+  const settings = { ...SESSION_SETTINGS, ...(options.workMem ? { work_mem: options.workMem } : {}), ...options.sessionSettings };
+  const connectionTo = (connectionString: string | undefined, pooled: boolean) => ({
+    connectionString,
     max: options.poolMax ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
     // Detect a peer that vanished without closing the connection (partition, dead host).
     keepAlive: true,
-    statement_timeout: options.statementTimeoutMs || undefined,
-    // The shared settings, and work_mem: enough to sort and de-duplicate the people of a
-    // large company in memory (the server default spills them to disk).
-    options: Object.entries({ ...SESSION_SETTINGS, ...(options.workMem ? { work_mem: options.workMem } : {}), ...options.sessionSettings })
-      .map(([name, value]) => `-c ${name}=${value}`)
-      .join(' '),
+    // Settings for the whole session, where a session is ours (behind a transaction
+    // pooler they go with each transaction instead).
+    ...(pooled
+      ? {}
+      : {
+          statement_timeout: options.statementTimeoutMs || undefined,
+          options: Object.entries(settings)
+            .map(([name, value]) => `-c ${name}=${value}`)
+            .join(' '),
+        }),
     types,
-  };
+  });
+  const pooled = options.transactionPooling === true;
+  const connection = connectionTo(options.databaseUrl, pooled);
+  // session(): its own connection, straight to PostgreSQL where a direct URL is given.
+  const sessionPooled = pooled && !options.databaseDirectUrl;
+  const sessionConnection = options.databaseDirectUrl ? connectionTo(options.databaseDirectUrl, false) : connection;
+  const perTransaction = pooled
+    ? settingsStatement({ ...settings, ...(options.statementTimeoutMs ? { statement_timeout: `${options.statementTimeoutMs}ms` } : {}) })
+    : undefined;
   const pool = new pg.Pool(connection);
   // An idle client losing its connection (database restart) must not crash the process;
   // the pool drops it and the next query opens a fresh one.
   pool.on('error', () => {});
 
   const run: Queryable['query'] = async (sql, params, queryOptions) => {
-    const query = { text: sql, values: params as unknown[], name: queryOptions?.prepared ? statementName(sql) : undefined };
+    const query = perTransaction
+      ? new WithSettings({ text: sql, values: params as unknown[] }, perTransaction)
+      : { text: sql, values: params as unknown[], name: queryOptions?.prepared ? statementName(sql) : undefined };
     if (queryOptions?.signal) return (await abortable(pool, query, queryOptions.signal)).rows as any;
-    return (await pool.query(query)).rows as any;
+    return statementResult(await pool.query(query as pg.QueryConfig)).rows as any;
   };
 
   return {
@@ -56,7 +75,7 @@ export function openPostgres(options: DatabaseOptions): Database {
       };
       client.on('error', ignore);
       try {
-        await client.query('BEGIN');
+        await client.query(perTransaction ? `BEGIN; ${perTransaction}` : 'BEGIN');
         const result = await work({
           query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as any,
           copyIn: async (table, columns, text) => {
@@ -81,7 +100,7 @@ export function openPostgres(options: DatabaseOptions): Database {
       await pool.end();
     },
     async session(): Promise<Session> {
-      const client = new pg.Client(connection);
+      const client = new pg.Client(sessionConnection);
       // Heard, so a dropped connection cannot crash the process; `lost` tells the owner.
       const lost = new Promise<void>((resolve) => {
         client.on('error', () => resolve());
@@ -90,7 +109,11 @@ export function openPostgres(options: DatabaseOptions): Database {
       await client.connect();
       return {
         lost,
-        query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as any,
+        query: async (sql, params) =>
+          (sessionPooled
+            ? statementResult(await send(client, new WithSettings({ text: sql, values: params as unknown[] }, perTransaction!)))
+            : await client.query(sql, params as unknown[])
+          ).rows as any,
         close: () => client.end(),
       };
     },
@@ -103,7 +126,7 @@ export function openPostgres(options: DatabaseOptions): Database {
  * answer. The connection of a query that failed, or was abandoned, is dropped (as
  * pool.query drops it): it may be dead, or busy with the abandoned statement.
  */
-async function abortable(pool: pg.Pool, query: pg.QueryConfig, signal: AbortSignal): Promise<pg.QueryResult> {
+async function abortable(pool: pg.Pool, query: pg.QueryConfig | WithSettings, signal: AbortSignal): Promise<pg.QueryResult> {
   signal.throwIfAborted();
   let abort!: (reason: unknown) => void;
   const aborted = new Promise<never>((_, reject) => {
@@ -130,9 +153,9 @@ async function abortable(pool: pg.Pool, query: pg.QueryConfig, signal: AbortSign
   client.on('error', ignore);
   let failure: Error | undefined;
   try {
-    const answering = client.query(query);
+    const answering = send(client, query);
     answering.catch(() => {});
-    return await Promise.race([answering, aborted]);
+    return statementResult(await Promise.race([answering, aborted]));
   } catch (error) {
     failure = error as Error;
     throw error;
@@ -142,6 +165,15 @@ async function abortable(pool: pg.Pool, query: pg.QueryConfig, signal: AbortSign
     if (!failure) client.off('error', ignore);
     client.release(failure);
   }
+}
+
+/** A query on a client, as a promise (pg answers a WithSettings through its callback). */
+function send(client: pg.ClientBase, query: pg.QueryConfig | WithSettings): Promise<pg.QueryResult | pg.QueryResult[]> {
+  if (!(query instanceof WithSettings)) return client.query(query);
+  return new Promise((resolve, reject) => {
+    query.callback = (error, result) => (error ? reject(error) : resolve(result));
+    client.query(query as unknown as pg.QueryConfig);
+  });
 }
 
 /** The same text always gets the same name, which pg prepares once per connection. */

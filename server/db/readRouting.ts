@@ -63,7 +63,8 @@ export class ReadRouter implements Queryable {
   static async open(primary: Database, replicas: readonly ReplicaUrl[], databaseOptions: DatabaseOptions, options: ReadRouterOptions): Promise<ReadRouter> {
     const router = new ReadRouter(
       primary,
-      replicas.map((r) => ({ name: r.name, db: openPostgres({ ...databaseOptions, databaseUrl: r.url }) })),
+      // (The primary's direct URL is the primary's: a replica's session() connects to the replica.)
+      replicas.map((r) => ({ name: r.name, db: openPostgres({ ...databaseOptions, databaseUrl: r.url, databaseDirectUrl: undefined }) })),
       options,
     );
     router.heartbeat.start();

@@ -28,7 +28,7 @@ describe('replica configuration', () => {
         expect(error).toBeInstanceOf(ConfigError);
         message = (error as Error).message;
       }
-      expect(message).toMatch(/DATABASE_REPLICA_URLS must list PostgreSQL connection strings/);
+      expect(message).toMatch(/DATABASE_REPLICA_URLS must hold PostgreSQL connection strings/);
       expect(message).not.toContain(bad);
     }
   });

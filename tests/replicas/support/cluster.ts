@@ -6,7 +6,7 @@
 // Replay is paused and resumed on demand (pg_wal_replay_pause), which makes lag at will;
 // the primary records commit timestamps, which the asOf tests hold answers to.
 import { execFile, execFileSync } from 'node:child_process';
-import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,9 +76,21 @@ export interface Node {
   sql<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
 }
 
+export interface PgBouncer {
+  readonly port: number;
+  /** The same database as the node's, through PgBouncer. */
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
 export interface ReplicatedCluster {
   primary: Node;
   standby: Node;
+  /**
+   * PgBouncer in front of `node`, in transaction pooling mode with few server connections
+   * (so clients really share them), accepting no startup parameter it does not track.
+   */
+  startPgBouncer(node: Node, options?: { poolSize?: number; ignoreStartupParameters?: string }): Promise<PgBouncer>;
   pauseReplay(): Promise<void>;
   resumeReplay(): Promise<void>;
   /** Resolves once the standby has replayed everything the primary has written so far. */
@@ -150,12 +162,13 @@ function node(binaries: string, dir: string, port: number): Node {
 }
 
 /** Every cluster still running, stopped at exit however the process ends its run. */
-const running = new Set<{ dirs: string[]; root: string }>();
+const running = new Set<{ dirs: string[]; root: string; bouncers: string[] }>();
 process.once('exit', () => {
   for (const cluster of running) stopNow(cluster);
 });
 
-function stopNow({ dirs, root }: { dirs: string[]; root: string }): void {
+function stopNow({ dirs, root, bouncers }: { dirs: string[]; root: string; bouncers: string[] }): void {
+  for (const pidFile of bouncers) stopBouncer(pidFile);
   for (const dir of dirs) {
     if (!existsSync(join(dir, 'postmaster.pid'))) continue;
     const [file, argv] = command(join(serverBinaries!, 'pg_ctl'), ['-D', dir, '-m', 'immediate', '-w', 'stop']);
@@ -166,6 +179,13 @@ function stopNow({ dirs, root }: { dirs: string[]; root: string }): void {
   rmSync(root, { recursive: true, force: true });
 }
 
+function stopBouncer(pidFile: string): void {
+  if (!existsSync(pidFile)) return;
+  try {
+    process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGINT');
+  } catch {}
+}
+
 /** Makes the primary and its standby, both running. */
 export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
   if (!serverBinaries) throw new Error('the PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup) are not installed');
@@ -174,7 +194,7 @@ export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
   if (asRoot) chownSync(root, postgresUser!, postgresGroup!);
   const primaryDir = join(root, 'primary');
   const standbyDir = join(root, 'standby');
-  const entry = { dirs: [standbyDir, primaryDir], root };
+  const entry = { dirs: [standbyDir, primaryDir], root, bouncers: [] as string[] };
   running.add(entry);
   try {
     const [primaryPort, standbyPort] = [await freePort(), await freePort()];
@@ -231,6 +251,59 @@ export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
       },
       resumeReplay: async () => {
         await standby.sql('SELECT pg_wal_replay_resume()');
+      },
+      async startPgBouncer(target, { poolSize = 2, ignoreStartupParameters = '' } = {}) {
+        if (!pgbouncerBinary) throw new Error('PgBouncer is not installed (Debian package pgbouncer)');
+        const port = await freePort();
+        const dir = join(root, `pgbouncer-${port}`);
+        mkdirSync(dir);
+        if (asRoot) chownSync(dir, postgresUser!, postgresGroup!);
+        const ini = join(dir, 'pgbouncer.ini');
+        writeFileSync(join(dir, 'userlist.txt'), '"postgres" ""\n');
+        writeFileSync(
+          ini,
+          `[databases]
+* = host=127.0.0.1 port=${target.port}
+
+[pgbouncer]
+listen_addr = 127.0.0.1
+listen_port = ${port}
+unix_socket_dir =
+auth_type = trust
+auth_file = ${join(dir, 'userlist.txt')}
+pool_mode = transaction
+default_pool_size = ${poolSize}
+max_client_conn = 500
+server_reset_query =
+ignore_startup_parameters = ${ignoreStartupParameters}
+logfile = ${join(dir, 'pgbouncer.log')}
+pidfile = ${join(dir, 'pgbouncer.pid')}
+`,
+        );
+        const pidFile = join(dir, 'pgbouncer.pid');
+        entry.bouncers.push(pidFile);
+        await exec(pgbouncerBinary, ['-d', ini]);
+        // Listening once a connection gets through.
+        const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+        for (let i = 0; ; i++) {
+          try {
+            const client = new pg.Client({ connectionString: url });
+            await client.connect();
+            await client.end();
+            break;
+          } catch (error) {
+            if (i > 100) throw error;
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        }
+        return {
+          port,
+          url,
+          stop: async () => {
+            stopBouncer(pidFile);
+            entry.bouncers.splice(entry.bouncers.indexOf(pidFile), 1);
+          },
+        };
       },
       async caughtUp(timeoutMs = 30_000) {
         const [{ lsn }] = (await primary.sql<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')) as [{ lsn: string }];
