@@ -1,29 +1,20 @@
-// Credentials across replication lag, on a real standby whose replay the tests pause: what
-// the primary grants works at once through the service (a replica's miss is confirmed on
-// the primary, and the reads for it go where its company set is); a flood of bad tokens
-// is not passed on to the primary; a revocation takes the lag plus the credential cache.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { grantCompanies, rotate } from '../../server/access/credentialChanges.js';
 import { insertCredential, revokeCredential } from '../../server/db/credentials.js';
 import type { Database } from '../../server/db/database.js';
-import { migrate } from '../../server/db/migrate.js';
-import { openDatabase } from '../../server/db/openDatabase.js';
 import { hashToken, newToken } from '../../server/domain/tokens.js';
 import { CONFIRMATIONS_PER_SECOND } from '../../server/http/authenticate.js';
-import { importRecords } from '../../server/importing/index.js';
-import { ids, smallDataset, tokens } from '../fixtures/small.js';
-import { type ConfiguredServer, startConfiguredServer } from '../hardening/support/configuredServer.js';
-import { type ReplicatedCluster, startReplicatedCluster } from './support/cluster.js';
+import { ids, tokens } from '../fixtures/small.js';
+import type { ConfiguredServer } from '../hardening/support/configuredServer.js';
+import type { ReplicatedCluster } from './support/cluster.js';
+import { type ReplicaSetup, replicatedSmallDataset } from './support/setup.js';
 import { describeReplication } from './support/suite.js';
 
 describeReplication('credentials across replication lag', () => {
+  let setup: ReplicaSetup;
   let cluster: ReplicatedCluster;
   let primary: Database;
   let server: ConfiguredServer;
-  let spoolDir: string;
   const hello = (company: string, token: string) => server.call('GET', `/v1/companies/${company}/hello`, { token });
   const search = (body: object, token: string) => server.call('POST', '/v1/persons/search', { token, body });
   const personIds = (res: { body: any }) => res.body.persons.map((p: any) => p.id);
@@ -40,28 +31,16 @@ describeReplication('credentials across replication lag', () => {
   }
 
   beforeAll(async () => {
-    cluster = await startReplicatedCluster();
-    primary = await openDatabase({ databaseUrl: cluster.primary.url });
-    await migrate(primary);
-    await importRecords(primary, smallDataset(), 'US');
-    await cluster.caughtUp();
-    spoolDir = mkdtempSync(join(tmpdir(), 'audit-spool-replica-'));
-    server = await startConfiguredServer({
-      DATABASE_URL: cluster.primary.url,
-      DATABASE_REPLICA_URLS: cluster.standby.url,
-      AUDIT_SPOOL_DIR: spoolDir,
+    setup = await replicatedSmallDataset();
+    ({ cluster, primary } = setup);
+    server = await setup.start({
       // The standby stays in use however long replay is paused here.
       REPLICA_MAX_LAG_MS: '600000',
       // Every company list joined with credential_companies: a set the standby lacks reads as empty there.
       PG_INLINE_COMPANIES_MAX: '0',
     });
   });
-  afterAll(async () => {
-    await server?.close();
-    await primary?.close();
-    await cluster?.destroy();
-    if (spoolDir) rmSync(spoolDir, { recursive: true, force: true });
-  });
+  afterAll(() => setup?.close());
 
   it('serves a credential created on the primary at once, its reads where its company set is', async () => {
     await whilePaused(async () => {
@@ -120,13 +99,7 @@ describeReplication('credentials across replication lag', () => {
   });
 
   it('stops a revoked credential within the lag plus the credential cache', async () => {
-    const cached = await startConfiguredServer({
-      DATABASE_URL: cluster.primary.url,
-      DATABASE_REPLICA_URLS: cluster.standby.url,
-      AUDIT_SPOOL_DIR: spoolDir,
-      REPLICA_MAX_LAG_MS: '600000',
-      CREDENTIAL_CACHE_MS: '300',
-    });
+    const cached = await setup.start({ REPLICA_MAX_LAG_MS: '600000', CREDENTIAL_CACHE_MS: '300' });
     try {
       const token = newToken();
       const id = await insertCredential(primary, 'to revoke', hashToken(token), ['acme-corp']);

@@ -4,18 +4,15 @@
 // with an honest asOf that grows older, writes fail clearly, the audit spool keeps its
 // entries until the primary is back. No restart anywhere.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
-import { migrate } from '../../server/db/migrate.js';
-import { openDatabase } from '../../server/db/openDatabase.js';
-import { importRecords } from '../../server/importing/index.js';
-import { ids, smallDataset, tokens } from '../fixtures/small.js';
-import { type ConfiguredServer, startConfiguredServer } from '../hardening/support/configuredServer.js';
-import { type ReplicatedCluster, startReplicatedCluster } from './support/cluster.js';
+import { ids, tokens } from '../fixtures/small.js';
+import type { ConfiguredServer } from '../hardening/support/configuredServer.js';
+import type { ReplicatedCluster } from './support/cluster.js';
+import { type ReplicaSetup, replicatedSmallDataset } from './support/setup.js';
 import { describeReplication } from './support/suite.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -55,6 +52,7 @@ function keepSearching(server: ConfiguredServer, loops = 4) {
 }
 
 describeReplication('faults of the primary and the standby', () => {
+  let setup: ReplicaSetup;
   let cluster: ReplicatedCluster;
   let primary: Database;
   let server: ConfiguredServer;
@@ -62,26 +60,11 @@ describeReplication('faults of the primary and the standby', () => {
   const standbyName = () => `127.0.0.1:${cluster.standby.port}`;
 
   beforeAll(async () => {
-    cluster = await startReplicatedCluster();
-    primary = await openDatabase({ databaseUrl: cluster.primary.url });
-    await migrate(primary);
-    await importRecords(primary, smallDataset(), 'US');
-    await cluster.caughtUp();
-    spoolDir = mkdtempSync(join(tmpdir(), 'audit-spool-replica-'));
-    server = await startConfiguredServer({
-      DATABASE_URL: cluster.primary.url,
-      DATABASE_REPLICA_URLS: cluster.standby.url,
-      AUDIT_SPOOL_DIR: spoolDir,
-      PG_CONNECTION_TIMEOUT_MS: '1000',
-    });
+    setup = await replicatedSmallDataset();
+    ({ cluster, primary, spoolDir } = setup);
+    server = await setup.start({ PG_CONNECTION_TIMEOUT_MS: '1000' });
   });
-  afterAll(async () => {
-    cluster?.standby.thaw();
-    await server?.close();
-    await primary?.close();
-    await cluster?.destroy();
-    if (spoolDir) rmSync(spoolDir, { recursive: true, force: true });
-  });
+  afterAll(() => setup?.close());
 
   it('reports each database and its lag on /readyz and /metrics, and reads from the standby', async () => {
     const ready = await server.call('GET', '/readyz');

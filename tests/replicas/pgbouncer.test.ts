@@ -1,21 +1,10 @@
-// The service through PgBouncer (Debian's, 1.18: no prepared statements in transaction
-// mode) in transaction pooling mode, in front of the primary and of the standby, with
-// few server connections so that clients really share them: PG_TRANSACTION_POOLING sends
-// no startup options and no named statements, and applies the session settings to each
-// transaction, which holds them and ends with them.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
-import { migrate } from '../../server/db/migrate.js';
-import { openDatabase } from '../../server/db/openDatabase.js';
 import { openPostgres } from '../../server/db/postgres.js';
-import { importRecords } from '../../server/importing/index.js';
-import { ids, smallDataset, tokens } from '../fixtures/small.js';
-import { type ConfiguredServer, startConfiguredServer } from '../hardening/support/configuredServer.js';
-import { type PgBouncer, type ReplicatedCluster, startReplicatedCluster } from './support/cluster.js';
+import { ids, tokens } from '../fixtures/small.js';
+import type { PgBouncer, ReplicatedCluster } from './support/cluster.js';
+import { type ReplicaSetup, replicatedSmallDataset } from './support/setup.js';
 import { describeReplication } from './support/suite.js';
 
 const SETTINGS = `SELECT current_setting('join_collapse_limit') AS join_collapse_limit, current_setting('jit') AS jit,
@@ -26,26 +15,18 @@ const EXPECTED = { join_collapse_limit: '1', jit: 'off', plan_cache_mode: 'force
 describeReplication(
   'through PgBouncer in transaction pooling mode',
   () => {
+    let setup: ReplicaSetup;
     let cluster: ReplicatedCluster;
     let primary: Database;
     let toPrimary: PgBouncer;
     let toStandby: PgBouncer;
-    let spoolDir: string;
 
     beforeAll(async () => {
-      cluster = await startReplicatedCluster();
-      primary = await openDatabase({ databaseUrl: cluster.primary.url });
-      await migrate(primary);
-      await importRecords(primary, smallDataset(), 'US');
-      await cluster.caughtUp();
+      setup = await replicatedSmallDataset();
+      ({ cluster, primary } = setup);
       [toPrimary, toStandby] = [await cluster.startPgBouncer(cluster.primary), await cluster.startPgBouncer(cluster.standby)];
-      spoolDir = mkdtempSync(join(tmpdir(), 'audit-spool-pgbouncer-'));
     });
-    afterAll(async () => {
-      await primary?.close();
-      await cluster?.destroy();
-      if (spoolDir) rmSync(spoolDir, { recursive: true, force: true });
-    });
+    afterAll(() => setup?.close());
 
     it('is refused without PG_TRANSACTION_POOLING: the session settings are startup options PgBouncer does not pass', async () => {
       const db = openPostgres({ databaseUrl: toPrimary.url, workMem: '48MB' });
@@ -103,13 +84,12 @@ describeReplication(
     });
 
     it('serves the person operations through PgBouncer in front of the primary and the standby, with the audit', async () => {
-      const server: ConfiguredServer = await startConfiguredServer({
+      const server = await setup.start({
         DATABASE_URL: toPrimary.url,
         DATABASE_DIRECT_URL: cluster.primary.url,
         DATABASE_REPLICA_URLS: toStandby.url,
         PG_TRANSACTION_POOLING: 'true',
         PG_POOL_MAX: '8',
-        AUDIT_SPOOL_DIR: spoolDir,
       });
       try {
         const search = (body: object) => server.call('POST', '/v1/persons/search', { token: tokens.both, body });

@@ -1,19 +1,14 @@
-// The service reading from a real hot standby (DATABASE_REPLICA_URLS): the person
-// operations answer as they do on the primary (the reference model's checks), from the
-// standby; asOf is the standby's real position; the lag bound is kept.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
 import { openDatabase } from '../../server/db/openDatabase.js';
 import { importRecords } from '../../server/importing/index.js';
-import { employee, ids, smallDataset, tokens } from '../fixtures/small.js';
-import { type ConfiguredServer, startConfiguredServer } from '../hardening/support/configuredServer.js';
+import { employee, ids, tokens } from '../fixtures/small.js';
+import type { ConfiguredServer } from '../hardening/support/configuredServer.js';
 import { modelData, modelSearch } from '../persons/model.js';
 import { phones, randomDataset, randomQuery, rng } from '../persons/randomDataset.js';
-import { type ReplicatedCluster, startReplicatedCluster } from './support/cluster.js';
+import type { ReplicatedCluster } from './support/cluster.js';
+import { type ReplicaSetup, replicatedSmallDataset } from './support/setup.js';
 import { describeReplication } from './support/suite.js';
 
 const newcomer = '7e57c0de-0000-4000-8000-000000000001';
@@ -22,27 +17,18 @@ const QUERIES = Number(process.env.QUERIES ?? 20);
 const e164Of = new Map(phones.flatMap((p) => p.formats.map((f) => [f, p.e164] as const)));
 
 describeReplication('reads from a hot standby', () => {
+  let setup: ReplicaSetup;
   let cluster: ReplicatedCluster;
   let primary: Database;
   let server: ConfiguredServer;
-  let spoolDir: string;
   const search = (body: object, token = tokens.both) => server.call('POST', '/v1/persons/search', { token, body });
 
   beforeAll(async () => {
-    cluster = await startReplicatedCluster();
-    primary = await openDatabase({ databaseUrl: cluster.primary.url });
-    await migrate(primary);
-    await importRecords(primary, smallDataset(), 'US');
-    await cluster.caughtUp();
-    spoolDir = mkdtempSync(join(tmpdir(), 'audit-spool-replica-'));
-    server = await startConfiguredServer({ DATABASE_URL: cluster.primary.url, DATABASE_REPLICA_URLS: cluster.standby.url, AUDIT_SPOOL_DIR: spoolDir });
+    setup = await replicatedSmallDataset();
+    ({ cluster, primary } = setup);
+    server = await setup.start();
   });
-  afterAll(async () => {
-    await server?.close();
-    await primary?.close();
-    await cluster?.destroy();
-    if (spoolDir) rmSync(spoolDir, { recursive: true, force: true });
-  });
+  afterAll(() => setup?.close());
 
   it('answers from the standby: what it has not replayed is not in the answer, until it has', async () => {
     const before = await search({ lastName: 'dur' });
@@ -116,12 +102,7 @@ describeReplication('reads from a hot standby', () => {
   });
 
   it('keeps the lag bound: a standby further behind than REPLICA_MAX_LAG_MS is passed over for the primary, and used again once it catches up', async () => {
-    const bounded = await startConfiguredServer({
-      DATABASE_URL: cluster.primary.url,
-      DATABASE_REPLICA_URLS: cluster.standby.url,
-      AUDIT_SPOOL_DIR: spoolDir,
-      REPLICA_MAX_LAG_MS: '1000',
-    });
+    const bounded = await setup.start({ REPLICA_MAX_LAG_MS: '1000' });
     const find = async (personId: string) => (await bounded.call('POST', '/v1/persons/search', { token: tokens.both, body: { personId } })).body;
     const addPerson = async (n: number) => {
       const id = `7e57c0de-0003-4000-8000-${String(n).padStart(12, '0')}`;
@@ -177,10 +158,9 @@ describeReplication('reads from a hot standby', () => {
       const url = (node: { url: string }) => node.url.replace(/\/postgres$/, `/${name}`);
       const own = await openDatabase({ databaseUrl: url(cluster.primary) });
       await migrate(own);
-      const oracle = await startConfiguredServer({
+      const oracle = await setup.start({
         DATABASE_URL: url(cluster.primary),
         DATABASE_REPLICA_URLS: url(cluster.standby),
-        AUDIT_SPOOL_DIR: spoolDir,
         PG_INLINE_COMPANIES_MAX: inlineMax,
       });
       const standbyReads = async () => {

@@ -7,11 +7,11 @@
 // the primary records commit timestamps, which the asOf tests hold answers to.
 import { execFile, execFileSync } from 'node:child_process';
 import { appendFileSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from '../../helpers/npmScripts.js';
 
 const run = promisify(execFile);
 
@@ -48,17 +48,6 @@ async function exec(binary: string, args: string[], timeout = 60_000): Promise<s
     const e = error as { stderr?: string; message: string };
     throw new Error(`${binary} ${args.join(' ')}: ${e.stderr || e.message}`);
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface Node {
@@ -186,8 +175,12 @@ function stopBouncer(pidFile: string): void {
   } catch {}
 }
 
-/** Makes the primary and its standby, both running. */
-export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
+/**
+ * Makes the primary and its standby, both running. `settings`: postgresql.conf lines after
+ * the defaults, for both (the standby's copy is the primary's): the tests' defaults trade
+ * durability for speed, the bench puts it back.
+ */
+export async function startReplicatedCluster(settingsAfter = ''): Promise<ReplicatedCluster> {
   if (!serverBinaries) throw new Error('the PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup) are not installed');
   const binaries = serverBinaries;
   const root = mkdtempSync(join(tmpdir(), 'lookup-replication-'));
@@ -211,7 +204,7 @@ export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
       '--no-sync',
       '--no-instructions',
     ]);
-    appendFileSync(join(primaryDir, 'postgresql.conf'), settings(primaryPort, root));
+    appendFileSync(join(primaryDir, 'postgresql.conf'), settings(primaryPort, root) + settingsAfter);
     appendFileSync(join(primaryDir, 'pg_hba.conf'), '\nhost replication postgres 127.0.0.1/32 trust\n');
     const primary = node(binaries, primaryDir, primaryPort);
     await primary.start();
