@@ -1,0 +1,105 @@
+// The replica run's figures (run.ts) as a section of bench/results/latest.md, kept between
+// two markers: `--replica` replaces it there, and a full run keeps the last one (saying
+// which run it comes from), since a full run does not measure replicas.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { median, round } from '../stats.js';
+import type { ReplicaRunResult } from './run.js';
+
+export const FROM_PRIMARY = 'service reading from the primary';
+export const FROM_REPLICA = 'service reading from a replica';
+const BEGIN = '<!-- replicas: written by npm run bench -- --replica -->';
+const END = '<!-- /replicas -->';
+export const REPLICA_RESULTS = 'replicas.json';
+/** The routing may cost at most this share of the throughput (replica / primary). */
+export const ROUTING_FLOOR = 0.95;
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? round(n, digits).toLocaleString('en-US') : '–');
+const ms = (n: number) => (n >= 10 ? fmt(n, 1) : fmt(n, 2));
+const pct = (n: number) => `${Math.round(n * 100)}%`;
+
+export interface ReplicaRow {
+  label: string;
+  primary: { rps: number; p99: number };
+  replica: { rps: number; p99: number };
+  ratio: number;
+}
+
+/** Each scenario's medians over the rounds, per target. */
+export function replicaRows(result: ReplicaRunResult): ReplicaRow[] {
+  const labels = [...new Map(result.comparison.map((m) => [m.scenario, m.label])).entries()];
+  return labels.map(([scenario, label]) => {
+    const of = (target: string) => {
+      const runs = result.comparison.filter((m) => m.scenario === scenario && m.target === target).map((m) => m.measured);
+      return { rps: median(runs.map((m) => m.rps)), p99: median(runs.map((m) => m.p99)) };
+    };
+    const primary = of(FROM_PRIMARY);
+    const replica = of(FROM_REPLICA);
+    return { label, primary, replica, ratio: replica.rps / primary.rps };
+  });
+}
+
+export function renderReplicaSection(result: ReplicaRunResult): string {
+  const rows = replicaRows(result);
+  const lowest = rows.reduce((low, row) => (row.ratio < low.ratio ? row : low), rows[0]!);
+  const o = result.options;
+  const lines = [
+    '## Replicas (PostgreSQL streaming replication)',
+    '',
+    `From \`npm run bench -- --replica\`: run ${result.startedAt} → ${result.finishedAt}, commit ${result.revision}; ` +
+      `${fmt(result.dataset.people)} people over ${fmt(result.dataset.companies)} companies, as the credential of one large company ` +
+      `(${result.dataset.credentialCompanies} company); ${o.durationS} s per measurement, ${o.connections} connections, ${o.rounds} alternating rounds ` +
+      `(medians), after ${o.warmupS} s of warm-up; load average (1 min) ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end.`,
+    `A primary and a hot standby of the bench's own (${result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL'}, durability on, shared_buffers 256MB, ` +
+      'both prewarmed), on the same two cores as the service and the load generator: the standby adds no capacity here, so the ratio is what the routing ' +
+      '(the replica checks, the heartbeat, the choice per read) costs, not what a replica adds.',
+    '',
+    `**Target:** reading from a replica costs at most ${pct(1 - ROUTING_FLOOR)} of the throughput: lowest ratio ${pct(lowest.ratio)} (${lowest.label}) — ` +
+      `**${lowest.ratio >= ROUTING_FLOOR ? 'met' : 'not met'}**.`,
+    '',
+    '| Operation / filter | from the primary req/s | from a replica req/s | replica / primary | primary p99 ms | replica p99 ms |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.label} | ${fmt(r.primary.rps)} | ${fmt(r.replica.rps)} | ${pct(r.ratio)} | ${ms(r.primary.p99)} | ${ms(r.replica.p99)} |`),
+  ];
+  const change = result.change;
+  if (change) {
+    const readTotal = Object.values(change.reads).reduce((a, b) => a + b, 0);
+    lines.push(
+      '',
+      '### A change file applied while reading from the replica',
+      '',
+      `${change.description}: ${fmt(change.records)} records, applied with \`npm run import\` to the primary in ${change.importSeconds} s while searches ` +
+        `(the filter kinds above, ${o.connections} connections) read from the replica through the service.`,
+      `The standby's heartbeat age (what \`REPLICA_MAX_LAG_MS\` bounds), sampled every 100 ms until it had replayed the file (${change.lag.samples} samples): ` +
+        `p50 ${ms(change.lag.p50Ms)} ms, p99 ${ms(change.lag.p99Ms)} ms, max ${ms(change.lag.maxMs)} ms; at most ${fmt(change.lag.maxBytes / 1024)} KiB of WAL behind. ` +
+        `Over the bound (${fmt(o.replicaMaxLagMs)} ms) for ${fmt(change.lag.overBoundMs)} ms.`,
+      `Reads answered meanwhile: ${Object.entries(change.reads)
+        .map(([role, n]) => `${role} ${fmt(n)} (${pct(readTotal ? n / readTotal : 0)})`)
+        .join(', ')}.`,
+      '',
+      '| Searches from the replica | answered | seconds | p50 ms | p99 ms | non-2xx |',
+      '|---|---:|---:|---:|---:|---:|',
+      `| idle | ${fmt(change.idle.requests)} | ${change.idle.seconds} | ${ms(change.idle.p50)} | ${ms(change.idle.p99)} | ${change.idle.non2xx} |`,
+      `| while the file is applied | ${fmt(change.during.requests)} | ${change.during.seconds} | ${ms(change.during.p50)} | ${ms(change.during.p99)} | ${change.during.non2xx} |`,
+    );
+  }
+  return `${BEGIN}\n${lines.join('\n')}\n${END}\n`;
+}
+
+/** latest.md with the replica section (from `outDir`'s replicas.json) in place of the one it holds, or at its end. */
+export function withReplicaSection(markdown: string, outDir: string): string {
+  const file = join(outDir, REPLICA_RESULTS);
+  if (!existsSync(file)) return markdown;
+  const section = renderReplicaSection(JSON.parse(readFileSync(file, 'utf8')) as ReplicaRunResult);
+  const start = markdown.indexOf(BEGIN);
+  const end = markdown.indexOf(END);
+  if (start >= 0 && end > start) return markdown.slice(0, start) + section + markdown.slice(end + END.length).replace(/^\n/, '');
+  return `${markdown.trimEnd()}\n\n${section}`;
+}
+
+/** Writes the replica run's figures and its section of latest.md. */
+export function writeReplicaResults(result: ReplicaRunResult, outDir: string): void {
+  writeFileSync(join(outDir, REPLICA_RESULTS), `${JSON.stringify(result, null, 2)}\n`);
+  const latest = join(outDir, 'latest.md');
+  writeFileSync(latest, withReplicaSection(existsSync(latest) ? readFileSync(latest, 'utf8') : '# Benchmark report\n', outDir));
+}
