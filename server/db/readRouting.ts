@@ -4,9 +4,11 @@
 // the primary itself and none of this runs.
 //
 // A read goes to the usable replica with the fewest reads under way: one that answered its
-// last check and whose heartbeat is at most REPLICA_MAX_LAG_MS old (replicaHealth.ts).
-// With none usable, the primary serves. With the primary down too, the freshest replica
-// serves whatever its lag: its answer says how old it is (decision 0016).
+// last check, whose heartbeat is at most REPLICA_MAX_LAG_MS old (replicaHealth.ts), and
+// that has replayed as far as the read needs (QueryOptions.after). With none usable, the
+// primary serves. With the primary down too, the freshest replica serves whatever its
+// lag: its answer says how old it is (decision 0016). A read whose database fails it by
+// being down runs again on another: reads are idempotent.
 import type { Database, DatabaseOptions, DatabaseStatus, Queryable, QueryOptions } from './database.js';
 import type { DatabaseState } from './databaseState.js';
 import { Heartbeat, replicaStatement } from './heartbeat.js';
