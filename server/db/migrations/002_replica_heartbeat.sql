@@ -8,5 +8,6 @@ CREATE TABLE replica_heartbeat (
   at timestamptz NOT NULL
 );
 
--- The migration's own instant: its commit follows it, so it is honest before any heartbeat.
-INSERT INTO replica_heartbeat (at) VALUES (statement_timestamp());
+-- Until the first heartbeat, the epoch: it promises nothing, so it is honest, and every
+-- database migrated holds the same row.
+INSERT INTO replica_heartbeat (at) VALUES ('epoch');
