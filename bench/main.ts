@@ -24,7 +24,8 @@ async function main(): Promise<void> {
     const { runReplicaBench } = await import('./replicas/run.js');
     const result = await runReplicaBench({ ...options, replicaPeople: options.replica.people }, log);
     writeReplicaResults(result, options.outDir);
-    for (const row of replicaRows(result)) log(`${row.label}: replica / primary ${Math.round(row.ratio * 100)}%`);
+    for (const row of replicaRows(result))
+      log(`${row.label}: replica / primary ${Math.round(row.ratio * 100)}% by req/s, ${Math.round(row.cpuRatio * 100)}% by CPU per request`);
     log(`\nreport: ${join(options.outDir, 'latest.md')} (its replicas section), ${join(options.outDir, 'replicas.json')}`);
     return;
   }

@@ -10,14 +10,19 @@ import os from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { loadConfig } from '../../server/config.js';
+import { type Config, loadConfig } from '../../server/config.js';
 import { findActiveCredential } from '../../server/db/credentials.js';
+import type { Database, Queryable } from '../../server/db/database.js';
 import { openDatabase } from '../../server/db/openDatabase.js';
+import { findPersons } from '../../server/db/persons.js';
+import { nameReplicas, ReadRouter } from '../../server/db/readRouting.js';
 import { walPosition } from '../../server/db/walPosition.js';
+import type { Credential } from '../../server/domain/credentials.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { type ReplicatedCluster, startReplicatedCluster } from '../../tests/replicas/support/cluster.js';
 import { peopleChange, writeNdjson } from '../changes/files.js';
 import { runImportCli } from '../changes/phases.js';
+import { databaseBackendsCpu } from '../cpu.js';
 import { ensureDataset } from '../dataset/build.js';
 import { scaleFor } from '../dataset/generate.js';
 import { drawSamples } from '../dataset/samples.js';
@@ -27,7 +32,7 @@ import type { BenchOptions } from '../options.js';
 import { alternatingSteps, type Scenario } from '../plan.js';
 import { childEnv, type Running, startTarget } from '../processes.js';
 import { type HttpRequestSpec, personKinds, personWorkload } from '../scenarios.js';
-import { percentile, round } from '../stats.js';
+import { median, percentile, round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
 import { FROM_PRIMARY, FROM_REPLICA } from './report.js';
 
@@ -52,6 +57,12 @@ export interface ReplicaRunResult {
   /** Per scenario and target, each round's measurement. */
   comparison: { scenario: string; label: string; target: string; round: number; measured: Measured }[];
   change?: ChangeUnderLoad;
+  /**
+   * The routing's own cost, in the bench's process: the CPU time per read of the person
+   * query run on the primary's Database directly and through a ReadRouter to the standby,
+   * in alternating blocks (the query's client side only: the database's work is not in it).
+   */
+  routing?: { label: string; reads: number; primaryUs: number; routerUs: number }[];
 }
 
 export interface ChangeUnderLoad {
@@ -92,8 +103,10 @@ export async function runReplicaBench(options: BenchOptions & { replicaPeople: n
     const scale = scaleFor(options.replicaPeople, { seed: options.postgres?.seed });
     const info = await ensureDataset({ engine: 'postgres', databaseUrl }, { scale, rebuild: false, log });
     const db = await openDatabase({ databaseUrl, poolMax: 2 });
+    const standby = await openDatabase({ databaseUrl: standbyUrl, poolMax: 1 });
     let postgresVersion: string | undefined;
     let change: ChangeUnderLoad | undefined;
+    let routing: ReplicaRunResult['routing'];
     const comparison: ReplicaRunResult['comparison'] = [];
     const loadAtStart = os.loadavg()[0]!;
     try {
@@ -137,6 +150,10 @@ export async function runReplicaBench(options: BenchOptions & { replicaPeople: n
         running.push(services[spec.name]!);
         log(`${spec.name}: up`);
       }
+      // The CPU of both servers' backends per request, beside the service's own: steadier than
+      // req/s on a shared host, and where the routing's cost would show.
+      const backends = [db, standby];
+      const databaseCpu = async () => new Map((await Promise.all(backends.map((b) => databaseBackendsCpu(b)))).flatMap((m) => [...m]));
       const measure = (scenario: Scenario, target: string, durationS: number) =>
         measureHttp({
           url: services[target]!.url,
@@ -145,6 +162,7 @@ export async function runReplicaBench(options: BenchOptions & { replicaPeople: n
           connections: options.connections,
           durationS,
           pid: services[target]!.pid,
+          databaseCpu,
         });
       if (options.warmupS > 0) for (const scenario of scenarios) for (const target of Object.keys(targets)) await measure(scenario, target, options.warmupS);
       for (const step of alternatingSteps(scenarios, options.rounds)) {
@@ -153,11 +171,13 @@ export async function runReplicaBench(options: BenchOptions & { replicaPeople: n
         log(`round ${step.round} ${step.scenario.label} · ${step.target}: ${Math.round(measured.rps)} req/s, p99 ${round(measured.p99, 2)} ms`);
       }
 
+      routing = await routingCost(db, databaseUrl, standbyUrl, scenarios, samples, held, config, log);
+
       // A change file on the primary while the replica-reading service answers searches.
       const searches = scenarios.filter((s) => s.kind && s.kind !== 'getPerson').flatMap((s) => s.http.slice(0, 200));
       change = await changeUnderLoad({ cluster, databaseUrl, standbyUrl, db, service: services[FROM_REPLICA]!, token: oneLarge.token, searches, options, log });
     } finally {
-      await db.close();
+      await Promise.all([db.close(), standby.close()]);
     }
     return {
       startedAt,
@@ -184,6 +204,7 @@ export async function runReplicaBench(options: BenchOptions & { replicaPeople: n
       loadAverage: { start: round(loadAtStart, 2), end: round(os.loadavg()[0]!, 2) },
       comparison,
       change,
+      routing,
     };
   } finally {
     await Promise.all(running.map((r) => r.stop()));
@@ -251,6 +272,55 @@ async function changeUnderLoad(ctx: ChangeContext): Promise<ChangeUnderLoad> {
     rmSync(changeFile, { force: true });
     rmSync(inverseFile, { force: true });
   }
+}
+
+const ROUTING_READS = 4_000;
+const ROUTING_BLOCKS = 4;
+
+/**
+ * The person query's client side, on the primary directly and through a router to the
+ * standby (as the service opens them), in alternating blocks of reads, ten at a time:
+ * CPU µs of this process per read.
+ */
+async function routingCost(
+  primary: Database,
+  databaseUrl: string,
+  standbyUrl: string,
+  scenarios: Scenario[],
+  samples: Awaited<ReturnType<typeof drawSamples>>,
+  held: Credential,
+  config: Config,
+  log: (line: string) => void,
+): Promise<NonNullable<ReplicaRunResult['routing']>> {
+  const router = await ReadRouter.open(primary, nameReplicas([standbyUrl]), { ...config, databaseUrl }, { maxLagMs: config.replicaMaxLagMs });
+  const figures: NonNullable<ReplicaRunResult['routing']> = [];
+  try {
+    for (const kind of ['getPerson', 'nameSubstring'] as const) {
+      if (!scenarios.some((s) => s.kind === kind)) continue;
+      const filters = personWorkload(kind, samples, held, config).direct;
+      const perRead = async (db: Queryable) => {
+        const started = process.cpuUsage();
+        for (let i = 0; i < ROUTING_READS; i += 10)
+          await Promise.all(filters.slice(i % filters.length, (i % filters.length) + 10).map((f) => findPersons(db, f)));
+        const used = process.cpuUsage(started);
+        return (used.user + used.system) / ROUTING_READS;
+      };
+      await perRead(primary);
+      await perRead(router);
+      const direct: number[] = [];
+      const routed: number[] = [];
+      for (let block = 0; block < ROUTING_BLOCKS; block++) {
+        direct.push(await perRead(primary));
+        routed.push(await perRead(router));
+      }
+      const row = { label: personKinds[kind], reads: ROUTING_READS * ROUTING_BLOCKS, primaryUs: median(direct), routerUs: median(routed) };
+      figures.push(row);
+      log(`routing cost, ${row.label}: ${round(row.primaryUs)} µs per read on the primary, ${round(row.routerUs)} µs through the router`);
+    }
+  } finally {
+    await router.close();
+  }
+  return figures;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -45,7 +45,10 @@ describeReplication('npm run bench -- --replica, at a tiny scale', () => {
     for (const { measured } of result.comparison) {
       expect(measured.requests).toBeGreaterThan(0);
       expect(measured.non2xx + measured.errors).toBe(0);
+      expect(measured.cpuUsPerRequest).toBeGreaterThan(0);
     }
+    expect(result.routing!.map((r) => r.label)).toEqual(['Get person', 'last name substring (3+ chars)']);
+    for (const r of result.routing!) expect(r.primaryUs > 0 && r.routerUs > 0).toBe(true);
   });
 
   it('applies a change file while searches read from the standby, and samples the lag', () => {
