@@ -34,6 +34,10 @@ export function nameReplicas(urls: readonly string[]): ReplicaUrl[] {
   });
 }
 
+/** At start, how long the replicas may take to show the first heartbeat, and how often they are asked meanwhile. */
+const STARTUP_WAIT_MS = 1_000;
+const STARTUP_CHECK_MS = 50;
+
 export interface ReadRouterOptions {
   /** REPLICA_MAX_LAG_MS. */
   maxLagMs: number;
@@ -69,9 +73,15 @@ export class ReadRouter implements Queryable {
       replicas.map((r) => ({ name: r.name, db: openPostgres({ ...databaseOptions, databaseUrl: r.url, databaseDirectUrl: undefined }) })),
       options,
     );
+    // Known from the first request on: one heartbeat committed, and the replicas checked
+    // until they have replayed it (a second at most; one down or behind is simply not used yet).
+    await router.heartbeat.tick().catch(() => {});
     router.heartbeat.start();
-    // Known from the first request on; a replica down at start is simply not used yet.
-    await router.checkAll();
+    for (let waited = 0; ; waited += STARTUP_CHECK_MS) {
+      await router.checkAll();
+      if (waited >= STARTUP_WAIT_MS || router.replicas.every((r) => !r.up || r.ageMs() <= options.maxLagMs)) break;
+      await new Promise((resolve) => setTimeout(resolve, STARTUP_CHECK_MS));
+    }
     router.timer = setInterval(() => void router.checkAll(), CHECK_INTERVAL_MS).unref();
     return router;
   }
