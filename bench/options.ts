@@ -54,6 +54,12 @@ export interface BenchOptions {
   phases: Phase[];
   /** Where the change phases write their files. */
   workDir: string;
+  /**
+   * `--replica`: instead of the usual run, the service reading from a hot standby beside
+   * the same service reading from the primary, and the lag while a change file is applied
+   * (bench/replicas/), on a primary and standby of the bench's own with this many people.
+   */
+  replica?: { people: number };
 }
 
 export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
@@ -87,6 +93,8 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       phases: { type: 'string', default: allPhases.join(',') },
       'no-phases': { type: 'boolean', default: false },
       'work-dir': { type: 'string', default: `${benchDir}.data/changes` },
+      replica: { type: 'boolean', default: false },
+      'replica-people': { type: 'string', default: '200000' },
     },
   });
   const num = (name: string, value: string | undefined, min: number) => {
@@ -135,5 +143,6 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     rebuild: values.rebuild,
     phases: values['no-phases'] || values['no-postgres'] ? [] : list('phases', values.phases, allPhases),
     workDir: values['work-dir'],
+    replica: values.replica ? { people: num('replica-people', values['replica-people'], 1) } : undefined,
   };
 }

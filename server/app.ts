@@ -9,11 +9,12 @@ import { Housekeeping } from './access/housekeeping.js';
 import { LastUseRecorder } from './access/lastUse.js';
 import { auditDurabilityFor, type Config, requirePersistentStorage } from './config.js';
 import { SqlCredentials } from './db/credentials.js';
-import type { Database } from './db/database.js';
+import type { Database, Queryable } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { openDatabase } from './db/openDatabase.js';
 import { SqlPersonQueries } from './db/personQueries.js';
 import type { AccessAudit } from './domain/accessAudit.js';
+import type { CredentialConfirmation } from './domain/credentials.js';
 import { Authenticator } from './http/authenticate.js';
 import { clientAddressResolver } from './http/clientAddress.js';
 import { clientErrorHandler, connectHandler, rememberResponse } from './http/clientError.js';
@@ -47,6 +48,16 @@ function redisReady(redis: Redis, ms: number): Promise<boolean> {
   });
 }
 
+/** The replicas' router; its module (and pg's) is loaded only where replicas are configured. */
+async function openReadRouter(config: Config, primary: Database, logger: Logger) {
+  const { nameReplicas, ReadRouter } = await import('./db/readRouting.js');
+  return ReadRouter.open(primary, nameReplicas(config.replicaUrls), config, {
+    maxLagMs: config.replicaMaxLagMs,
+    onChange: (database, up, error) =>
+      up ? logger.info({ database }, 'database answers again') : logger.warn({ database, err: error }, 'database down; reads go elsewhere'),
+  });
+}
+
 export interface App {
   server: Server;
   db: Database;
@@ -70,6 +81,16 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   if (!overrides.db) requirePersistentStorage(config);
   const db = overrides.db ?? (await openDatabase(config));
   await migrate(db);
+  // With replicas, the person operations and hello read through the router; every write
+  // (the audit, last use, housekeeping) keeps the primary. Without, reads are the primary's.
+  const replicas = config.replicaUrls.length ? await openReadRouter(config, db, logger) : undefined;
+  const reads: Queryable = replicas ?? db;
+  // What a replica does not know yet is asked of the primary before a 401 or 403.
+  const primaryCredentials = new SqlCredentials(db, true);
+  const confirmation: CredentialConfirmation | undefined = replicas && {
+    findActive: (tokenHash) => primaryCredentials.findActive(tokenHash),
+    available: () => replicas.primaryUp,
+  };
   const api = await loadServedContract();
 
   // The Redis client is loaded only where one is configured.
@@ -103,7 +124,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   // as soon as its answer is out instead of holding the shutdown for keepAliveTimeout, and
   // /readyz answers 503 so a balancer still probing takes the instance out.
   let closing = false;
-  const metrics = new Metrics(db.poolStats?.bind(db));
+  const metrics = new Metrics(db.poolStats?.bind(db), replicas && (() => replicas.status()));
   const faults = new FaultLog(logger);
   const limits = await RateLimits.create(
     { ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute, keyPrefix: config.rateLimitKeyPrefix },
@@ -117,16 +138,17 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       draftsEnabled: config.draftsEnabled,
       draining: () => closing,
       auditReady: auditShipper && (() => auditShipper.spool.current !== undefined),
+      databases: replicas && (() => replicas.status()),
     }),
   );
   const handler = createRequestHandler({
     api,
     router,
-    operations: createOperations(new SqlPersonQueries(db), audit, {
+    operations: createOperations(new SqlPersonQueries(reads), audit, {
       defaultPhoneRegion: config.defaultPhoneRegion,
       inlineCompaniesMax: config.inlineCompaniesMax,
     }),
-    authenticator: new Authenticator(new SqlCredentials(db), config.credentialCacheMs, databaseDeadlineMs(config), lastUse),
+    authenticator: new Authenticator(new SqlCredentials(reads, !!replicas), config.credentialCacheMs, databaseDeadlineMs(config), lastUse, confirmation),
     limits,
     cors: createCors(config.corsOrigins),
     clientAddress: clientAddressResolver(config.trustedProxies),
@@ -206,6 +228,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       // Requests are done, so are their audit entries; what remains goes before the pool
       // does, the spooled entries included.
       await Promise.all([lastUse.close(), housekeeping.close(), auditShipper?.close()]);
+      await replicas?.close();
       if (!overrides.db) await db.close();
     },
   };

@@ -15,6 +15,14 @@ export interface Config {
   host: string;
   port: number;
   databaseUrl?: string;
+  /** Hot standbys of DATABASE_URL that serve the person operations and hello (server/db/readRouting.ts). */
+  replicaUrls: string[];
+  /** A replica whose heartbeat is older than this is passed over (docs/operating/replicas.md). */
+  replicaMaxLagMs: number;
+  /** DATABASE_URL (and the replicas' URLs) lead to a pooler in transaction mode, PgBouncer's (server/db/transactionPooling.ts). */
+  transactionPooling: boolean;
+  /** The primary itself, past the pooler: the audit spool's session-level locks and the commands connect here. */
+  databaseDirectUrl?: string;
   pgliteDataDir?: string;
   poolMax: number;
   statementTimeoutMs: number;
@@ -82,6 +90,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.auditDurability === 'spool' && !config.databaseUrl) {
     throw new ConfigError('AUDIT_DURABILITY=spool needs PostgreSQL (DATABASE_URL): the embedded database runs in the service process, use commit or flush');
   }
+  // A standby is a copy of a PostgreSQL primary; the embedded database has none.
+  if (config.replicaUrls.length && !config.databaseUrl) {
+    throw new ConfigError('DATABASE_REPLICA_URLS needs DATABASE_URL: replicas are hot standbys of a PostgreSQL primary, and the embedded database has none');
+  }
+  if ((config.transactionPooling || config.databaseDirectUrl) && !config.databaseUrl) {
+    throw new ConfigError('PG_TRANSACTION_POOLING and DATABASE_DIRECT_URL need DATABASE_URL: they describe how PostgreSQL is reached');
+  }
+  // A transaction pooler gives no session of one's own: the audit spool's advisory locks
+  // (and the commands' temporary tables and settings) need PostgreSQL itself.
+  if (config.transactionPooling && !config.databaseDirectUrl) {
+    throw new ConfigError(
+      'PG_TRANSACTION_POOLING needs DATABASE_DIRECT_URL: a connection to the primary that bypasses the pooler (or a pool in session mode), for the access audit spool and the commands',
+    );
+  }
+  // A read served by a standby cannot write its own audit entry (a standby takes no
+  // writes); the spool records it before the response and ships it to the primary.
+  if (config.replicaUrls.length && config.auditEnabled && config.auditDurability && config.auditDurability !== 'spool') {
+    throw new ConfigError(
+      `AUDIT_DURABILITY=${config.auditDurability} writes each audit entry in the read's own statement, which a replica cannot take: with DATABASE_REPLICA_URLS use spool (the default on PostgreSQL)`,
+    );
+  }
   // Shutdown waits for idle keep-alive connections to reach their timeout (see app.ts).
   if (config.keepAliveTimeoutMs >= config.shutdownTimeoutMs) {
     throw new ConfigError(
@@ -100,6 +129,10 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     host: env.HOST ?? '127.0.0.1',
     port: int(env, 'PORT', 3000, 0, 65535),
     databaseUrl: env.DATABASE_URL || undefined,
+    replicaUrls: list(env, 'DATABASE_REPLICA_URLS').map((url) => postgresUrl('DATABASE_REPLICA_URLS', url)),
+    replicaMaxLagMs: int(env, 'REPLICA_MAX_LAG_MS', 5_000, 100, 3_600_000),
+    transactionPooling: bool(env, 'PG_TRANSACTION_POOLING', false),
+    databaseDirectUrl: env.DATABASE_DIRECT_URL ? postgresUrl('DATABASE_DIRECT_URL', env.DATABASE_DIRECT_URL) : undefined,
     pgliteDataDir: env.PGLITE_DATA_DIR || undefined,
     poolMax: int(env, 'PG_POOL_MAX', 10, 1, 1000),
     statementTimeoutMs: int(env, 'PG_STATEMENT_TIMEOUT_MS', 5_000, 0, 600_000),
@@ -201,6 +234,17 @@ function normalizeOrigin(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A PostgreSQL connection string (postgres:// or postgresql://), as `name` holds it. */
+function postgresUrl(name: string, text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || !url.hostname)
+    throw new ConfigError(`${name} must hold PostgreSQL connection strings such as postgres://user@replica-1:5432/lookup; got one that is not`);
+  return text;
 }
 
 /** A comma-separated list; blanks around entries ignored, empty entries dropped. */

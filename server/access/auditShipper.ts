@@ -10,10 +10,20 @@
 // every ADOPT_INTERVAL_MS the instance adopts such files in the spool directory (those of
 // this database: they have a row), ships them from their recorded offset and deletes them.
 // So a crashed instance's entries are shipped by its restart or by a sibling on the volume.
-import { accessSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
+//
+// While the primary cannot be reached (its lock connection lost, no new file can be
+// registered), entries go on to an offline file: created at once, with neither lock nor
+// row, so no other instance adopts it while its owner lives. Once the primary answers
+// again the owner locks it, makes its row and ships it like any other. An owner never
+// appends to an offline file quiet for OFFLINE_REUSE_MS (it opens another), and another
+// instance of the same database (the name says which) adopts one only once it has been
+// quiet for OFFLINE_ADOPT_QUIET_MS: so one whose owner died is shipped too, and one whose
+// owner lives is never taken from it.
+import { accessSync, constants, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../config.js';
 import {
+  auditSpoolDatabaseId,
   auditSpoolProgress,
   forgetAuditSpool,
   prepareAuditSpoolSession,
@@ -24,7 +34,7 @@ import {
 } from '../db/accessAudit.js';
 import type { Database, Session } from '../db/database.js';
 import type { Logger } from '../observability/logger.js';
-import { AuditSpool, closeSpoolFile, createSpoolFile, newSpoolName, SPOOL_SUFFIX, type SpoolFile } from './auditSpool.js';
+import { AuditSpool, closeSpoolFile, createSpoolFile, newSpoolName, offlinePrefix, offlineSpoolName, SPOOL_SUFFIX, type SpoolFile } from './auditSpool.js';
 
 export const SHIP_INTERVAL_MS = 200;
 export const ADOPT_INTERVAL_MS = 10_000;
@@ -37,6 +47,10 @@ export const BATCH_BYTES = 1024 * 1024;
  * and not yet have noticed that its lock's connection dropped (it then stops writing to it).
  */
 export const ADOPT_QUIET_MS = 2_000;
+/** An owner opens a new offline file rather than append to one quiet this long... */
+export const OFFLINE_REUSE_MS = 5 * 60_000;
+/** ...and another instance adopts an offline file only once it has been quiet this long. */
+export const OFFLINE_ADOPT_QUIET_MS = 10 * 60_000;
 const WARN_EVERY_MS = 10_000;
 
 export interface ShipperOptions {
@@ -45,11 +59,14 @@ export interface ShipperOptions {
   rotateBytes?: number;
   batchBytes?: number;
   adoptQuietMs?: number;
+  offlineAdoptQuietMs?: number;
 }
 
 interface Owned {
   file: SpoolFile;
   shipped: number;
+  /** Locked and with its row; an offline file is not, until the primary answers again. */
+  registered: boolean;
 }
 
 export class AuditShipper {
@@ -69,6 +86,8 @@ export class AuditShipper {
     private readonly dir: string,
     private readonly logger: Logger,
     readonly spool: AuditSpool,
+    /** This database's name in offline files (db/accessAudit.ts auditSpoolDatabaseId). */
+    private readonly databaseId: string,
     options: ShipperOptions,
   ) {
     this.options = {
@@ -77,6 +96,7 @@ export class AuditShipper {
       rotateBytes: ROTATE_BYTES,
       batchBytes: BATCH_BYTES,
       adoptQuietMs: ADOPT_QUIET_MS,
+      offlineAdoptQuietMs: OFFLINE_ADOPT_QUIET_MS,
       ...options,
     };
   }
@@ -90,7 +110,7 @@ export class AuditShipper {
     } catch (error) {
       throw new ConfigError(`AUDIT_SPOOL_DIR (${dir}) cannot hold the access audit spool: ${(error as Error).message}`);
     }
-    const shipper = new AuditShipper(db, dir, logger, new AuditSpool(undefined), options);
+    const shipper = new AuditShipper(db, dir, logger, new AuditSpool(undefined), await auditSpoolDatabaseId(db), options);
     await shipper.openFile();
     shipper.timer = setInterval(() => shipper.tick(), shipper.options.intervalMs).unref();
     shipper.tick();
@@ -138,7 +158,17 @@ export class AuditShipper {
 
   /** Ships this instance's files; a file replaced or given up goes once shipped, and a large one fully shipped is replaced. */
   private async step(): Promise<void> {
-    if (!this.spool.current && !this.closed) await this.openFile();
+    this.renewOfflineFile();
+    if (!this.spool.current && !this.closed) {
+      try {
+        await this.openFile();
+      } catch (error) {
+        // The primary cannot take a new file now: entries go on to an offline one.
+        this.openOfflineFile();
+        throw error;
+      }
+    }
+    await this.registerOffline();
     await this.shipOwned();
     // A file the spool gave up (a failed write it could not undo) goes once shipped.
     for (const owned of [...this.owned.values()]) if (owned.file !== this.spool.current) await this.retire(owned);
@@ -163,8 +193,45 @@ export class AuditShipper {
     while (!(await tryLockAuditSpool(session, name))) name = newSpoolName();
     await registerAuditSpool(session, name);
     const file = createSpoolFile(this.dir, name);
-    this.owned.set(name, { file, shipped: 0 });
+    this.owned.set(name, { file, shipped: 0, registered: true });
     this.spool.switchTo(file);
+  }
+
+  /** A new offline file (no database needed); appends go there from now. */
+  private openOfflineFile(): void {
+    if (this.closed) return;
+    const file = createSpoolFile(this.dir, offlineSpoolName(this.databaseId));
+    this.owned.set(file.name, { file, shipped: 0, registered: false });
+    this.spool.switchTo(file);
+  }
+
+  /** An offline file appended to long ago might soon look orphaned to another instance: appends move to a new one. */
+  private renewOfflineFile(): void {
+    const current = this.spool.current && this.owned.get(this.spool.current.name);
+    if (!current || current.registered) return;
+    const quiet = Date.now() - fstatSync(current.file.fd).mtimeMs;
+    if (quiet >= OFFLINE_REUSE_MS) this.openOfflineFile();
+  }
+
+  /** Locks this instance's offline files and makes their rows: from then on they are shipped like the others. */
+  private async registerOffline(): Promise<void> {
+    for (const owned of [...this.owned.values()]) {
+      if (owned.registered) continue;
+      const session = await this.lockSession();
+      const locked = await tryLockAuditSpool(session, owned.file.name);
+      // Taken for orphaned by another instance (quiet past OFFLINE_ADOPT_QUIET_MS): that
+      // instance ships it while it holds the lock, and has shipped it once the file is gone.
+      if (!locked || !existsSync(owned.file.path)) {
+        if (locked) await unlockAuditSpool(session, owned.file.name);
+        if (this.spool.current === owned.file) this.openOfflineFile();
+        closeSpoolFile(owned.file);
+        this.owned.delete(owned.file.name);
+        continue;
+      }
+      await registerAuditSpool(session, owned.file.name);
+      owned.registered = true;
+      this.logger.info({ file: owned.file.name }, 'offline access audit spool registered; shipping it');
+    }
   }
 
   private async lockSession(): Promise<Session> {
@@ -178,20 +245,26 @@ export class AuditShipper {
     }
     this.session = session;
     // The locks went with the connection: another instance may adopt these files now, so
-    // no more entries go to them. Appends fail (503) until the next tick opens a new file.
+    // no more entries go to them. Appends go to an offline file until the primary takes a
+    // new one (offline files, never locked, stay this instance's).
     void session.lost.then(() => {
       if (this.session !== session || this.closed) return;
       this.session = undefined;
-      this.spool.switchTo(undefined);
-      for (const owned of this.owned.values()) closeSpoolFile(owned.file);
-      this.owned.clear();
-      this.logger.error('access audit spool lock connection lost; its files are left for adoption, a new file is opened');
+      for (const owned of [...this.owned.values()]) {
+        if (!owned.registered) continue;
+        if (this.spool.current === owned.file) this.spool.switchTo(undefined);
+        closeSpoolFile(owned.file);
+        this.owned.delete(owned.file.name);
+      }
+      if (!this.spool.current) this.openOfflineFile();
+      this.logger.error('access audit spool lock connection lost; its files are left for adoption, entries go to an offline file meanwhile');
     });
     return session;
   }
 
   private async shipOwned(): Promise<void> {
-    for (const owned of [...this.owned.values()]) owned.shipped = await this.ship(owned.file.name, owned.file.fd, owned.shipped, owned.file.size);
+    for (const owned of [...this.owned.values()])
+      if (owned.registered) owned.shipped = await this.ship(owned.file.name, owned.file.fd, owned.shipped, owned.file.size);
   }
 
   /**
@@ -241,6 +314,7 @@ export class AuditShipper {
 
   /** Ships an own file to its end, then deletes it, its row and its lock. */
   private async retire(owned: Owned): Promise<void> {
+    if (!owned.registered) return;
     const { file } = owned;
     owned.shipped = await this.ship(file.name, file.fd, owned.shipped, file.size);
     if (owned.shipped < file.size) return;
@@ -264,13 +338,17 @@ export class AuditShipper {
     if (!names.length) return;
     const session = await this.lockSession();
     const progress = await auditSpoolProgress(session, names);
-    for (const [name, from] of progress) {
+    // This database's offline files that never got their row: their owner died offline.
+    const offline = names.filter((name) => !progress.has(name) && name.startsWith(offlinePrefix(this.databaseId)));
+    const orphans = [...[...progress].map(([name, from]) => ({ name, from, row: true })), ...offline.map((name) => ({ name, from: 0, row: false }))];
+    for (const { name, from, row } of orphans) {
       const path = join(this.dir, name);
       const stat = statSync(path, { throwIfNoEntry: false });
-      if (!stat || Date.now() - stat.mtimeMs < this.options.adoptQuietMs) continue;
+      if (!stat || Date.now() - stat.mtimeMs < (row ? this.options.adoptQuietMs : this.options.offlineAdoptQuietMs)) continue;
       if (!(await tryLockAuditSpool(session, name))) continue;
       let locked = true;
       try {
+        if (!row) await registerAuditSpool(session, name);
         const fd = openSync(path, 'r');
         try {
           const size = fstatSync(fd).size;

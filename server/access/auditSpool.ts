@@ -40,11 +40,26 @@ export interface SpoolFile {
 
 /** A name no other instance can pick: host, pid and a random UUID. */
 export function newSpoolName(): string {
-  const host =
+  return `audit-${hostPart()}-${process.pid}-${randomUUID()}${SPOOL_SUFFIX}`;
+}
+
+/**
+ * The name of a file opened while the primary cannot be reached (no lock, no row yet): it
+ * names its database, so that an instance of the same database can tell it is its own to
+ * adopt if its owner died before the primary came back (auditShipper.ts).
+ */
+export function offlineSpoolName(databaseId: string): string {
+  return `${offlinePrefix(databaseId)}${hostPart()}-${process.pid}-${randomUUID()}${SPOOL_SUFFIX}`;
+}
+
+export const offlinePrefix = (databaseId: string) => `audit-offline-${databaseId}-`;
+
+function hostPart(): string {
+  return (
     hostname()
       .replace(/[^A-Za-z0-9.-]/g, '_')
-      .slice(0, 64) || 'host';
-  return `audit-${host}-${process.pid}-${randomUUID()}${SPOOL_SUFFIX}`;
+      .slice(0, 64) || 'host'
+  );
 }
 
 /** Creates the file (it must not exist) for appending, and reading back by the shipper. */

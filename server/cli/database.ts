@@ -12,7 +12,26 @@ export async function openCliDatabase(config: Config, options: Partial<DatabaseO
       'set DATABASE_URL (PostgreSQL) or PGLITE_DATA_DIR (embedded database directory): an in-memory database would be lost when this command exits',
     );
   }
-  const db = await openDatabase({ ...config, ...options });
-  await migrate(db);
+  // Past a transaction pooler when there is a way: an import's temporary tables and
+  // session settings need a session of its own.
+  const direct = config.databaseDirectUrl ? { databaseUrl: config.databaseDirectUrl, transactionPooling: false } : {};
+  const db = await openDatabase({ ...config, ...options, ...direct });
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.close().catch(() => {});
+    // Commands write, so they need the primary itself: say so when it cannot be reached.
+    if (!config.databaseUrl || !unreachable(error)) throw error;
+    const variable = config.databaseDirectUrl ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL';
+    throw new Error(`cannot reach the primary (${variable}): ${(error as Error).message}; nothing was changed`, { cause: error });
+  }
   return db;
+}
+
+/** A connection that could not be made or was lost (PostgreSQL down, starting up, or out of reach). */
+function unreachable(error: unknown): boolean {
+  const { code = '', message = '' } = error as { code?: string; message?: string };
+  return (
+    /^(ECONN|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|EAI_AGAIN|57P0|08)/.test(code) || /Connection terminated|timeout exceeded when trying to connect/i.test(message)
+  );
 }

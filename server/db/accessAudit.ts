@@ -174,3 +174,14 @@ export async function prepareAuditSpoolSession(session: Queryable): Promise<void
 export async function unlockAuditSpool(session: Queryable, name: string): Promise<void> {
   await session.query('SELECT pg_advisory_unlock(728304, hashtext($1))', [name]);
 }
+
+/**
+ * This database's name in the spool files opened while it could not be reached: its
+ * cluster's system identifier (a standby shares its primary's) and its own name, hashed.
+ */
+export async function auditSpoolDatabaseId(db: Queryable): Promise<string> {
+  const [row] = await db.query<{ id: string }>(
+    `SELECT left(md5((SELECT system_identifier::text FROM pg_control_system()) || '/' || current_database()), 16) AS id`,
+  );
+  return row!.id;
+}

@@ -4,9 +4,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ActiveCredentials, Credential } from '../domain/credentials.js';
 import type { Queryable } from './database.js';
+import { READ_POSITION, walPosition } from './walPosition.js';
 
-/** The credential a token opens now: not revoked, not expired, and the current token or a replaced one still in its overlap. */
-export async function findActiveCredential(db: Queryable, tokenHash: Buffer): Promise<Credential | undefined> {
+/**
+ * The credential a token opens now: not revoked, not expired, and the current token or a
+ * replaced one still in its overlap. `positioned` (where reads may go to replicas): with
+ * how far the database that answered had got (Credential.readPosition).
+ */
+export async function findActiveCredential(db: Queryable, tokenHash: Buffer, positioned = false): Promise<Credential | undefined> {
   const [row] = await db.query<{
     id: string;
     name: string;
@@ -15,8 +20,9 @@ export async function findActiveCredential(db: Queryable, tokenHash: Buffer): Pr
     companiesOutside: number;
     validUntil: Date | null;
     byPreviousToken: boolean;
+    read_position?: string;
   }>(
-    `SELECT c.id, c.name, c.company_set_id AS "companySetId",
+    `SELECT c.id, c.name, c.company_set_id AS "companySetId",${positioned ? ` ${READ_POSITION} AS read_position,` : ''}
             ARRAY(SELECT cc.company_id FROM credential_companies cc WHERE cc.credential_id = c.company_set_id ORDER BY cc.company_id) AS companies,
             -- (Every company of a set is one of companies: a foreign key.)
             (SELECT count(*) FROM companies)::int - (SELECT count(*) FROM credential_companies cc WHERE cc.credential_id = c.company_set_id)::int AS "companiesOutside",
@@ -26,6 +32,7 @@ export async function findActiveCredential(db: Queryable, tokenHash: Buffer): Pr
       WHERE (c.token_hash = $1 OR (c.previous_token_hash = $1 AND c.previous_token_valid_until > now()))
         AND c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > now())`,
     [tokenHash],
+    positioned ? { reportsPosition: true } : undefined,
   );
   if (!row) return undefined;
   return {
@@ -37,15 +44,19 @@ export async function findActiveCredential(db: Queryable, tokenHash: Buffer): Pr
     companiesOutside: row.companiesOutside,
     validUntil: row.validUntil?.getTime(),
     byPreviousToken: row.byPreviousToken,
+    ...(row.read_position === undefined ? {} : { readPosition: walPosition(row.read_position) }),
   };
 }
 
-/** The domain's ActiveCredentials over this database (app.ts gives it to authentication). */
+/** The domain's ActiveCredentials over this database (app.ts gives it to authentication); `positioned`: see findActiveCredential. */
 export class SqlCredentials implements ActiveCredentials {
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    private readonly positioned = false,
+  ) {}
 
   findActive(tokenHash: Buffer): Promise<Credential | undefined> {
-    return findActiveCredential(this.db, tokenHash);
+    return findActiveCredential(this.db, tokenHash, this.positioned);
   }
 }
 

@@ -14,6 +14,20 @@ export interface QueryOptions {
    * not depend on the parameter values: PostgreSQL may settle on one generic plan.
    */
   prepared?: boolean;
+  /**
+   * Where reads may go to replicas (db/readRouting.ts): run this where the data is at least
+   * this far in the primary's history (walPosition.ts); a replica not known to have
+   * replayed that far is passed over.
+   */
+  after?: bigint;
+  /** The first row's `read_position` (walPosition.ts READ_POSITION) says how far the database that answered had got. */
+  reportsPosition?: boolean;
+  /**
+   * Abandons the query when it aborts (a database found down): the query rejects with the
+   * signal's reason and its connection is dropped, since a database that hangs would hold
+   * it. PostgreSQL only.
+   */
+  signal?: AbortSignal;
 }
 
 /** A transaction's connection: queries, and COPY into a table. */
@@ -44,6 +58,18 @@ export interface Session extends Queryable {
   close(): Promise<void>;
 }
 
+/** A database's state where reads go to replicas, as /readyz and /metrics show it (db/readRouting.ts). */
+export interface DatabaseStatus {
+  /** `primary`, or a replica's host:port. */
+  name: string;
+  role: 'primary' | 'replica';
+  up: boolean;
+  /** A replica's heartbeat age, in milliseconds (unknown until it answered a check). */
+  lagMs?: number;
+  /** Reads it answered since start. */
+  reads: number;
+}
+
 export interface PoolStats {
   total: number;
   idle: number;
@@ -70,6 +96,13 @@ export const SESSION_SETTINGS: Record<string, string> = {
 export interface DatabaseOptions {
   /** PostgreSQL connection string; when absent, PGlite is used. */
   databaseUrl?: string;
+  /**
+   * `databaseUrl` leads to a pooler in transaction mode (PgBouncer): no session settings or
+   * named prepared statements; the settings go with each transaction (transactionPooling.ts).
+   */
+  transactionPooling?: boolean;
+  /** Where session() connects instead of `databaseUrl`: PostgreSQL itself (or a pool in session mode), for session-level locks. */
+  databaseDirectUrl?: string;
   /** PGlite data directory; when absent, PGlite keeps everything in memory. */
   pgliteDataDir?: string;
   /** PGlite in memory: start from this dump of a data directory (PGlite's dumpDataDir) rather than an empty cluster. */

@@ -12,7 +12,8 @@ export const iso = (instant: string) => `to_char(${instant} AT TIME ZONE 'UTC', 
 
 /**
  * The instant of the statement's snapshot as `asOf` shows it (milliseconds): what the
- * response, the membership status and the access audit entry all refer to.
+ * response, the membership status and the access audit entry all refer to. On a replica
+ * the statement reads the primary's heartbeat instead (heartbeat.ts replaces this text).
  */
 export const AS_OF = `date_trunc('milliseconds', statement_timestamp())`;
 

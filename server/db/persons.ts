@@ -219,7 +219,7 @@ export function personQuery<Rules extends typeof personFilters>(
       // also plan_cache_mode in database.ts). A short fragment over an inline list of
       // companies was the exception (its generic plan descended the name index once per
       // name and company, slower than planning each call), hence the join for those.
-      { prepared: true },
+      { prepared: true, after: filter.readPosition },
     );
   }
 }

@@ -75,7 +75,7 @@ export async function findPersonsByKey(
       ORDER BY found.ask, found.n`,
     params,
     // One shape per key and form of authorization, whatever the asks: planned once per connection.
-    { prepared: true },
+    { prepared: true, after: filter.readPosition },
   );
   const answers: PageAnswer[] = asks.map(() => ({ total: 0, persons: [] }));
   for (const row of rows) {

@@ -188,6 +188,13 @@ CREATE TABLE replaced_company_sets (
 );
 CREATE INDEX replaced_company_sets_replaced_at ON public.replaced_company_sets USING btree (replaced_at);
 
+CREATE TABLE replica_heartbeat (
+  singleton boolean NOT NULL DEFAULT true,
+  at timestamp with time zone NOT NULL,
+  CONSTRAINT replica_heartbeat_pkey PRIMARY KEY (singleton),
+  CONSTRAINT replica_heartbeat_singleton_check CHECK (singleton)
+);
+
 CREATE OR REPLACE FUNCTION public.credential_first_company_set()
  RETURNS trigger
  LANGUAGE plpgsql

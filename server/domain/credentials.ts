@@ -20,6 +20,28 @@ export interface Credential {
   validUntil?: number;
   /** Found by the token a rotation replaced, during its overlap. */
   byPreviousToken: boolean;
+  /**
+   * Where reads may go to replicas: how far in the primary's history the database it was
+   * read from had got (an opaque, ordered position). A read for it needs a database at
+   * least that far: a replica further behind may lack its company set (decision 0016).
+   */
+  readPosition?: bigint;
+  /**
+   * Present where it was read on a replica, which may not have replayed a change made a
+   * moment ago on the primary: asks the primary for the credential as it is now (undefined
+   * when it has no such active credential there). Called before a 403 for a company the
+   * credential lacks; a grant is visible at once.
+   */
+  recheck?: () => Promise<Credential | undefined>;
+}
+
+/**
+ * Where credential changes arrive first (the primary), asked when a replica's answer may
+ * be late: a token it does not know, a company a credential lacks.
+ */
+export interface CredentialConfirmation extends ActiveCredentials {
+  /** False while the primary cannot be asked (it is down): the replica's answer stands. */
+  available(): boolean;
 }
 
 /** Where a token's credential is found (the port db/credentials.ts implements). */

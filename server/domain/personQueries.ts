@@ -23,6 +23,8 @@ export interface PersonsByKeyFilter {
   inlineCompaniesMax: number;
   /** Which external systems' ids to show; undefined shows all. */
   externalIdSystems?: readonly string[];
+  /** The credential's Credential.readPosition: the asks are read where the data is at least that far. */
+  readPosition?: bigint;
 }
 
 /** The filters a lookup can be keyed by (`lookup` in their rules): each picks out a handful of employments. */

@@ -37,6 +37,8 @@ export interface SearchScope {
   offset: number;
   /** Which external systems' ids to show; undefined shows all. */
   externalIdSystems?: readonly string[];
+  /** The credential's Credential.readPosition: the page is read where the data is at least that far. */
+  readPosition?: bigint;
 }
 
 export type PersonFilter<Rules = typeof personFilters> = SearchScope & FilterValuesOf<Rules>;
@@ -63,6 +65,7 @@ export function searchFilter(request: SearchRequest, credential: Credential, { d
     limit: request.limit ?? DEFAULT_LIMIT,
     offset: request.offset ?? 0,
     externalIdSystems: request.externalIdSystems,
+    readPosition: credential.readPosition,
   };
   // Every filter is set, to its value or undefined, in one order: each search's filter has the same shape.
   for (const name of filterNames) filter[name] = filterValue(name, request[name], defaultPhoneRegion);

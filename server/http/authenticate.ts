@@ -2,15 +2,29 @@
 // in the database. Only hashes are kept, in memory as in the database; a revoked
 // credential stops working once its cache entry expires (CREDENTIAL_CACHE_MS), and an
 // expiry or the end of a rotation's overlap bites on time, cached or not.
+//
+// Where the lookups read from replicas (decision 0016), what a replica does not know yet
+// is asked of the primary before it is refused: a token it does not know (before a 401),
+// and, through Credential.recheck, a company its copy of a credential lacks (before a
+// 403). The primary's answer is cached like any other, a miss too, and at most
+// CONFIRMATIONS_PER_SECOND questions of each kind leave an instance: a flood of bad tokens
+// cannot reach the primary.
 import type { LastUseRecorder } from '../access/lastUse.js';
-import type { ActiveCredentials, Credential } from '../domain/credentials.js';
+import type { ActiveCredentials, Credential, CredentialConfirmation } from '../domain/credentials.js';
 import { hashTokenBase64 } from '../domain/tokens.js';
-import { ApiError } from '../errors.js';
+import { ApiError, ServiceUnavailable } from '../errors.js';
 import { withDeadline } from './deadline.js';
 
 // The scheme name is case-insensitive (RFC 7235 §2.1); the token is taken as sent.
 const BEARER = /^Bearer ([\x21-\x7e]{1,512})$/i;
 const CACHE_LIMIT = 10_000;
+/**
+ * Questions to the primary per second and instance, each kind a token bucket of as many:
+ * tokens a replica does not know (past the budget, 503: the token was not checked, so it
+ * is not called invalid), and companies a credential lacks (past the budget, the copy's
+ * answer stands). Apart, so that neither starves the other.
+ */
+export const CONFIRMATIONS_PER_SECOND = 20;
 
 export class Authenticator {
   private readonly cache = new Map<string, { credential: Credential | undefined; expires: number }>();
@@ -21,7 +35,12 @@ export class Authenticator {
     /** See deadline.ts; 0 for none. */
     private readonly deadlineMs = 0,
     private readonly lastUse?: LastUseRecorder,
+    /** Where credential changes arrive first, when lookups read from replicas. */
+    private readonly primary?: CredentialConfirmation,
   ) {}
+
+  private readonly unknownTokens = new Budget(CONFIRMATIONS_PER_SECOND);
+  private readonly rechecks = new Budget(CONFIRMATIONS_PER_SECOND);
 
   /**
    * The credential behind an Authorization header, or ApiError invalid_api_key. A cached
@@ -38,9 +57,42 @@ export class Authenticator {
   }
 
   private async lookUp(hash: Buffer, key: string, now: number): Promise<Credential> {
-    const entry = { credential: await withDeadline(this.credentials.findActive(hash), this.deadlineMs), expires: now + this.cacheMs };
-    if (this.cacheMs > 0) this.remember(key, entry);
-    return this.admit(entry.credential, now);
+    let credential = await withDeadline(this.credentials.findActive(hash), this.deadlineMs);
+    // Created or rotated a moment ago, the token may not have reached the replica yet.
+    if (!credential && this.primary?.available()) {
+      if (!this.unknownTokens.take(now)) throw new ServiceUnavailable('too many unknown tokens to confirm on the primary');
+      credential = await this.confirm(hash);
+    }
+    return this.admit(this.cached(key, hash, credential, now), now);
+  }
+
+  /** Caches what a lookup found; where lookups read from replicas, with the means to ask the primary again. */
+  private cached(key: string, hash: Buffer, credential: Credential | undefined, now: number): Credential | undefined {
+    if (credential && this.primary) credential.recheck = () => this.recheck(credential, hash, key);
+    if (this.cacheMs > 0) this.remember(key, { credential, expires: now + this.cacheMs });
+    return credential;
+  }
+
+  /**
+   * The credential as the primary has it now, cached in place of the copy. The copy itself
+   * where the primary cannot say (it is down, or failed to answer) or the budget is spent:
+   * its 403 is then the replica's, as it would be without the question. Not throttled per
+   * credential: a grant made after a 403 shows on the next request.
+   */
+  private async recheck(copy: Credential, hash: Buffer, key: string): Promise<Credential | undefined> {
+    const now = Date.now();
+    if (!this.primary!.available() || !this.rechecks.take(now)) return copy;
+    let current: Credential | undefined;
+    try {
+      current = await this.confirm(hash);
+    } catch {
+      return copy;
+    }
+    return this.cached(key, hash, current, now);
+  }
+
+  private confirm(hash: Buffer): Promise<Credential | undefined> {
+    return withDeadline(this.primary!.findActive(hash), this.deadlineMs);
   }
 
   private admit(credential: Credential | undefined, now: number): Credential {
@@ -53,6 +105,24 @@ export class Authenticator {
     // Bounded: random unknown tokens must not grow memory without limit.
     if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(key, entry);
+  }
+}
+
+/** A token bucket: `perSecond` takes a second, refilled continuously. */
+class Budget {
+  private left: number;
+  private refilled = 0;
+
+  constructor(private readonly perSecond: number) {
+    this.left = perSecond;
+  }
+
+  take(now: number): boolean {
+    this.left = Math.min(this.perSecond, this.left + ((now - this.refilled) * this.perSecond) / 1000);
+    this.refilled = now;
+    if (this.left < 1) return false;
+    this.left--;
+    return true;
   }
 }
 

@@ -21,6 +21,8 @@ export function operationalRoutes(deps: {
   draining: () => boolean;
   /** The access audit can record a response now (its spool has a file open); absent: always. */
   auditReady?: () => boolean;
+  /** Where reads go to replicas: each database's state, known without a query (db/readRouting.ts). */
+  databases?: () => readonly { name: string; role: string; up: boolean; lagMs?: number }[];
 }): Record<string, PlainHandler> {
   // Loaded and built on the first request for them: the rendered reference holds Redoc's
   // browser bundle and the contract's YAML, which a server that is never asked for its
@@ -41,6 +43,7 @@ export function operationalRoutes(deps: {
   return {
     '/healthz': (_req, res) => sendJson(res, 200, { status: 'ok' }, { 'Cache-Control': 'no-store' }),
     '/readyz': async (_req, res) => {
+      if (deps.databases) return replicaReadiness(res, deps.databases(), deps.draining() || (deps.auditReady !== undefined && !deps.auditReady()));
       try {
         if (deps.draining()) throw new Error('shutting down');
         if (deps.auditReady && !deps.auditReady()) throw new Error('the access audit spool has no file open');
@@ -60,6 +63,18 @@ export function operationalRoutes(deps: {
     '/openapi.yaml': serveDocs,
     '/openapi.json': serveDocs,
   };
+}
+
+/**
+ * Readiness where reads go to replicas: each database and its lag, as the instance knows
+ * them; ready while some database answers (with the primary down, replicas still serve).
+ * Unready, the answer is the usual 503 (the metrics say which database is down).
+ */
+function replicaReadiness(res: ServerResponse, databases: readonly { name: string; role: string; up: boolean; lagMs?: number }[], unready: boolean): void {
+  const headers = { 'Cache-Control': 'no-store' };
+  if (unready || !databases.some((d) => d.up)) return sendError(res, new ApiError('service_unavailable', undefined, { 'Retry-After': '1' }), headers);
+  const listed = databases.map(({ name, role, up, lagMs }) => ({ name, role, up, ...(lagMs === undefined ? {} : { lagMs }) }));
+  sendJson(res, 200, { status: 'ready', databases: listed }, headers);
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

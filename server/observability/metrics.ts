@@ -9,7 +9,7 @@
 // the process metrics are read at scrape time, and the event-loop and GC ones start then.
 // The exposition is prom-client's own, unchanged.
 import type { Metric, Registry } from 'prom-client';
-import type { PoolStats } from '../db/database.js';
+import type { DatabaseStatus, PoolStats } from '../db/database.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -35,7 +35,11 @@ export class Metrics {
   /** Rate-limit rejections by route since the last scrape. */
   private readonly rateLimitedTallies = new Map<string, number>();
 
-  constructor(private readonly poolStats?: () => PoolStats) {}
+  constructor(
+    private readonly poolStats?: () => PoolStats,
+    /** Where reads go to replicas: each database's state (db/readRouting.ts). */
+    private readonly databases?: () => DatabaseStatus[],
+  ) {}
 
   /** The Prometheus exposition and its content type. */
   async exposition(): Promise<{ contentType: string; text: string }> {
@@ -99,6 +103,8 @@ export class Metrics {
         },
       });
     }
+    const databases = this.databases;
+    if (databases) databaseMetrics(registry, databases, Counter, Gauge);
     return registry;
   }
 
@@ -151,4 +157,45 @@ function latencyHistogram(tallies: Map<string, LatencyTally>) {
       return { name, help: this.help, type: this.type, values, aggregator: this.aggregator };
     },
   };
+}
+
+/** Where reads go to replicas: whether each database answers, each replica's lag, and the reads each answered. */
+function databaseMetrics(
+  registry: Registry,
+  databases: () => DatabaseStatus[],
+  Counter: typeof import('prom-client').Counter,
+  Gauge: typeof import('prom-client').Gauge,
+): void {
+  new Gauge({
+    name: 'db_up',
+    help: 'Whether each database answered its last heartbeat (primary) or check (replicas): 1 or 0.',
+    labelNames: ['database', 'role'],
+    registers: [registry],
+    collect() {
+      for (const d of databases()) this.set({ database: d.name, role: d.role }, d.up ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'db_replica_lag_seconds',
+    help: "Age of the primary's heartbeat each replica has replayed, as last checked plus the time since.",
+    labelNames: ['database'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const d of databases()) if (d.role === 'replica' && d.lagMs !== undefined) this.set({ database: d.name }, d.lagMs / 1000);
+    },
+  });
+  const counted = new Map<string, number>();
+  new Counter({
+    name: 'db_reads_total',
+    help: 'Reads (person queries, credential lookups) each database answered.',
+    labelNames: ['database', 'role'],
+    registers: [registry],
+    collect() {
+      for (const d of databases()) {
+        this.inc({ database: d.name, role: d.role }, d.reads - (counted.get(d.name) ?? 0));
+        counted.set(d.name, d.reads);
+      }
+    },
+  });
 }

@@ -21,7 +21,13 @@ export function getPerson(
     const personId = params.personId!;
     const systems = query.externalIdSystems;
     const externalIdSystems = systems === undefined ? undefined : ([] as string[]).concat(systems);
-    const filter = { credentialId: credential.companySetId, authorizedCompanies: credential.companyList, inlineCompaniesMax, externalIdSystems };
+    const filter = {
+      credentialId: credential.companySetId,
+      authorizedCompanies: credential.companyList,
+      inlineCompaniesMax,
+      externalIdSystems,
+      readPosition: credential.readPosition,
+    };
     if (lookups) return lookups.lookUp(filter, 'personId', { value: personId, limit: 1, offset: 0 });
     return persons.findPage(
       { ...filter, personId, limit: 1, offset: 0 },

@@ -1,0 +1,173 @@
+// The replica run's figures (run.ts) as a section of bench/results/latest.md, kept between
+// two markers: `--replica` replaces it there, and a full run keeps the last one (saying
+// which run it comes from), since a full run does not measure replicas.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { median, round } from '../stats.js';
+import type { ReplicaRunResult } from './run.js';
+
+export const FROM_PRIMARY = 'service reading from the primary';
+export const FROM_REPLICA = 'service reading from a replica';
+const BEGIN = '<!-- replicas: written by npm run bench -- --replica -->';
+const END = '<!-- /replicas -->';
+export const REPLICA_RESULTS = 'replicas.json';
+/** The routing may cost at most this share of the throughput (replica / primary). */
+export const ROUTING_FLOOR = 0.95;
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? round(n, digits).toLocaleString('en-US') : '–');
+const ms = (n: number) => (n >= 10 ? fmt(n, 1) : fmt(n, 2));
+const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '–');
+const cpu = (t: { serviceCpu: number; databaseCpu: number }) => `${fmt(t.serviceCpu, 0)} + ${fmt(t.databaseCpu, 0)}`;
+
+interface TargetFigures {
+  rps: number;
+  p99: number;
+  /** CPU µs per request: the service process, and both servers' backends. */
+  serviceCpu: number;
+  databaseCpu: number;
+}
+
+export interface ReplicaRow {
+  label: string;
+  primary: TargetFigures;
+  replica: TargetFigures;
+  /** Replica over primary, by req/s, and by CPU per request (primary's CPU over the replica's: the rate a CPU-bound machine would show). */
+  ratio: number;
+  cpuRatio: number;
+  /** The lowest and highest of the rounds' own ratios (by req/s): how far the host's noise moves it. */
+  roundRatios: [number, number];
+}
+
+/** Each scenario's medians over the rounds, per target. */
+export function replicaRows(result: ReplicaRunResult): ReplicaRow[] {
+  const labels = [...new Map(result.comparison.map((m) => [m.scenario, m.label])).entries()];
+  return labels.map(([scenario, label]) => {
+    const of = (target: string) => {
+      const runs = result.comparison.filter((m) => m.scenario === scenario && m.target === target).map((m) => m.measured);
+      const cpu = (pick: (m: (typeof runs)[number]) => number | undefined) => median(runs.map((m) => pick(m) ?? Number.NaN));
+      return {
+        rps: median(runs.map((m) => m.rps)),
+        p99: median(runs.map((m) => m.p99)),
+        serviceCpu: cpu((m) => m.cpuUsPerRequest),
+        databaseCpu: cpu((m) => m.dbCpuUsPerRequest),
+      };
+    };
+    const primary = of(FROM_PRIMARY);
+    const replica = of(FROM_REPLICA);
+    const total = (t: TargetFigures) => t.serviceCpu + (Number.isFinite(t.databaseCpu) ? t.databaseCpu : 0);
+    const inRound = (target: string, round: number) =>
+      result.comparison.find((m) => m.scenario === scenario && m.target === target && m.round === round)?.measured.rps;
+    const rounds = [...new Set(result.comparison.map((m) => m.round))]
+      .map((round) => (inRound(FROM_REPLICA, round) ?? Number.NaN) / (inRound(FROM_PRIMARY, round) ?? Number.NaN))
+      .filter(Number.isFinite);
+    return {
+      label,
+      primary,
+      replica,
+      ratio: replica.rps / primary.rps,
+      cpuRatio: total(primary) / total(replica),
+      roundRatios: [Math.min(...rounds), Math.max(...rounds)],
+    };
+  });
+}
+
+export function renderReplicaSection(result: ReplicaRunResult): string {
+  const rows = replicaRows(result);
+  const lowest = rows.reduce((low, row) => (row.cpuRatio < low.cpuRatio ? row : low), rows[0]!);
+  const lowestRate = rows.reduce((low, row) => (row.ratio < low.ratio ? row : low), rows[0]!);
+  const o = result.options;
+  const lines = [
+    '## Replicas (PostgreSQL streaming replication)',
+    '',
+    `From \`npm run bench -- --replica\`: run ${result.startedAt} → ${result.finishedAt}, commit ${result.revision}; ` +
+      `${fmt(result.dataset.people)} people over ${fmt(result.dataset.companies)} companies, as the credential of one large company ` +
+      `(${result.dataset.credentialCompanies} company); ${o.durationS} s per measurement, ${o.connections} connections, ${o.rounds} alternating rounds ` +
+      `(medians), after ${o.warmupS} s of warm-up; load average (1 min) ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end.`,
+    `A primary and a hot standby of the bench's own (${result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL'}, durability on, shared_buffers 256MB, ` +
+      'both prewarmed), on the same two cores as the service and the load generator: the standby adds no capacity here, so the ratio is what the routing ' +
+      '(the replica checks, the heartbeat, the choice per read) costs, not what a replica adds.',
+    '',
+    `**Target: reading from a replica costs at most ${pct(1 - ROUTING_FLOOR)} of the throughput.** Side by side over HTTP, by CPU time per request (the ` +
+      `service's and both servers' backends; steadier than req/s on a shared host) the lowest ratio is ${pct(lowest.cpuRatio)} (${lowest.label}), by req/s ` +
+      `${pct(lowestRate.ratio)} (${lowestRate.label}) — **${lowest.cpuRatio >= ROUTING_FLOOR ? 'met' : 'not met'}**; the rounds' own ratios spread over ` +
+      `${pct(Math.min(...rows.map((r) => r.roundRatios[0])))}–${pct(Math.max(...rows.map((r) => r.roundRatios[1])))}, so this run cannot tell ${pct(1 - ROUTING_FLOOR)} apart.` +
+      routingVerdict(result, rows),
+    '',
+    'CPU µs/req: service process + PostgreSQL backends (primary and standby), per answered request; "replica / primary (CPU)" is the primary\'s total over the replica\'s, the rate ratio a machine bound by these CPUs would show; "rounds" is the lowest and highest of the rounds\' own req/s ratios.',
+    '',
+    '| Operation / filter | from the primary req/s | from a replica req/s | replica / primary | rounds | primary CPU µs/req | replica CPU µs/req | replica / primary (CPU) | primary p99 ms | replica p99 ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.label} | ${fmt(r.primary.rps)} | ${fmt(r.replica.rps)} | ${pct(r.ratio)} | ${pct(r.roundRatios[0])}–${pct(r.roundRatios[1])} | ` +
+        `${cpu(r.primary)} | ${cpu(r.replica)} | ${pct(r.cpuRatio)} | ${ms(r.primary.p99)} | ${ms(r.replica.p99)} |`,
+    ),
+  ];
+  const change = result.change;
+  if (change) {
+    const readTotal = Object.values(change.reads).reduce((a, b) => a + b, 0);
+    lines.push(
+      '',
+      '### A change file applied while reading from the replica',
+      '',
+      `${change.description}: ${fmt(change.records)} records, applied with \`npm run import\` to the primary in ${change.importSeconds} s while searches ` +
+        `(the filter kinds above, ${o.connections} connections) read from the replica through the service.`,
+      `The standby's heartbeat age (what \`REPLICA_MAX_LAG_MS\` bounds), sampled every 100 ms until it had replayed the file (${change.lag.samples} samples): ` +
+        `p50 ${ms(change.lag.p50Ms)} ms, p99 ${ms(change.lag.p99Ms)} ms, max ${ms(change.lag.maxMs)} ms; at most ${fmt(change.lag.maxBytes / 1024)} KiB of WAL behind. ` +
+        `Over the bound (${fmt(o.replicaMaxLagMs)} ms) for ${fmt(change.lag.overBoundMs)} ms.`,
+      `Reads answered meanwhile: ${Object.entries(change.reads)
+        .map(([role, n]) => `${role} ${fmt(n)} (${pct(readTotal ? n / readTotal : 0)})`)
+        .join(', ')}.`,
+      '',
+      '| Searches from the replica | answered | seconds | p50 ms | p99 ms | non-2xx |',
+      '|---|---:|---:|---:|---:|---:|',
+      `| idle | ${fmt(change.idle.requests)} | ${change.idle.seconds} | ${ms(change.idle.p50)} | ${ms(change.idle.p99)} | ${change.idle.non2xx} |`,
+      `| while the file is applied | ${fmt(change.during.requests)} | ${change.during.seconds} | ${ms(change.during.p50)} | ${ms(change.during.p99)} | ${change.during.non2xx} |`,
+    );
+  }
+  return `${BEGIN}\n${lines.join('\n')}\n${END}\n`;
+}
+
+/**
+ * The routing measured alone (run.ts routingCost): its extra CPU per read against the
+ * whole request's CPU on the primary-reading service, as measured side by side.
+ */
+function routingVerdict(result: ReplicaRunResult, rows: ReplicaRow[]): string {
+  if (!result.routing?.length) return '';
+  const parts = result.routing.map((r) => {
+    const row = rows.find((x) => x.label === r.label);
+    const whole = row ? row.primary.serviceCpu + row.primary.databaseCpu : Number.NaN;
+    return { ...r, share: (r.routerUs - r.primaryUs) / whole };
+  });
+  const worst = Math.max(...parts.map((p) => p.share));
+  return (
+    ` The routing alone, in the bench's own process (alternating blocks of the person query's client side, CPU µs per read): ` +
+    parts
+      .map(
+        (p) =>
+          `${p.label} ${fmt(p.primaryUs, 1)} on the primary, ${fmt(p.routerUs, 1)} through the router (${fmt(p.reads)} reads each): ${sign(p.share)} of the request's CPU`,
+      )
+      .join('; ') +
+    ` — **${worst <= 1 - ROUTING_FLOOR ? 'met' : 'not met'}**.`
+  );
+}
+
+const sign = (share: number) => (Number.isFinite(share) ? `${share >= 0 ? '+' : '−'}${Math.abs(Math.round(share * 1000) / 10)}%` : '–');
+
+/** latest.md with the replica section (from `outDir`'s replicas.json) in place of the one it holds, or at its end. */
+export function withReplicaSection(markdown: string, outDir: string): string {
+  const file = join(outDir, REPLICA_RESULTS);
+  if (!existsSync(file)) return markdown;
+  const section = renderReplicaSection(JSON.parse(readFileSync(file, 'utf8')) as ReplicaRunResult);
+  const start = markdown.indexOf(BEGIN);
+  const end = markdown.indexOf(END);
+  if (start >= 0 && end > start) return markdown.slice(0, start) + section + markdown.slice(end + END.length).replace(/^\n/, '');
+  return `${markdown.trimEnd()}\n\n${section}`;
+}
+
+/** Writes the replica run's figures and its section of latest.md. */
+export function writeReplicaResults(result: ReplicaRunResult, outDir: string): void {
+  writeFileSync(join(outDir, REPLICA_RESULTS), `${JSON.stringify(result, null, 2)}\n`);
+  const latest = join(outDir, 'latest.md');
+  writeFileSync(latest, withReplicaSection(existsSync(latest) ? readFileSync(latest, 'utf8') : '# Benchmark report\n', outDir));
+}

@@ -1,0 +1,416 @@
+// `npm run bench -- --replica`: the service reading from a hot standby beside the same
+// service reading from the primary, in one alternating run on one machine, then the
+// replication lag and the read p99 while a change file is applied to the primary. The
+// bench makes its own primary and standby (tests/helpers/replicatedCluster.ts: initdb,
+// pg_basebackup -R, pg_ctl), with durability on as in production, and its own dataset
+// there; it never touches the machine's own clusters.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { type Config, loadConfig } from '../../server/config.js';
+import { findActiveCredential } from '../../server/db/credentials.js';
+import type { Database, Queryable } from '../../server/db/database.js';
+import { openDatabase } from '../../server/db/openDatabase.js';
+import { findPersons } from '../../server/db/persons.js';
+import { nameReplicas, ReadRouter } from '../../server/db/readRouting.js';
+import { walPosition } from '../../server/db/walPosition.js';
+import type { Credential } from '../../server/domain/credentials.js';
+import { hashToken } from '../../server/domain/tokens.js';
+import { type ReplicatedCluster, startReplicatedCluster } from '../../tests/helpers/replicatedCluster.js';
+import { peopleChange, writeNdjson } from '../changes/files.js';
+import { runImportCli } from '../changes/phases.js';
+import { databaseBackendsCpu } from '../cpu.js';
+import { ensureDataset } from '../dataset/build.js';
+import { scaleFor } from '../dataset/generate.js';
+import { drawSamples } from '../dataset/samples.js';
+import { type Measured, measureHttp } from '../loadHttp.js';
+import { describeMachine, type Machine, pinSelf } from '../machine.js';
+import type { BenchOptions } from '../options.js';
+import { alternatingSteps, type Scenario } from '../plan.js';
+import { childEnv, type Running, startTarget } from '../processes.js';
+import { type HttpRequestSpec, personKinds, personWorkload } from '../scenarios.js';
+import { median, percentile, round } from '../stats.js';
+import { serviceTarget } from '../targets.js';
+import { FROM_PRIMARY, FROM_REPLICA } from './report.js';
+
+/** Durability as in production (the tests' clusters turn it off), and room for the dataset. */
+const BENCH_SETTINGS = `
+fsync = on
+full_page_writes = on
+shared_buffers = '256MB'
+max_wal_size = '4GB'
+max_connections = 100
+`;
+
+export interface ReplicaRunResult {
+  startedAt: string;
+  finishedAt: string;
+  machine: Machine;
+  postgresVersion?: string;
+  revision: string;
+  options: Pick<BenchOptions, 'durationS' | 'rounds' | 'connections' | 'warmupS' | 'kinds' | 'samples'> & { people: number; replicaMaxLagMs: number };
+  dataset: { people: number; companies: number; credential: string; credentialCompanies: number };
+  loadAverage: { start: number; end: number };
+  /** Per scenario and target, each round's measurement. */
+  comparison: { scenario: string; label: string; target: string; round: number; measured: Measured }[];
+  change?: ChangeUnderLoad;
+  /**
+   * The routing's own cost, in the bench's process: the CPU time per read of the person
+   * query run on the primary's Database directly and through a ReadRouter to the standby,
+   * in alternating blocks (the query's client side only: the database's work is not in it).
+   */
+  routing?: { label: string; reads: number; primaryUs: number; routerUs: number }[];
+}
+
+export interface ChangeUnderLoad {
+  description: string;
+  records: number;
+  importSeconds: number;
+  /** Reads from the replica-reading service with nothing being imported, then while the file is applied. */
+  idle: LoadFigures;
+  during: LoadFigures;
+  /** Sampled every LAG_SAMPLE_MS while the file was applied: the standby's heartbeat age and its replay distance. */
+  lag: { samples: number; p50Ms: number; p99Ms: number; maxMs: number; maxBytes: number; overBoundMs: number };
+  /** The reads each database answered while the file was applied (the service's db_reads_total). */
+  reads: Record<string, number>;
+}
+
+export interface LoadFigures {
+  requests: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+const LAG_SAMPLE_MS = 100;
+const IDLE_SECONDS = 10;
+
+export async function runReplicaBench(options: BenchOptions & { replicaPeople: number }, log: (line: string) => void): Promise<ReplicaRunResult> {
+  const startedAt = new Date().toISOString();
+  const machine = describeMachine();
+  if (machine.pinning) pinSelf(machine.pinning.loadCpu);
+  const cpu = machine.pinning?.targetCpu;
+  log('replicas: starting a primary and a hot standby of its own');
+  const cluster = await startReplicatedCluster(BENCH_SETTINGS);
+  const running: Running[] = [];
+  try {
+    const databaseUrl = cluster.primary.url.replace(/\/postgres$/, '/lookup_bench');
+    const standbyUrl = cluster.standby.url.replace(/\/postgres$/, '/lookup_bench');
+    const scale = scaleFor(options.replicaPeople, { seed: options.postgres?.seed });
+    const info = await ensureDataset({ engine: 'postgres', databaseUrl }, { scale, rebuild: false, log });
+    const db = await openDatabase({ databaseUrl, poolMax: 2 });
+    const standby = await openDatabase({ databaseUrl: standbyUrl, poolMax: 1 });
+    let postgresVersion: string | undefined;
+    let change: ChangeUnderLoad | undefined;
+    let routing: ReplicaRunResult['routing'];
+    const comparison: ReplicaRunResult['comparison'] = [];
+    const loadAtStart = os.loadavg()[0]!;
+    try {
+      postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
+      await db.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
+      await cluster.caughtUp(600_000);
+      // Both servers' caches hold what fits of the data, as on servers that have been running.
+      for (const url of [databaseUrl, standbyUrl]) await prewarm(url);
+
+      const oneLarge = info.credentials.find((c) => c.key === 'oneLarge')!;
+      const held = (await findActiveCredential(db, hashToken(oneLarge.token)))!;
+      const samples = await drawSamples(db, oneLarge.companies, { count: options.samples, seed: scale.seed });
+      const ready = { companyId: oneLarge.companies[0]!, token: oneLarge.token };
+      const fromPrimary = serviceTarget(FROM_PRIMARY, { databaseUrl }, ready);
+      const fromReplica = serviceTarget(FROM_REPLICA, { databaseUrl }, ready, { DATABASE_REPLICA_URLS: standbyUrl });
+      const config = loadConfig(childEnv(fromReplica.env));
+      const targets = { [FROM_REPLICA]: { kind: 'http' as const, process: FROM_REPLICA }, [FROM_PRIMARY]: { kind: 'http' as const, process: FROM_PRIMARY } };
+      const scenarios: Scenario[] = [
+        {
+          id: 'hello',
+          group: 'postgres',
+          label: 'hello',
+          token: oneLarge.token,
+          http: [{ method: 'GET', path: `/v1/companies/${ready.companyId}/hello` }],
+          targets,
+        },
+        ...options.kinds.map((kind) => ({
+          id: kind,
+          group: 'postgres' as const,
+          label: personKinds[kind],
+          kind,
+          credential: 'oneLarge' as const,
+          token: oneLarge.token,
+          http: personWorkload(kind, samples, held, config).http,
+          targets,
+        })),
+      ];
+      const services: Record<string, Running> = {};
+      for (const spec of [fromPrimary, fromReplica]) {
+        services[spec.name] = await startTarget(spec, cpu);
+        running.push(services[spec.name]!);
+        log(`${spec.name}: up`);
+      }
+      // The CPU of both servers' backends per request, beside the service's own: steadier than
+      // req/s on a shared host, and where the routing's cost would show.
+      const backends = [db, standby];
+      const databaseCpu = async () => new Map((await Promise.all(backends.map((b) => databaseBackendsCpu(b)))).flatMap((m) => [...m]));
+      const measure = (scenario: Scenario, target: string, durationS: number) =>
+        measureHttp({
+          url: services[target]!.url,
+          token: scenario.token,
+          requests: scenario.http,
+          connections: options.connections,
+          durationS,
+          pid: services[target]!.pid,
+          databaseCpu,
+        });
+      if (options.warmupS > 0) for (const scenario of scenarios) for (const target of Object.keys(targets)) await measure(scenario, target, options.warmupS);
+      for (const step of alternatingSteps(scenarios, options.rounds)) {
+        const measured = await measure(step.scenario, step.target, options.durationS);
+        comparison.push({ scenario: step.scenario.id, label: step.scenario.label, target: step.target, round: step.round, measured });
+        log(`round ${step.round} ${step.scenario.label} · ${step.target}: ${Math.round(measured.rps)} req/s, p99 ${round(measured.p99, 2)} ms`);
+      }
+
+      routing = await routingCost(db, databaseUrl, standbyUrl, scenarios, samples, held, config, log);
+
+      // A change file on the primary while the replica-reading service answers searches.
+      const searches = scenarios.filter((s) => s.kind && s.kind !== 'getPerson').flatMap((s) => s.http.slice(0, 200));
+      change = await changeUnderLoad({ cluster, databaseUrl, standbyUrl, db, service: services[FROM_REPLICA]!, token: oneLarge.token, searches, options, log });
+    } finally {
+      await Promise.all([db.close(), standby.close()]);
+    }
+    return {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      machine,
+      postgresVersion,
+      revision: gitCommit(),
+      options: {
+        durationS: options.durationS,
+        rounds: options.rounds,
+        connections: options.connections,
+        warmupS: options.warmupS,
+        kinds: options.kinds,
+        samples: options.samples,
+        people: options.replicaPeople,
+        replicaMaxLagMs: loadConfig({}).replicaMaxLagMs,
+      },
+      dataset: {
+        people: scale.people,
+        companies: scale.companies ?? info.companies.length,
+        credential: 'one large company',
+        credentialCompanies: info.credentials.find((c) => c.key === 'oneLarge')!.companies.length,
+      },
+      loadAverage: { start: round(loadAtStart, 2), end: round(os.loadavg()[0]!, 2) },
+      comparison,
+      change,
+      routing,
+    };
+  } finally {
+    await Promise.all(running.map((r) => r.stop()));
+    await cluster.destroy();
+  }
+}
+
+async function prewarm(url: string): Promise<void> {
+  const db = await openDatabase({ databaseUrl: url, poolMax: 1 });
+  try {
+    await db.query(`SELECT pg_prewarm(c.oid) FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i')`);
+  } finally {
+    await db.close();
+  }
+}
+
+interface ChangeContext {
+  cluster: ReplicatedCluster;
+  databaseUrl: string;
+  standbyUrl: string;
+  db: Awaited<ReturnType<typeof openDatabase>>;
+  service: Running;
+  token: string;
+  searches: HttpRequestSpec[];
+  options: BenchOptions;
+  log: (line: string) => void;
+}
+
+/** 1% of the people changed on the primary while searches read from the replica: their p99 beside idle, and the lag. */
+async function changeUnderLoad(ctx: ChangeContext): Promise<ChangeUnderLoad> {
+  const { cluster, db, service, log } = ctx;
+  const workDir = join(ctx.options.workDir, 'replicas');
+  mkdirSync(workDir, { recursive: true });
+  log('replicas: writing a change file touching 1% of the people');
+  const files = await peopleChange(db, 0.01);
+  const changeFile = join(workDir, 'change.ndjson');
+  const inverseFile = join(workDir, 'change-inverse.ndjson');
+  await writeNdjson(changeFile, files.change);
+  await writeNdjson(inverseFile, files.inverse);
+  try {
+    const idle = await loadWhile(service.url, ctx.token, ctx.searches, ctx.options.connections, sleep(IDLE_SECONDS * 1000));
+    const readsBefore = await readsBy(service.url);
+    const sampler = await lagSampler(ctx.databaseUrl, ctx.standbyUrl);
+    const applying = runImportCli(ctx.databaseUrl, changeFile, 'change file (replicas)', files.change.length);
+    const during = await loadWhile(service.url, ctx.token, ctx.searches, ctx.options.connections, applying);
+    const run = await applying;
+    // Until the standby has replayed the file: the lag's tail belongs to it.
+    await cluster.caughtUp(600_000);
+    const lag = await sampler.stop();
+    const readsAfter = await readsBy(service.url);
+    log(
+      `replicas: change applied in ${run.seconds} s; lag p99 ${round(lag.p99Ms)} ms, max ${round(lag.maxMs)} ms; search p99 ${round(during.p99, 2)} ms (idle ${round(idle.p99, 2)} ms)`,
+    );
+    await runImportCli(ctx.databaseUrl, inverseFile, 'change inverse (replicas)', files.inverse.length);
+    return {
+      description: files.description,
+      records: files.change.length,
+      importSeconds: run.seconds,
+      idle,
+      during,
+      lag,
+      reads: Object.fromEntries(Object.entries(readsAfter).map(([name, n]) => [name, n - (readsBefore[name] ?? 0)])),
+    };
+  } finally {
+    rmSync(changeFile, { force: true });
+    rmSync(inverseFile, { force: true });
+  }
+}
+
+const ROUTING_READS = 4_000;
+const ROUTING_BLOCKS = 4;
+
+/**
+ * The person query's client side, on the primary directly and through a router to the
+ * standby (as the service opens them), in alternating blocks of reads, ten at a time:
+ * CPU µs of this process per read.
+ */
+async function routingCost(
+  primary: Database,
+  databaseUrl: string,
+  standbyUrl: string,
+  scenarios: Scenario[],
+  samples: Awaited<ReturnType<typeof drawSamples>>,
+  held: Credential,
+  config: Config,
+  log: (line: string) => void,
+): Promise<NonNullable<ReplicaRunResult['routing']>> {
+  const router = await ReadRouter.open(primary, nameReplicas([standbyUrl]), { ...config, databaseUrl }, { maxLagMs: config.replicaMaxLagMs });
+  const figures: NonNullable<ReplicaRunResult['routing']> = [];
+  try {
+    for (const kind of ['getPerson', 'nameSubstring'] as const) {
+      if (!scenarios.some((s) => s.kind === kind)) continue;
+      const filters = personWorkload(kind, samples, held, config).direct;
+      const perRead = async (db: Queryable) => {
+        const started = process.cpuUsage();
+        for (let i = 0; i < ROUTING_READS; i += 10)
+          await Promise.all(filters.slice(i % filters.length, (i % filters.length) + 10).map((f) => findPersons(db, f)));
+        const used = process.cpuUsage(started);
+        return (used.user + used.system) / ROUTING_READS;
+      };
+      await perRead(primary);
+      await perRead(router);
+      const direct: number[] = [];
+      const routed: number[] = [];
+      for (let block = 0; block < ROUTING_BLOCKS; block++) {
+        direct.push(await perRead(primary));
+        routed.push(await perRead(router));
+      }
+      const row = { label: personKinds[kind], reads: ROUTING_READS * ROUTING_BLOCKS, primaryUs: median(direct), routerUs: median(routed) };
+      figures.push(row);
+      log(`routing cost, ${row.label}: ${round(row.primaryUs)} µs per read on the primary, ${round(row.routerUs)} µs through the router`);
+    }
+  } finally {
+    await router.close();
+  }
+  return figures;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Searches at `connections` until `until` settles: every answer's latency. */
+async function loadWhile(url: string, token: string, requests: HttpRequestSpec[], connections: number, until: Promise<unknown>): Promise<LoadFigures> {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  let next = 0;
+  const latencies: number[] = [];
+  let non2xx = 0;
+  const started = performance.now();
+  const instance = autocannon({
+    url,
+    connections,
+    pipelining: 1,
+    duration: 3_600,
+    timeout: 10,
+    requests: [
+      {
+        setupRequest: (request) => {
+          const spec = requests[next++ % requests.length]!;
+          return { ...request, method: spec.method, path: spec.path, headers, body: spec.body };
+        },
+      },
+    ],
+  });
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    if (status >= 200 && status < 300) latencies.push(ms);
+    else non2xx++;
+  });
+  const finished = new Promise((resolve) => instance.once('done', resolve));
+  await until.catch(() => {});
+  instance.stop();
+  await finished;
+  return {
+    requests: latencies.length,
+    seconds: round((performance.now() - started) / 1000, 1),
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    non2xx,
+  };
+}
+
+/** Samples the standby's heartbeat age (the service's own measure) and replay distance until stopped. */
+async function lagSampler(databaseUrl: string, standbyUrl: string) {
+  const primary = new pg.Client({ connectionString: databaseUrl });
+  const standby = new pg.Client({ connectionString: standbyUrl });
+  await Promise.all([primary.connect(), standby.connect()]);
+  const ages: number[] = [];
+  let maxBytes = 0;
+  let running = true;
+  const sampling = (async () => {
+    while (running) {
+      const [written, replayed] = await Promise.all([
+        primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn'),
+        standby.query<{ age_ms: number; lsn: string }>(
+          `SELECT (extract(epoch FROM clock_timestamp() - at) * 1000)::float8 AS age_ms, pg_last_wal_replay_lsn()::text AS lsn FROM replica_heartbeat`,
+        ),
+      ]);
+      ages.push(replayed.rows[0]!.age_ms);
+      maxBytes = Math.max(maxBytes, Number(walPosition(written.rows[0]!.lsn) - walPosition(replayed.rows[0]!.lsn)));
+      await sleep(LAG_SAMPLE_MS);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await sampling;
+      await Promise.all([primary.end(), standby.end()]);
+      const bound = loadConfig({}).replicaMaxLagMs;
+      return {
+        samples: ages.length,
+        p50Ms: percentile(ages, 0.5),
+        p99Ms: percentile(ages, 0.99),
+        maxMs: Math.max(...ages),
+        maxBytes,
+        overBoundMs: ages.filter((a) => a > bound).length * LAG_SAMPLE_MS,
+      };
+    },
+  };
+}
+
+/** The reads each database answered so far, from the service's /metrics. */
+async function readsBy(url: string): Promise<Record<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const reads: Record<string, number> = {};
+  for (const [, labels, value] of text.matchAll(/^db_reads_total\{([^}]*)\} (\d+)/gm)) reads[/role="([^"]+)"/.exec(labels!)![1]!] = Number(value);
+  return reads;
+}
+
+function gitCommit(): string {
+  return spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() || 'unknown';
+}

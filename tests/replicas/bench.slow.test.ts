@@ -1,0 +1,69 @@
+// `npm run bench -- --replica`, end to end at a tiny scale, so that it cannot rot: its own
+// primary and standby, 2,000 people, hello and two person kinds on the service reading
+// from the standby beside the service reading from the primary, then a change file while
+// searches run; 1 s per measurement. Run as its own process, as the bench is (it pins
+// itself to a core with taskset).
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { FROM_PRIMARY, FROM_REPLICA } from '../../bench/replicas/report.js';
+import type { ReplicaRunResult } from '../../bench/replicas/run.js';
+import { describeReplication } from '../helpers/replicaSuite.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+describeReplication('npm run bench -- --replica, at a tiny scale', () => {
+  const work = mkdtempSync(join(tmpdir(), 'bench-replica-'));
+  const results = join(work, 'results');
+  let exitCode: number | null = null;
+  let output = '';
+
+  beforeAll(async () => {
+    // An earlier full report: the replica run adds its section and keeps the rest.
+    mkdirSync(results, { recursive: true });
+    writeFileSync(join(results, 'latest.md'), '# Benchmark report, earlier\n\n## Targets\n\nkept\n');
+    const args = ['--replica', '--replica-people', '2000', '--kinds', 'getPerson,nameSubstring', '--duration', '1', '--rounds', '1'];
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'bench/main.ts'), ...args, '--warmup', '0', '--samples', '50', '--out', results, '--work-dir', join(work, 'changes')],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    exitCode = await new Promise((resolve) => child.once('exit', resolve));
+  }, 300_000);
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('measures both services on every scenario, without an error', () => {
+    expect(exitCode, output.slice(-3000)).toBe(0);
+    const result = JSON.parse(readFileSync(join(results, 'replicas.json'), 'utf8')) as ReplicaRunResult;
+    expect(new Set(result.comparison.map((m) => m.scenario))).toEqual(new Set(['hello', 'getPerson', 'nameSubstring']));
+    for (const target of [FROM_PRIMARY, FROM_REPLICA]) expect(result.comparison.filter((m) => m.target === target)).toHaveLength(3);
+    for (const { measured } of result.comparison) {
+      expect(measured.requests).toBeGreaterThan(0);
+      expect(measured.non2xx + measured.errors).toBe(0);
+      expect(measured.cpuUsPerRequest).toBeGreaterThan(0);
+    }
+    expect(result.routing!.map((r) => r.label)).toEqual(['Get person', 'last name substring (3+ chars)']);
+    for (const r of result.routing!) expect(r.primaryUs > 0 && r.routerUs > 0).toBe(true);
+  });
+
+  it('applies a change file while searches read from the standby, and samples the lag', () => {
+    const { change } = JSON.parse(readFileSync(join(results, 'replicas.json'), 'utf8')) as ReplicaRunResult;
+    expect(change!.records).toBeGreaterThan(0);
+    expect(change!.during.requests).toBeGreaterThan(0);
+    expect(change!.during.non2xx + change!.idle.non2xx).toBe(0);
+    expect(change!.lag.samples).toBeGreaterThan(0);
+    expect(change!.reads.replica).toBeGreaterThan(0);
+  });
+
+  it('writes its section into latest.md, keeping the rest', () => {
+    const markdown = readFileSync(join(results, 'latest.md'), 'utf8');
+    expect(markdown).toContain('## Targets\n\nkept');
+    expect(markdown).toMatch(/## Replicas \(PostgreSQL streaming replication\)\n\nFrom `npm run bench -- --replica`: run /);
+    expect(markdown).toContain('### A change file applied while reading from the replica');
+  });
+});
