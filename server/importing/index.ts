@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import type { Database } from '../db/database.js';
 import { applyImport, countOutcomes, type Outcome } from '../db/import/apply.js';
 import { findProblems, type ImportProblem, unknownSnapshotCompanies } from '../db/import/problems.js';
+import { chooseReach, type Reach } from '../db/import/reach.js';
 import { resolveImport } from '../db/import/resolve.js';
 import { analyzeStaging, createStagingTables } from '../db/import/staging.js';
 import type { Upkeep } from '../db/import/upkeep.js';
@@ -51,6 +52,8 @@ export interface ImportOptions {
    * thread. By default, only a file of WORKERS_FROM_BYTES or more goes to workers.
    */
   workers?: WorkerOptions | false;
+  /** How the stored rows the file touches are reached (db/import/reach.ts); by default chosen from the file's size. */
+  reach?: Reach;
 }
 
 /** Below this size a file is checked in the import's own thread: starting workers costs more than they save. */
@@ -116,7 +119,8 @@ export async function importSource(db: Database, source: ImportSource, given: Im
     step('analyze');
 
     // The database checks run even when records failed their own, so one run names them all.
-    await resolveImport(tx, snapshots);
+    const reach = options.reach ?? (await chooseReach(tx, stager.records));
+    await resolveImport(tx, snapshots, reach);
     step('resolve');
     for (const company of await unknownSnapshotCompanies(tx, snapshots)) {
       stager.problems.add({ line: 0, record: `--snapshot ${company}`, message: `unknown company ${company}: not in this import nor in the database` });
@@ -130,7 +134,7 @@ export async function importSource(db: Database, source: ImportSource, given: Im
     }
     const counts = await countOutcomes(tx, employmentRecordKindNames);
     step('count');
-    const upkeep = await applyImport(tx);
+    const upkeep = await applyImport(tx, reach);
     step('apply');
     const summary = { records: stager.records, upkeep } as ImportSummary;
     for (const type of storedRecordTypes) {

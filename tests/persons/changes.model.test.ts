@@ -3,7 +3,8 @@
 // per-employment records replaced and deleted, deletions, whole-company snapshots, and
 // now and then a file the import must refuse). After every step, every search and Get
 // person answer equals the model's, exact totals included, and every derived structure
-// equals a rebuild from scratch. A failure names its seed and step; replay it with
+// equals a rebuild from scratch. Steps alternate how the import reaches the stored rows
+// (probed by key, or joined whole: server/db/import/reach.ts), so both stay exact. A failure names its seed and step; replay it with
 // SEED=<n> (SEQUENCES=1 STEPS=<m> to stop there).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedDataAndRebuild, readDerivedData } from '../../server/db/derived/index.js';
@@ -180,7 +181,7 @@ describe.each(engines)('changes against the reference model on %s', (engine) => 
         const { file, snapshots, valid } = changeFile(r, store.clone(), credentialed, step);
         const next = store.clone();
         const before = valid ? undefined : await readDerivedData(db);
-        const outcome = await importRecords(db, file, { defaultPhoneRegion: 'US', snapshotCompanies: snapshots }).then(
+        const outcome = await importRecords(db, file, { defaultPhoneRegion: 'US', snapshotCompanies: snapshots, reach: step % 2 ? 'probe' : 'join' }).then(
           () => 'applied',
           (e) => e,
         );

@@ -6,12 +6,13 @@
 import { removeCompaniesFromReplacedSets, replaceCompanySet } from '../credentials.js';
 import type { Transaction } from '../database.js';
 import { employmentColumns } from '../employmentColumns.js';
+import { type Reach, storedRow } from './reach.js';
 import { beginUpkeep, finishUpkeep, type Upkeep } from './upkeep.js';
 
 const written = employmentColumns.map((c) => c.column);
 
 /** Writes the import; says which upkeep of the derived data it took (upkeep.ts). */
-export async function applyImport(given: Transaction): Promise<Upkeep> {
+export async function applyImport(given: Transaction, reach: Reach): Promise<Upkeep> {
   const tx = timed(given);
   const upkeep = await beginUpkeep(tx);
   await tx.query(`
@@ -31,13 +32,13 @@ export async function applyImport(given: Transaction): Promise<Upkeep> {
          .map((c) => `${c} = f.${c}`)
          .join(', ')},
            person_created_at = p.created_at, person_updated_at = p.updated_at
-      FROM import_employment_outcomes o JOIN import_employments f ON f.id = o.id LEFT JOIN persons p ON p.id = f.person_id
-     WHERE o.write AND f.stored AND e.id = f.id`);
+      FROM import_employments f ${storedRow(reach, 'persons', 'p', 'id', 'f.person_id')}
+     WHERE f.write AND f.stored AND e.id = f.id`);
   await tx.query(`
     INSERT INTO employees (${written.join(', ')}, person_created_at, person_updated_at)
     SELECT ${written.map((c) => `f.${c}`).join(', ')}, p.created_at, p.updated_at
-      FROM import_employment_outcomes o JOIN import_employments f ON f.id = o.id LEFT JOIN persons p ON p.id = f.person_id
-     WHERE o.write AND NOT f.stored
+      FROM import_employments f ${storedRow(reach, 'persons', 'p', 'id', 'f.person_id')}
+     WHERE f.write AND NOT f.stored
      ORDER BY f.id`);
   await finishUpkeep(tx, upkeep);
 

@@ -8,6 +8,7 @@ import { employeeFields, employmentRecordKindNames } from '../../domain/employme
 import type { Transaction } from '../database.js';
 import { employmentColumns, foldedColumns, kindColumns, kindPresent } from '../employmentColumns.js';
 import { timed } from './apply.js';
+import { type Reach, storedRow } from './reach.js';
 import { kindStagingTable } from './staging.js';
 
 /** An employment's own columns (from its employee record), besides its id. */
@@ -22,7 +23,7 @@ const outcome = (stored: string, after: string, differs: string, deleting: strin
        WHEN NOT (${stored}) THEN 'added'
        WHEN ${differs} THEN 'changed' ELSE 'unchanged' END`;
 
-export async function resolveImport(given: Transaction, snapshotCompanies: readonly string[]): Promise<void> {
+export async function resolveImport(given: Transaction, snapshotCompanies: readonly string[], reach: Reach): Promise<void> {
   const tx = timed(given);
   // Companies and persons: the last record for each id.
   await tx.query(`
@@ -42,7 +43,7 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     ), last AS (SELECT DISTINCT ON (id) * FROM events ORDER BY id, line DESC)
     SELECT l.id, l.line, l.deleting, l.created_at, l.updated_at, p.id IS NOT NULL AS stored,
            ${outcome('p.id IS NOT NULL', 'NOT l.deleting', '(p.created_at, p.updated_at) IS DISTINCT FROM (l.created_at, l.updated_at)', 'l.deleting')} AS outcome
-      FROM last l LEFT JOIN persons p ON p.id = l.id`);
+      FROM last l ${storedRow(reach, 'persons', 'p', 'id', 'l.id')}`);
 
   // Employments. Each one the file touches (an employee record or delete, one of its
   // per-employment records or their deletes, or a snapshot of its company) comes out as
@@ -102,8 +103,8 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
   const writtenOnly = new Set(employmentColumns.map((c) => c.column).filter((c) => !['id', 'company_id', 'person_id'].includes(c)));
   // The last event of each key is the one no later line of the same key follows (an
   // anti-join on narrow keys, where DISTINCT ON would sort the whole wide rows). The
-  // stored employment is joined by key, probed or hashed as the planner finds cheaper,
-  // once for both the row after the file and the outcomes.
+  // stored employment is reached by key (reach.ts) once, for both the row after the file
+  // and the outcomes.
   const lastOf = (events: string, lines: string) =>
     `SELECT * FROM (${events}) ev WHERE NOT EXISTS (SELECT 1 FROM (${lines}) l WHERE l.id = ev.id AND l.line > ev.line)`;
   const employeeDeletes = "FROM import_deletes WHERE record = 'employee'";
@@ -145,10 +146,9 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     after AS (
       SELECT ${after.map(([name, sql]) => `${sql} AS ${name}`).join(',\n             ')},
              ${employmentColumns.map(({ column }) => stored(column)).join(', ')}
-        -- (The stored row is joined first, behind a fence, so that its join is planned for
-        -- the number of keys touched: probed for a few, hashed for many.)
+        -- (The stored row is joined first, behind a fence, probed or hashed as chosen.)
         FROM (SELECT t.id, ${employmentColumns.map(({ column }) => `e.${column} AS ${storedName(column)}`).join(', ')}
-                FROM touched t LEFT JOIN employees e ON e.id = t.id OFFSET 0) t
+                FROM touched t ${storedRow(reach, 'employees', 'e', 'id', 't.id')} OFFSET 0) t
         LEFT JOIN last_employee le ON le.id = t.id
         LEFT JOIN snapshot s ON s.id = t.id
         ${kinds.map((kind) => `LEFT JOIN (${lastKind(kind)}) ${kind} ON ${kind}.id = t.id`).join('\n        ')}
