@@ -102,6 +102,8 @@ export async function importSource(db: Database, source: ImportSource, given: Im
     await tx.query('SET LOCAL statement_timeout = 0');
     // Room to sort and hash a whole file's records in memory (the upkeep's sorts, the resolve's joins).
     await tx.query("SET LOCAL work_mem = '256MB'");
+    // (And to sort an initial load's index entries when its indexes are built after its rows.)
+    await tx.query("SET LOCAL maintenance_work_mem = '256MB'");
     await createStagingTables(tx);
     const stager = new Stager(tx, options.defaultPhoneRegion, PROBLEMS_LISTED);
     if (await checkInWorkers(source, options.workers)) {

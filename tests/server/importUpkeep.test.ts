@@ -2,10 +2,12 @@
 // no linked employment it fills every structure once, after its writes, with the
 // per-statement upkeep off for its own transaction only; otherwise the per-statement
 // upkeep follows each write. Either way the derived data equals a rebuild afterwards, and
-// a failed fill leaves nothing behind.
+// a failed fill leaves nothing behind. Into an empty database the indexes are built after
+// the rows (server/db/import/deferredIndexes.ts) and come out as the migrations made them.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedDataAndRebuild, readDerivedData } from '../../server/db/derived/index.js';
+import { describeStructure } from '../../server/db/structure.js';
 import { ImportRejected, importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee, ids, smallDataset } from '../fixtures/small.js';
@@ -57,6 +59,24 @@ describe.each(engines)('the upkeep an import takes on %s', (engine) => {
       const { kept, rebuilt } = await derivedDataAndRebuild(fresh.db);
       expect(kept).toEqual(rebuilt);
       expect(kept.last_name_dictionary).toEqual([{ folded: 'plainsql' }]);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
+  it('builds the indexes of an initial load after its rows, as the migrations define them, keys checked', async () => {
+    const fresh = await throwawayDatabase(engine);
+    try {
+      const migrated = await describeStructure(fresh.db);
+      expect((await importRecords(fresh.db, smallDataset(), 'US')).upkeep).toBe('fill');
+      expect(await describeStructure(fresh.db)).toBe(migrated);
+      await expectDerivedEqualsRebuild(fresh);
+      // The keys built again are keys: a second row with a stored id is refused.
+      const [stored] = await fresh.db.query<{ id: string }>('SELECT id::text FROM employees LIMIT 1');
+      await expect(fresh.db.query('INSERT INTO employees SELECT * FROM employees WHERE id = $1', [stored!.id])).rejects.toThrow(/duplicate key/);
+      // And the people an initial load wrote are found through those indexes.
+      const [row] = await fresh.db.query<{ n: number }>("SELECT count(*)::int AS n FROM employees WHERE last_name_folded = 'durand'");
+      expect(row!.n).toBeGreaterThan(0);
     } finally {
       await fresh.drop();
     }

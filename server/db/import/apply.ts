@@ -6,6 +6,7 @@
 import { removeCompaniesFromReplacedSets, replaceCompanySet } from '../credentials.js';
 import type { Transaction } from '../database.js';
 import { employmentColumns } from '../employmentColumns.js';
+import { buildDeferredIndexes, deferIndexesIfEmpty } from './deferredIndexes.js';
 import { type Reach, storedRow } from './reach.js';
 import { beginUpkeep, finishUpkeep, type Upkeep } from './upkeep.js';
 
@@ -15,6 +16,8 @@ const written = employmentColumns.map((c) => c.column);
 export async function applyImport(given: Transaction, reach: Reach): Promise<Upkeep> {
   const tx = timed(given);
   const upkeep = await beginUpkeep(tx);
+  // (Into an empty database: indexes built once, after the rows; deferredIndexes.ts.)
+  const deferred = upkeep === 'fill' ? await deferIndexesIfEmpty(tx) : [];
   await tx.query(`
     INSERT INTO companies (id, name) SELECT id, name FROM import_company_outcomes WHERE outcome IN ('added', 'changed')
     ON CONFLICT (id) DO UPDATE SET name = excluded.name`);
@@ -41,6 +44,7 @@ export async function applyImport(given: Transaction, reach: Reach): Promise<Upk
      WHERE f.write AND NOT f.stored
      ORDER BY f.id`);
   await finishUpkeep(tx, upkeep);
+  await buildDeferredIndexes(tx, deferred);
 
   await tx.query(`DELETE FROM persons p USING import_person_outcomes o WHERE o.id = p.id AND o.outcome = 'deleted'`);
 
