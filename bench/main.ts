@@ -8,8 +8,11 @@
 //   --no-instructions (skip counting hello's instructions under valgrind's callgrind)
 //   --replica [--replica-people 200000] (instead: reads from a hot standby beside reads
 //   from the primary, and the lag during a change file; bench/replicas/)
+//   --imports [--imports-small-people 100000] [--imports-change-people 10000] (instead: only
+//   the import measurements, each beside a raw COPY of the same rows; bench/imports/)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { IMPORT_RESULTS, importGoals, withImportSection, writeImportResults } from './imports/report.js';
 import { parseBenchArgs } from './options.js';
 import { replicaRows, withReplicaSection, writeReplicaResults } from './replicas/report.js';
 import { buildReport, renderMarkdown } from './report.js';
@@ -29,11 +32,20 @@ async function main(): Promise<void> {
     log(`\nreport: ${join(options.outDir, 'latest.md')} (its replicas section), ${join(options.outDir, 'replicas.json')}`);
     return;
   }
+  if (options.imports) {
+    const { runImportBench } = await import('./imports/run.js');
+    const result = await runImportBench(options, log);
+    writeImportResults(result, options.outDir);
+    log('');
+    for (const g of importGoals(result)) log(`${g.met ? 'MET    ' : 'NOT MET'}  ${g.goal}: ${g.measured}`);
+    log(`\nreport: ${join(options.outDir, 'latest.md')} (its import section), ${join(options.outDir, IMPORT_RESULTS)}`);
+    return;
+  }
   const raw = await runBench(options, log);
   const report = buildReport(raw);
   writeFileSync(join(options.outDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  // The replica figures come from their own run (--replica): kept, saying which.
-  writeFileSync(join(options.outDir, 'latest.md'), withReplicaSection(renderMarkdown(report), options.outDir));
+  // The replica and import figures come from their own runs (--replica, --imports): kept, saying which.
+  writeFileSync(join(options.outDir, 'latest.md'), withImportSection(withReplicaSection(renderMarkdown(report), options.outDir), options.outDir));
   log('');
   for (const t of report.targets) log(`${t.met === undefined ? '-' : t.met ? 'MET    ' : 'NOT MET'}  ${t.goal}: ${t.measured}`);
   log(`\nreport: ${join(options.outDir, 'latest.md')}`);

@@ -60,6 +60,13 @@ export interface BenchOptions {
    * (bench/replicas/), on a primary and standby of the bench's own with this many people.
    */
   replica?: { people: number };
+  /**
+   * `--imports`: instead of the usual run, only the import measurements (bench/imports/):
+   * the initial load and its unchanged re-apply, a change file of `changePeople` people on
+   * the bench database and on one of `smallPeople` people, the churn file, and the
+   * searches while a change file is applied; each beside a raw COPY of the same rows.
+   */
+  imports?: { smallPeople: number; changePeople: number };
 }
 
 export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
@@ -95,6 +102,9 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'work-dir': { type: 'string', default: `${benchDir}.data/changes` },
       replica: { type: 'boolean', default: false },
       'replica-people': { type: 'string', default: '200000' },
+      imports: { type: 'boolean', default: false },
+      'imports-small-people': { type: 'string', default: '100000' },
+      'imports-change-people': { type: 'string', default: '10000' },
     },
   });
   const num = (name: string, value: string | undefined, min: number) => {
@@ -111,6 +121,8 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     if (unknown.length) throw new Error(`--${name}: unknown ${unknown.join(', ')} (known: ${allowed.join(', ')})`);
     return items as T[];
   };
+  if (values.imports && values.replica) throw new Error('--imports and --replica are separate runs: give one of them');
+  if (values.imports && values['no-postgres']) throw new Error('--imports measures the import on PostgreSQL: it cannot run with --no-postgres');
   const seed = num('seed', values.seed, 0);
   const pglitePeople = num('pglite-people', values['pglite-people'], 1);
   return {
@@ -144,5 +156,11 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     phases: values['no-phases'] || values['no-postgres'] ? [] : list('phases', values.phases, allPhases),
     workDir: values['work-dir'],
     replica: values.replica ? { people: num('replica-people', values['replica-people'], 1) } : undefined,
+    imports: values.imports
+      ? {
+          smallPeople: num('imports-small-people', values['imports-small-people'], 1),
+          changePeople: num('imports-change-people', values['imports-change-people'], 3),
+        }
+      : undefined,
   };
 }

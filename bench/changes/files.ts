@@ -90,12 +90,15 @@ async function sample(db: Queryable, table: 'persons' | 'employees', n: number, 
 }
 
 /**
- * 1% of the people: six in ten renamed in every employment, a quarter with one employment
- * relinked to another sampled person (or unlinked), the rest deleted with their employments.
+ * A share of the people (0.01: 1%), or a fixed number of them (`{ people: 10_000 }`: the
+ * same size of file whatever the database's): six in ten renamed in every employment, a
+ * quarter with one employment relinked to another sampled person (or unlinked), the rest
+ * deleted with their employments.
  */
-export async function peopleChange(db: Queryable, share: number): Promise<ChangeFiles> {
+export async function peopleChange(db: Queryable, size: number | { people: number }): Promise<ChangeFiles> {
   const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM persons')) as [{ n: number }];
-  const people = await sample(db, 'persons', Math.max(3, Math.round(n * share)), 'people-change');
+  const wanted = typeof size === 'number' ? Math.round(n * size) : Math.min(n, size.people);
+  const people = await sample(db, 'persons', Math.max(3, wanted), 'people-change');
   const stored = await storedEmployments(db, 'e.person_id = ANY($1::uuid[])', [people]);
   const byPerson = new Map<string, StoredEmployment[]>();
   for (const s of stored) byPerson.set(s.employee.personId!, [...(byPerson.get(s.employee.personId!) ?? []), s]);
@@ -131,9 +134,12 @@ export async function peopleChange(db: Queryable, share: number): Promise<Change
   return {
     change,
     inverse: [...restored, ...restoredJobs, ...inverse],
-    description: `${people.length.toLocaleString('en-US')} people (1%): ${renamed.toLocaleString('en-US')} renamed, ${relinked.toLocaleString('en-US')} with an employment relinked or unlinked, ${deletedPersons.length.toLocaleString('en-US')} deleted with their employments`,
+    description: `${people.length.toLocaleString('en-US')} people (${shareOf(people.length, n)}): ${renamed.toLocaleString('en-US')} renamed, ${relinked.toLocaleString('en-US')} with an employment relinked or unlinked, ${deletedPersons.length.toLocaleString('en-US')} deleted with their employments`,
   };
 }
+
+/** `part` of `whole` as a percentage, to two significant digits ("1%", "0.25%"). */
+const shareOf = (part: number, whole: number) => `${Number(((part / whole) * 100).toPrecision(2))}%`;
 
 /** 10% of linked employments changed (address and email, some renamed), 1% relinked to another person, 1% deleted. */
 export async function churn(db: Queryable): Promise<ChangeFiles> {

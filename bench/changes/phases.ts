@@ -97,6 +97,13 @@ export async function runImportCli(databaseUrl: string, file: string, label: str
   };
 }
 
+/** `run` beside a raw COPY of the same records (rawCopy), into the same database, in the same run. */
+export async function withRawCopy(run: ImportRun, databaseUrl: string, records: Iterable<ImportRecord>, digits = 3): Promise<ImportRun> {
+  run.copySeconds = round(await rawCopy(databaseUrl, records), digits);
+  run.copyRecordsPerSecond = Math.round(run.records / run.copySeconds);
+  return run;
+}
+
 /** A raw COPY of the rows these records store, into unindexed tables of the same columns: the floor of landing them. */
 async function rawCopy(databaseUrl: string, records: Iterable<ImportRecord>): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -148,7 +155,7 @@ function* chunks(lines: string[]): Generator<string> {
 }
 
 /** Searches (the given filters, round-robin, `concurrency` at once) until `until` resolves or `seconds` pass; latencies in ms. */
-async function searchWhile(db: Database, filters: PersonFilter[], concurrency: number, seconds: number, until?: Promise<unknown>): Promise<number[]> {
+export async function searchWhile(db: Database, filters: PersonFilter[], concurrency: number, seconds: number, until?: Promise<unknown>): Promise<number[]> {
   const latencies: number[] = [];
   let done = false;
   const deadline = performance.now() + seconds * 1000;
@@ -169,7 +176,11 @@ async function searchWhile(db: Database, filters: PersonFilter[], concurrency: n
   return latencies;
 }
 
-const stats = (latencies: number[]) => ({ requests: latencies.length, p50: round(percentile(latencies, 0.5), 2), p99: round(percentile(latencies, 0.99), 2) });
+export const latencyStats = (latencies: number[]) => ({
+  requests: latencies.length,
+  p50: round(percentile(latencies, 0.5), 2),
+  p99: round(percentile(latencies, 0.99), 2),
+});
 
 export interface PhaseContext {
   databaseUrl: string;
@@ -202,9 +213,7 @@ export async function importPhase(ctx: PhaseContext, results: ChangeResults): Pr
     ctx.log(`import phase: npm run import of ${records.toLocaleString('en-US')} records (${results.fileMb} MB) into an empty database`);
     const initial = await runImportCli(url.toString(), file, 'initial load (whole dataset, empty database)', records);
     ctx.log(`  ${initial.recordsPerSecond.toLocaleString('en-US')} records/s, ${initial.seconds} s, peak RSS ${initial.peakRssMb} MB`);
-    initial.copySeconds = round(await rawCopy(url.toString(), datasetRecords(ctx.dataset)), 2);
-    initial.copyRecordsPerSecond = Math.round(records / initial.copySeconds);
-    results.imports.push(initial);
+    results.imports.push(await withRawCopy(initial, url.toString(), datasetRecords(ctx.dataset), 2));
     ctx.log('import phase: the same file again (unchanged)');
     const again = await runImportCli(url.toString(), file, 're-applied unchanged (whole dataset)', records);
     again.copySeconds = initial.copySeconds;
@@ -222,7 +231,7 @@ export async function importPhase(ctx: PhaseContext, results: ChangeResults): Pr
  * A change file applied and timed beside a raw COPY of its rows (reported as `runLabel`);
  * its inverse is left for `undo`.
  */
-async function applyBoth(
+export async function applyBoth(
   ctx: PhaseContext,
   files: ChangeFiles,
   label: string,
@@ -240,9 +249,7 @@ async function applyBoth(
   try {
     const applying = runImportCli(ctx.databaseUrl, change, runLabel, files.change.length);
     await during?.(applying);
-    const run = await applying;
-    run.copySeconds = round(await rawCopy(ctx.databaseUrl, files.change), 3);
-    run.copyRecordsPerSecond = Math.round(files.change.length / run.copySeconds);
+    const run = await withRawCopy(await applying, ctx.databaseUrl, files.change);
     results.imports.push(run);
     ctx.log(`  ${label}: ${run.records.toLocaleString('en-US')} records in ${run.seconds} s`);
   } catch (error) {
@@ -254,18 +261,16 @@ async function applyBoth(
 
 /**
  * Applies an inverse file left by applyBoth (after the measurements that needed the
- * change), then, unless `once`, again, unchanged.
+ * change), then, unless `once`, again, unchanged. Returns the runs (also in `results`).
  */
-async function undo(ctx: PhaseContext, label: string, results: ChangeResults, once = false): Promise<void> {
+export async function undo(ctx: PhaseContext, label: string, results: ChangeResults, once = false): Promise<ImportRun[]> {
   const inverse = join(ctx.workDir, `${label}-inverse.ndjson`);
   const { count } = await countLines(inverse);
-  const run = await runImportCli(ctx.databaseUrl, inverse, `${label} inverse (restores the data)`, count);
-  results.imports.push(run);
-  if (!once) {
-    const again = await runImportCli(ctx.databaseUrl, inverse, `${label} inverse re-applied (unchanged)`, count);
-    results.imports.push(again);
-  }
+  const runs = [await runImportCli(ctx.databaseUrl, inverse, `${label} inverse (restores the data)`, count)];
+  if (!once) runs.push(await runImportCli(ctx.databaseUrl, inverse, `${label} inverse re-applied (unchanged)`, count));
+  results.imports.push(...runs);
   rmSync(inverse, { force: true });
+  return runs;
 }
 
 async function countLines(path: string): Promise<{ count: number }> {
@@ -285,24 +290,36 @@ export async function changePhase(ctx: PhaseContext, results: ChangeResults): Pr
     const files = await peopleChange(db, 0.01);
     await applyBoth(ctx, files, 'change', results, undefined, CHANGE_ALONE);
     await undo(ctx, 'change', results, true);
-    const idle = await searchWhile(db, ctx.searchFilters, 4, 8);
-    let during: number[] = [];
-    let duringSeconds = 0;
-    const searching = async (applying: Promise<ImportRun>) => {
-      const started = performance.now();
-      during = await searchWhile(db, ctx.searchFilters, 4, 0, applying);
-      duringSeconds = (performance.now() - started) / 1000;
-    };
-    await applyBoth(ctx, files, 'change', results, searching, CHANGE_WHILE_SEARCHING);
-    results.searches = {
-      filters: 'the bench filter kinds (one large company), 4 at once',
-      idle: stats(idle),
-      during: { ...stats(during), seconds: round(duringSeconds, 1) },
-    };
+    await changeWhileSearching(ctx, db, files, results);
     await undo(ctx, 'change', results);
   } finally {
     await db.close();
   }
+}
+
+/** Seconds of searches with nothing being imported, just before the change file is applied with searches running. */
+export const IDLE_SEARCH_SECONDS = 8;
+
+/**
+ * Searches (ctx.searchFilters, 4 at once) for IDLE_SEARCH_SECONDS, then while the change
+ * file is applied (`CHANGE_WHILE_SEARCHING`): their latencies in `results.searches`. The
+ * change's inverse is left for `undo`.
+ */
+export async function changeWhileSearching(ctx: PhaseContext, db: Database, files: ChangeFiles, results: ChangeResults): Promise<void> {
+  const idle = await searchWhile(db, ctx.searchFilters, 4, IDLE_SEARCH_SECONDS);
+  let during: number[] = [];
+  let duringSeconds = 0;
+  const searching = async (applying: Promise<ImportRun>) => {
+    const started = performance.now();
+    during = await searchWhile(db, ctx.searchFilters, 4, 0, applying);
+    duringSeconds = (performance.now() - started) / 1000;
+  };
+  await applyBoth(ctx, files, 'change', results, searching, CHANGE_WHILE_SEARCHING);
+  results.searches = {
+    filters: 'the bench filter kinds (one large company), 4 at once',
+    idle: latencyStats(idle),
+    during: { ...latencyStats(during), seconds: round(duringSeconds, 1) },
+  };
 }
 
 /** The churn phase, first half: applied before the read measurements. */

@@ -3,6 +3,7 @@
 // which run it comes from), since a full run does not measure replicas.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EMPTY_REPORT, replaceSection } from '../sections.js';
 import { median, round } from '../stats.js';
 import type { ReplicaRunResult } from './run.js';
 
@@ -158,16 +159,12 @@ const sign = (share: number) => (Number.isFinite(share) ? `${share >= 0 ? '+' : 
 export function withReplicaSection(markdown: string, outDir: string): string {
   const file = join(outDir, REPLICA_RESULTS);
   if (!existsSync(file)) return markdown;
-  const section = renderReplicaSection(JSON.parse(readFileSync(file, 'utf8')) as ReplicaRunResult);
-  const start = markdown.indexOf(BEGIN);
-  const end = markdown.indexOf(END);
-  if (start >= 0 && end > start) return markdown.slice(0, start) + section + markdown.slice(end + END.length).replace(/^\n/, '');
-  return `${markdown.trimEnd()}\n\n${section}`;
+  return replaceSection(markdown, BEGIN, END, renderReplicaSection(JSON.parse(readFileSync(file, 'utf8')) as ReplicaRunResult));
 }
 
 /** Writes the replica run's figures and its section of latest.md. */
 export function writeReplicaResults(result: ReplicaRunResult, outDir: string): void {
   writeFileSync(join(outDir, REPLICA_RESULTS), `${JSON.stringify(result, null, 2)}\n`);
   const latest = join(outDir, 'latest.md');
-  writeFileSync(latest, withReplicaSection(existsSync(latest) ? readFileSync(latest, 'utf8') : '# Benchmark report\n', outDir));
+  writeFileSync(latest, withReplicaSection(existsSync(latest) ? readFileSync(latest, 'utf8') : EMPTY_REPORT, outDir));
 }

@@ -1,0 +1,125 @@
+// The import run's figures (run.ts) as a section of bench/results/latest.md, kept between
+// two markers: `--imports` replaces it there, and a full run keeps the last one (saying
+// which run it comes from), as it does the replicas' section.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { IDLE_SEARCH_SECONDS } from '../changes/phases.js';
+import { EMPTY_REPORT, replaceSection } from '../sections.js';
+import { round } from '../stats.js';
+import type { ImportMeasurement, ImportRow, ImportRunResult } from './run.js';
+
+const BEGIN = '<!-- imports: written by npm run bench -- --imports -->';
+const END = '<!-- /imports -->';
+export const IMPORT_RESULTS = 'imports.json';
+
+/** Each kind of file's floor, as a share of a raw COPY of the same rows; and the searches' p99 bound. */
+export const IMPORT_GOALS = { change: 0.2, initial: 0.35, unchanged: 0.8, searchP99Factor: 2 } as const;
+
+const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
+const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '–');
+const ms = (n: number) => (n >= 10 ? round(n, 1) : round(n, 2)).toLocaleString('en-US');
+
+/** Import records/s over raw COPY records/s of the same rows. */
+export const copyRatio = (r: ImportRow) => (r.copyRecordsPerSecond ? r.recordsPerSecond / r.copyRecordsPerSecond : Number.NaN);
+
+export interface ImportGoal {
+  goal: string;
+  measured: string;
+  met: boolean;
+}
+
+const rowsOf = (result: ImportRunResult, ...measurements: ImportMeasurement[]) => result.rows.filter((r) => measurements.includes(r.measurement));
+
+/** The change file's time on the bench database over its time on the smaller one (the same size of file). */
+export function sizeScaling(result: ImportRunResult): { large: ImportRow; small: ImportRow; ratio: number } | undefined {
+  const large = result.rows.find((r) => r.measurement === 'change' && r.databasePeople === result.options.people);
+  const small = result.rows.find((r) => r.measurement === 'change' && r.databasePeople === result.options.smallPeople);
+  return large && small ? { large, small, ratio: large.seconds / small.seconds } : undefined;
+}
+
+export function importGoals(result: ImportRunResult): ImportGoal[] {
+  const goals: ImportGoal[] = [];
+  const floor = (goal: string, rows: ImportRow[], share: number) => {
+    if (!rows.length) return;
+    const lowest = rows.reduce((low, r) => (copyRatio(r) < copyRatio(low) ? r : low));
+    goals.push({
+      goal: `${goal}: at least ${pct(share)} of the raw COPY rate`,
+      measured: rows.map((r) => `${r.label}${r.databasePeople ? ` on ${int(r.databasePeople)} people` : ''} ${pct(copyRatio(r))}`).join('; '),
+      met: copyRatio(lowest) >= share,
+    });
+  };
+  floor('change and churn files', rowsOf(result, 'change', 'churn'), IMPORT_GOALS.change);
+  floor('initial load', rowsOf(result, 'initial load'), IMPORT_GOALS.initial);
+  floor('unchanged re-apply', rowsOf(result, 'unchanged re-apply'), IMPORT_GOALS.unchanged);
+  if (result.searches) {
+    const { idle, during } = result.searches;
+    goals.push({
+      goal: `searches while a change file is applied: p99 at most ${IMPORT_GOALS.searchP99Factor}× idle`,
+      measured: `${ms(during.p99)} ms against ${ms(idle.p99)} ms idle (${round(during.p99 / idle.p99, 2)}×)`,
+      met: during.p99 <= IMPORT_GOALS.searchP99Factor * idle.p99,
+    });
+  }
+  return goals;
+}
+
+export function renderImportSection(result: ImportRunResult): string {
+  const o = result.options;
+  const scaling = sizeScaling(result);
+  const goals = importGoals(result);
+  const lines = [
+    '## Import cost (PostgreSQL)',
+    '',
+    `From \`npm run bench -- --imports\`: run ${result.startedAt} → ${result.finishedAt}, commit ${result.revision}; ` +
+      `${result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL'}; ${result.machine.nproc} cores (${result.machine.cpuModel}); ` +
+      `load average (1 min) ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end.`,
+    'Each file applied by `npm run import` in its own process (seconds as the import reports its transaction; peak RSS sampled from /proc), ' +
+      'beside a raw COPY of the same rows in the same run (persons and employments as stored, into unindexed tables of the same columns, ' +
+      "without constraints or derived data: the floor of landing them). The unchanged re-apply is set against the initial load's COPY. " +
+      `Databases: ${result.databases.map((d) => `\`${d.name}\` (${int(d.people)} people, ${int(d.companies)} companies)`).join(', ')}` +
+      `${result.fileMb === undefined ? '' : `; the whole dataset as one NDJSON file: ${int(result.fileMb)} MB`}.`,
+    '',
+    `**Goals:** ${goals.map((g) => `${g.goal} — **${g.met ? 'met' : 'not met'}** (${g.measured})`).join('; ')}.`,
+    '',
+    ...result.notes.map((n) => `- ${n}`),
+    '',
+    '| File | database people | records | seconds | records/s | raw COPY records/s | import / COPY | peak RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...result.rows.map(
+      (r) =>
+        `| ${r.label} | ${r.databasePeople ? int(r.databasePeople) : 'empty'} | ${int(r.records)} | ${r.seconds} | ${int(r.recordsPerSecond)} | ` +
+        `${r.copyRecordsPerSecond ? int(r.copyRecordsPerSecond) : '–'} | ${pct(copyRatio(r))} | ${r.peakRssMb ?? '–'} |`,
+    ),
+    '',
+  ];
+  if (scaling)
+    lines.push(
+      `A change file of ${int(o.changePeople)} people on ${int(o.people)} people took ${scaling.large.seconds} s (${int(scaling.large.records)} records), ` +
+        `on ${int(o.smallPeople)} people ${scaling.small.seconds} s (${int(scaling.small.records)} records): **${round(scaling.ratio, 2)}×** ` +
+        `for a database ${round(o.people / o.smallPeople, 1)}× the size. Its time follows the file's size, not the database's, as far as that ratio stays near 1.`,
+      '',
+    );
+  if (result.searches) {
+    const { idle, during, filters } = result.searches;
+    lines.push(
+      `Searches (${filters}; kinds ${o.kinds.join(', ')}) on the bench database: idle ${int(idle.requests)} in ${IDLE_SEARCH_SECONDS} s, p50 ${ms(idle.p50)} ms, p99 ${ms(idle.p99)} ms; ` +
+        `while the change file was applied ${int(during.requests)} in ${during.seconds} s, p50 ${ms(during.p50)} ms, p99 ${ms(during.p99)} ms.`,
+      '',
+    );
+  }
+  if (o.importTimings) lines.push("Run with `IMPORT_TIMINGS=1`: each import's step and statement timings are in `imports.json` (`rows[].timings`).", '');
+  return `${BEGIN}\n${lines.join('\n').trimEnd()}\n${END}\n`;
+}
+
+/** latest.md with the import section (from `outDir`'s imports.json) in place of the one it holds, or at its end. */
+export function withImportSection(markdown: string, outDir: string): string {
+  const file = join(outDir, IMPORT_RESULTS);
+  if (!existsSync(file)) return markdown;
+  return replaceSection(markdown, BEGIN, END, renderImportSection(JSON.parse(readFileSync(file, 'utf8')) as ImportRunResult));
+}
+
+/** Writes the import run's figures and its section of latest.md. */
+export function writeImportResults(result: ImportRunResult, outDir: string): void {
+  writeFileSync(join(outDir, IMPORT_RESULTS), `${JSON.stringify(result, null, 2)}\n`);
+  const latest = join(outDir, 'latest.md');
+  writeFileSync(latest, withImportSection(existsSync(latest) ? readFileSync(latest, 'utf8') : EMPTY_REPORT, outDir));
+}
