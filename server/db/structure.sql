@@ -203,7 +203,7 @@ CREATE OR REPLACE FUNCTION public.credential_first_company_set()
 CREATE OR REPLACE FUNCTION public.fill_derived_data()
  RETURNS void
  LANGUAGE plpgsql
- -- body: md5 d5941ccfe5fd84d509ce737d691237bd
+ -- body: md5 1546921905ea8640a259402b200e60df
 
 CREATE OR REPLACE FUNCTION public.follow_credential_companies()
  RETURNS trigger

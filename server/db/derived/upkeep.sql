@@ -287,13 +287,12 @@ CREATE OR REPLACE TRIGGER credential_companies_removed AFTER DELETE ON credentia
 -- it commits). The employments are read once: what each linked one bears (company,
 -- person's creation time, person, both folded names), made distinct, is what every
 -- derived table is made of. The pieces come straight from generate_series (what
--- name_pieces computes, made distinct by the outer DISTINCT), without a function call per
--- name. The borne rows are a temporary table dropped at commit (and by a rollback), so no
--- session keeps a copy of the names past its transaction.
+-- name_pieces computes), without a function call per name. Nothing is inserted in any
+-- order: an initial load builds the indexes after the fill (server/db/import/
+-- deferredIndexes.ts). The borne rows are a temporary table dropped at commit (and by a
+-- rollback), so no session keeps a copy of the names past its transaction.
 -- ---------------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION fill_derived_data() RETURNS void LANGUAGE plpgsql AS $$
-DECLARE
-  hash_agg text := current_setting('enable_hashagg');
 BEGIN
   PERFORM lock_data_writers();
   DROP TABLE IF EXISTS pg_temp.fill_borne;
@@ -301,19 +300,19 @@ BEGIN
   SELECT DISTINCT company_id, person_created_at, person_id, last_name_folded, first_name_folded
     FROM employees WHERE person_id IS NOT NULL;
   ANALYZE fill_borne;
-  -- The pieces are made distinct by the sort their index wants anyway, not hashed first and
-  -- sorted after; restored at the end.
-  PERFORM set_config('enable_hashagg', 'off', true);
-  INSERT INTO last_name_dictionary SELECT DISTINCT last_name_folded FROM fill_borne ORDER BY 1;
-  INSERT INTO first_name_dictionary SELECT DISTINCT first_name_folded FROM fill_borne ORDER BY 1;
+  INSERT INTO last_name_dictionary SELECT DISTINCT last_name_folded FROM fill_borne;
+  INSERT INTO first_name_dictionary SELECT DISTINCT first_name_folded FROM fill_borne;
+  -- The borne rows are distinct, so two entries can only repeat within one name (a piece
+  -- it holds twice): each piece is kept where it first occurs in its name, and nothing
+  -- needs sorting or hashing to make the entries distinct.
   INSERT INTO last_name_pieces
-  SELECT DISTINCT substr(b.last_name_folded, s, 3), b.company_id, b.person_created_at, b.person_id, b.last_name_folded, b.first_name_folded
+  SELECT substr(b.last_name_folded, s, 3), b.company_id, b.person_created_at, b.person_id, b.last_name_folded, b.first_name_folded
     FROM fill_borne b CROSS JOIN generate_series(1, length(b.last_name_folded) - 2) AS s
-   ORDER BY 1, 2, 3, 4, 5, 6;
+   WHERE strpos(b.last_name_folded, substr(b.last_name_folded, s, 3)) = s;
   INSERT INTO first_name_pieces
-  SELECT DISTINCT substr(b.first_name_folded, s, 3), b.company_id, b.person_created_at, b.person_id, b.last_name_folded, b.first_name_folded
+  SELECT substr(b.first_name_folded, s, 3), b.company_id, b.person_created_at, b.person_id, b.last_name_folded, b.first_name_folded
     FROM fill_borne b CROSS JOIN generate_series(1, length(b.first_name_folded) - 2) AS s
-   ORDER BY 1, 2, 3, 4, 6, 5;
+   WHERE strpos(b.first_name_folded, substr(b.first_name_folded, s, 3)) = s;
   INSERT INTO people_by_company_day (company_id, day, people)
   SELECT company_id, utc_day(person_created_at), count(DISTINCT person_id) FROM fill_borne GROUP BY 1, 2;
   -- Every key credential_companies holds (a credential's, or whatever later keys it): what
@@ -322,7 +321,6 @@ BEGIN
   SELECT cc.credential_id, utc_day(b.person_created_at), count(DISTINCT b.person_id)
     FROM credential_companies cc JOIN fill_borne b ON b.company_id = cc.company_id
    GROUP BY 1, 2;
-  PERFORM set_config('enable_hashagg', hash_agg, true);
   DROP TABLE fill_borne;
 END
 $$;
