@@ -25,6 +25,15 @@ export interface ThrowawayDatabase {
 let migratedDump: Blob | undefined;
 const migratedCluster = () => (migratedDump ??= new Blob([readFileSync(inject('pgliteTemplate'))]));
 
+/**
+ * A migrated embedded database in `dataDir` (a directory as PGLITE_DATA_DIR names one; it
+ * must not hold one yet), loaded from the run's migrated cluster rather than made by
+ * initdb, for a test whose commands or service processes then open it. Open on return.
+ */
+export function openMigratedDataDir(dataDir: string): Promise<Database> {
+  return openDatabase({ pgliteDataDir: dataDir, pgliteLoadDataDir: migratedCluster() });
+}
+
 export async function throwawayDatabase(engine: Engine, options: { migrate?: boolean; statementTimeoutMs?: number } = {}): Promise<ThrowawayDatabase> {
   if (engine === 'pglite') {
     // A migrated one starts from the run's migrated cluster (pgliteTemplate.ts); migrate()
