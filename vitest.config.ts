@@ -11,8 +11,8 @@ const slow = 'tests/**/*.slow.test.ts';
 export default defineConfig({
   test: {
     // Before any file runs: PostgreSQL and Redis checked (skipped, or failed in CI), and the
-    // migrated PGlite cluster that throwaway databases start from made.
-    globalSetup: ['tests/helpers/services.ts', 'tests/helpers/pgliteTemplate.ts'],
+    // migrated PGlite cluster and PostgreSQL database that throwaway databases start from made.
+    globalSetup: ['tests/helpers/services.ts', 'tests/helpers/pgliteTemplate.ts', 'tests/helpers/postgresTemplate.ts'],
     // Many tests start the service or a command as a process (tsx, PGlite); on a busy shared
     // machine that alone took over 30 s in CI. A hang still fails.
     testTimeout: 90_000,

@@ -40,6 +40,18 @@ export const PREPARED_INDEX = 'operations.json';
 /** The build's prepared contract where there is one beside this module, else the bundle compiled now. */
 export async function loadServedContract(prepared: string = contractPaths.prepared): Promise<ServedContract> {
   if (existsSync(join(prepared, PREPARED_INDEX))) return readPreparedContract(prepared);
+  compiledFromSource ??= compileFromSource();
+  return compiledFromSource;
+}
+
+/**
+ * The bundle compiled once per process: a server starts one app, but a process that starts
+ * many (the tests start a few hundred) would compile the same validators for each, half a
+ * second apiece. What it returns is only read.
+ */
+let compiledFromSource: Promise<ServedContract> | undefined;
+
+async function compileFromSource(): Promise<ServedContract> {
   const { loadContract, warmUp } = await import('./contract.js');
   const api = loadContract();
   warmUp(api);

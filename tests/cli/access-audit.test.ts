@@ -6,11 +6,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findActiveCredential } from '../../server/db/credentials.js';
 import { migrate } from '../../server/db/migrate.js';
-import { openDatabase } from '../../server/db/openDatabase.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { runCommand } from '../helpers/commands.js';
-import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { engines, openMigratedDataDir, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { startTestServer } from '../helpers/server.js';
 
 const ISO = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z';
@@ -28,7 +27,8 @@ describe.each(engines)('access-audit command on %s', (engine) => {
       database = postgres = await throwawayDatabase('postgres');
       env = { ...process.env, DATABASE_URL: database.url };
     } else {
-      const db = await openDatabase({ pgliteDataDir: join(dir, 'db') });
+      // Migrated from the run's template (a command's first start on a new directory is cli.test.ts's).
+      const db = await openMigratedDataDir(join(dir, 'db'));
       await migrate(db);
       database = { db, drop: () => db.close() };
       env = { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: join(dir, 'db') };

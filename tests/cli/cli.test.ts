@@ -73,24 +73,30 @@ describe.each(engines)('operator commands on %s', (engine) => {
     expect(snapshot.stdout).toMatch(/employee: 0 added, 0 changed, 1 unchanged, 2 deleted/);
   }, 120_000);
 
-  it('creates a credential (token shown once), lists it, and revokes it', async () => {
-    const created = await cli('credentials', 'create', 'ci reporting', 'acme-corp', 'globex');
-    expect(created.code, created.stderr).toBe(0);
-    const token = /token \(shown once, store it now\): (plk_\S+)/.exec(created.stdout)?.[1];
-    const id = /created credential ([0-9a-f-]{36})/.exec(created.stdout)?.[1];
-    expect(token).toBeDefined();
+  // On one engine (PostgreSQL where there is one; each command is a process): the commands
+  // are the same on either, and credential-lifecycle.test.ts runs create and list on both.
+  it.runIf(engine === engines.at(-1))(
+    'creates a credential (token shown once), lists it, and revokes it',
+    async () => {
+      const created = await cli('credentials', 'create', 'ci reporting', 'acme-corp', 'globex');
+      expect(created.code, created.stderr).toBe(0);
+      const token = /token \(shown once, store it now\): (plk_\S+)/.exec(created.stdout)?.[1];
+      const id = /created credential ([0-9a-f-]{36})/.exec(created.stdout)?.[1];
+      expect(token).toBeDefined();
 
-    const listed = await cli('credentials', 'list');
-    expect(listed.stdout).toContain(`${id}  active`);
-    expect(listed.stdout).toContain('ci reporting  [acme-corp, globex]');
-    expect(listed.stdout).not.toContain(token!);
+      const listed = await cli('credentials', 'list');
+      expect(listed.stdout).toContain(`${id}  active`);
+      expect(listed.stdout).toContain('ci reporting  [acme-corp, globex]');
+      expect(listed.stdout).not.toContain(token!);
 
-    expect((await cli('credentials', 'create', 'bad', 'no-such-company')).stderr).toMatch(/unknown companies: no-such-company/);
-    const revoked = await cli('credentials', 'revoke', id!);
-    expect(revoked.code).toBe(0);
-    expect((await cli('credentials', 'list')).stdout).toMatch(new RegExp(`${id}  revoked`));
-    expect((await cli('credentials', 'revoke', id!)).code).toBe(1);
-  }, 120_000);
+      expect((await cli('credentials', 'create', 'bad', 'no-such-company')).stderr).toMatch(/unknown companies: no-such-company/);
+      const revoked = await cli('credentials', 'revoke', id!);
+      expect(revoked.code).toBe(0);
+      expect((await cli('credentials', 'list')).stdout).toMatch(new RegExp(`${id}  revoked`));
+      expect((await cli('credentials', 'revoke', id!)).code).toBe(1);
+    },
+    120_000,
+  );
 
   it('refuses to work on an in-memory database', async () => {
     const saved = env;

@@ -13,7 +13,7 @@ import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import { smallDataset } from '../fixtures/small.js';
 import { runCommand } from '../helpers/commands.js';
-import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { engines, openMigratedDataDir, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 function commands(env: () => NodeJS.ProcessEnv) {
   return (...args: string[]) => runCommand('credentials', args, env());
@@ -29,7 +29,8 @@ describe.each(engines)('credential lifecycle commands on %s', (engine) => {
       await importRecords(database.db, smallDataset(), 'US');
       env = { ...process.env, DATABASE_URL: database.url };
     } else {
-      const db = await openDatabase({ pgliteDataDir: join(dir, 'db') });
+      // Migrated from the run's template (a command's first start on a new directory is cli.test.ts's).
+      const db = await openMigratedDataDir(join(dir, 'db'));
       await migrate(db);
       await importRecords(db, smallDataset(), 'US');
       await db.close();

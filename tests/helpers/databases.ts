@@ -1,6 +1,7 @@
 // Throwaway databases for tests: an in-memory PGlite, or, where DATABASE_URL is set, a
 // fresh PostgreSQL database created for this test file and dropped after it. Runs and
-// files never share data.
+// files never share data. A migrated one starts from the run's migrated template
+// (pgliteTemplate.ts, postgresTemplate.ts); migrate() then finds nothing to do.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -24,6 +25,15 @@ export interface ThrowawayDatabase {
 let migratedDump: Blob | undefined;
 const migratedCluster = () => (migratedDump ??= new Blob([readFileSync(inject('pgliteTemplate'))]));
 
+/**
+ * A migrated embedded database in `dataDir` (a directory as PGLITE_DATA_DIR names one; it
+ * must not hold one yet), loaded from the run's migrated cluster rather than made by
+ * initdb, for a test whose commands or service processes then open it. Open on return.
+ */
+export function openMigratedDataDir(dataDir: string): Promise<Database> {
+  return openDatabase({ pgliteDataDir: dataDir, pgliteLoadDataDir: migratedCluster() });
+}
+
 export async function throwawayDatabase(engine: Engine, options: { migrate?: boolean; statementTimeoutMs?: number } = {}): Promise<ThrowawayDatabase> {
   if (engine === 'pglite') {
     // A migrated one starts from the run's migrated cluster (pgliteTemplate.ts); migrate()
@@ -36,7 +46,8 @@ export async function throwawayDatabase(engine: Engine, options: { migrate?: boo
   const name = `lookup_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  // A migrated one is copied from the run's migrated database (postgresTemplate.ts).
+  await admin.query(options.migrate === false ? `CREATE DATABASE ${name}` : `CREATE DATABASE ${name} TEMPLATE ${inject('postgresTemplate')}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
