@@ -15,6 +15,15 @@ export type Engine = 'pglite' | 'postgres';
 /** The engines this run can test: PGlite always, PostgreSQL when DATABASE_URL is set. */
 export const engines: Engine[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
+/**
+ * Where a flow is run through the operator commands as processes (each paying tsx's and
+ * the database's start-up): `npm test` runs it on one engine, PostgreSQL where it is set,
+ * and `npm run test:all` on the other (the `*.slow.test.ts` beside each such file).
+ */
+export const commandEngines: { fast: Engine[]; slow: Engine[] } = process.env.DATABASE_URL
+  ? { fast: ['postgres'], slow: ['pglite'] }
+  : { fast: ['pglite'], slow: [] };
+
 export interface ThrowawayDatabase {
   db: Database;
   /** Connection string of the PostgreSQL database (undefined for PGlite). */

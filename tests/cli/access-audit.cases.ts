@@ -1,0 +1,108 @@
+// `npm run access-audit`, run as a process after the service answered person operations
+// on the same database (a persistent embedded one, and PostgreSQL).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findActiveCredential } from '../../server/db/credentials.js';
+import { migrate } from '../../server/db/migrate.js';
+import { hashToken } from '../../server/domain/tokens.js';
+import { ids, smallDataset, tokens } from '../fixtures/small.js';
+import { runCommand } from '../helpers/commands.js';
+import { type Engine, openMigratedDataDir, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { startTestServer } from '../helpers/server.js';
+
+const ISO = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z';
+
+/** The access-audit command, on each of `engines` (none: a skipped placeholder). */
+export function accessAuditCommand(engines: readonly Engine[]): void {
+  if (!engines.length) {
+    it.skip('the access-audit command: on PGlite in npm test where no PostgreSQL is set', () => {});
+    return;
+  }
+  describe.each([...engines])('access-audit command on %s', (engine) => {
+    const dir = mkdtempSync(join(tmpdir(), 'lookup-audit-'));
+    let env: NodeJS.ProcessEnv;
+    let postgres: ThrowawayDatabase | undefined;
+    let both: string;
+    let acme: string;
+    let listedFirst: string;
+    beforeAll(async () => {
+      let database: ThrowawayDatabase;
+      if (engine === 'postgres') {
+        database = postgres = await throwawayDatabase('postgres');
+        env = { ...process.env, DATABASE_URL: database.url };
+      } else {
+        // Migrated from the run's template (a command's first start on a new directory is cli.test.ts's).
+        const db = await openMigratedDataDir(join(dir, 'db'));
+        await migrate(db);
+        database = { db, drop: () => db.close() };
+        env = { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: join(dir, 'db') };
+      }
+      const server = await startTestServer({ database, records: smallDataset() });
+      const listed = await server.call('POST', '/v1/persons/search', { token: tokens.both, body: { limit: 1 } });
+      listedFirst = listed.body.persons[0].id;
+      await server.call('GET', `/v1/persons/${ids.emile}`, { token: tokens.acme });
+      await server.call('GET', `/v1/persons/${ids.hidden}`, { token: tokens.acme });
+      both = (await findActiveCredential(database.db, hashToken(tokens.both)))!.id;
+      acme = (await findActiveCredential(database.db, hashToken(tokens.acme)))!.id;
+      await server.close();
+      // The embedded database is one process's at a time: the command's, from here on.
+      if (engine === 'pglite') await database.drop();
+    }, 60_000);
+    afterAll(async () => {
+      await postgres?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const audit = (...args: string[]) => runCommand('accessAudit', args, env);
+
+    it("prints a person's history: when, which operation, returned or asked for in vain, by which credential", async () => {
+      const emile = await audit('person', ids.emile);
+      expect(emile.code, emile.stderr).toBe(0);
+      const lines = emile.stdout.trim().split('\n');
+      expect(lines[0]).toBe(`person ${ids.emile}: ${listedFirst === ids.emile ? 2 : 1} ${listedFirst === ids.emile ? 'entries' : 'entry'}`);
+      expect(lines.at(-1)).toMatch(new RegExp(`^${ISO}  getPerson      returned                 credential ${acme} "acme only"$`));
+      const hidden = await audit('person', ids.hidden);
+      expect(hidden.stdout.trim().split('\n')[1]).toMatch(new RegExp(`^${ISO}  getPerson      asked for, not returned  credential ${acme} "acme only"$`));
+    });
+
+    it('prints what a credential retrieved, and the same as NDJSON', async () => {
+      const text = await audit('credential', acme);
+      expect(text.code, text.stderr).toBe(0);
+      expect(text.stdout.trim().split('\n')).toEqual([
+        `credential ${acme} "acme only": 2 entries, 1 distinct people returned`,
+        expect.stringMatching(new RegExp(`^${ISO}  getPerson      1 returned: ${ids.emile}$`)),
+        expect.stringMatching(new RegExp(`^${ISO}  getPerson      none returned  \\(asked for ${ids.hidden}, not returned\\)$`)),
+      ]);
+      const json = await audit('credential', both, '--json');
+      expect(
+        json.stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line)),
+      ).toEqual([
+        {
+          at: expect.stringMatching(new RegExp(`^${ISO}$`)),
+          credentialId: both,
+          credentialName: 'acme and globex',
+          operation: 'searchPersons',
+          personIds: [listedFirst],
+          notFoundPersonId: null,
+        },
+      ]);
+      expect((await audit('credential', both, '--since', '2999-01-01T00:00:00Z')).stdout).toBe(`credential ${both}: 0 entries, 0 distinct people returned\n`);
+    });
+
+    it('exits 1 with a clear message on a malformed id or instant', async () => {
+      for (const [args, message] of [
+        [['person', 'emile'], 'person id must be a UUID; got "emile"'],
+        [['credential', acme, '--since', 'yesterday'], '--since: "yesterday" is not an RFC 3339 instant with an offset'],
+        [['company', acme], 'usage: npm run access-audit'],
+      ] as const) {
+        const result = await audit(...args);
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(message);
+      }
+    }, 30_000);
+  });
+}
