@@ -95,6 +95,7 @@ describe('the built server', () => {
       const port = Number(new URL(url!).port);
       await run.terminate();
       await expect.poll(() => run!.groupAlive(), { timeout: 10_000 }).toBe(false);
+      await run.closed();
       expect(run.output()).toMatch(/"msg":"stopped"/);
       expect(await portFree(port)).toBe(true);
     } finally {

@@ -13,6 +13,11 @@ export interface NpmScriptRun {
   terminate(): Promise<number | null>;
   /** Whether any process of the script's group is still alive. */
   groupAlive(): boolean;
+  /**
+   * Resolves once the output pipes are closed and read to their end: the script's processes
+   * hold them, so their last lines may still be in transit when the group has just died.
+   */
+  closed(): Promise<void>;
   /** SIGKILL to the whole group (afterAll, whatever happened). */
   kill(): void;
 }
@@ -29,6 +34,8 @@ export function runNpmScript(script: string, options: { cwd: string; env: Record
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // ('close' comes after npm's exit and the end of both pipes, whoever else held them.)
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
 
   return {
     output: () => output,
@@ -45,6 +52,7 @@ export function runNpmScript(script: string, options: { cwd: string; env: Record
       child.kill('SIGTERM');
       return exited;
     },
+    closed: () => closed,
     groupAlive() {
       try {
         process.kill(-group, 0);

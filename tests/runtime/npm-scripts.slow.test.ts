@@ -21,6 +21,7 @@ describe('long-running npm scripts stop on a SIGTERM sent to npm', () => {
 
     await run.terminate();
     await expect.poll(() => run!.groupAlive(), { timeout: 10_000 }).toBe(false);
+    await run.closed();
     expect(run.output()).toMatch(/"signal":"SIGTERM".*"msg":"shutting down/);
     expect(run.output()).toMatch(/"msg":"stopped"/);
     expect(run.output()).not.toMatch(/"level":50/);
@@ -35,6 +36,7 @@ describe('long-running npm scripts stop on a SIGTERM sent to npm', () => {
 
     await run.terminate();
     await expect.poll(() => run!.groupAlive(), { timeout: 10_000 }).toBe(false);
+    await run.closed();
     expect(await portFree(port)).toBe(true);
   });
 });
