@@ -107,7 +107,7 @@ CREATE TABLE employees (
   CONSTRAINT employees_person_times CHECK ((((person_id IS NULL) = (person_created_at IS NULL)) AND ((person_id IS NULL) = (person_updated_at IS NULL)))),
   CONSTRAINT employees_phone_check CHECK ((phone ~ '^\+[1-9][0-9]{1,14}$'::text)),
   CONSTRAINT employees_pkey PRIMARY KEY (id)
-);
+) WITH (fillfactor=85);
 CREATE INDEX employees_company ON public.employees USING btree (company_id);
 CREATE INDEX employees_company_person_created ON public.employees USING btree (company_id, person_created_at, person_id) WHERE (person_id IS NOT NULL);
 CREATE INDEX employees_first_name ON public.employees USING btree (first_name_folded, company_id, person_created_at, person_id) INCLUDE (last_name_folded) WHERE (person_id IS NOT NULL);

@@ -12,10 +12,10 @@ export async function describeStructure(db: Queryable): Promise<string> {
     '-- migration (server/db/migrations/) or in server/db/derived/upkeep.sql.',
     '',
   ];
-  const tables = await db.query<{ name: string }>(
-    `SELECT c.relname AS name FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r' AND c.relname <> 'schema_migrations' ORDER BY 1`,
+  const tables = await db.query<{ name: string; options: string | null }>(
+    `SELECT c.relname AS name, array_to_string(c.reloptions, ', ') AS options FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r' AND c.relname <> 'schema_migrations' ORDER BY 1`,
   );
-  for (const { name } of tables) {
+  for (const { name, options } of tables) {
     const columns = await db.query<{ line: string }>(
       `SELECT format('  %I %s%s%s', a.attname, format_type(a.atttypid, a.atttypmod),
                      CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END,
@@ -29,7 +29,7 @@ export async function describeStructure(db: Queryable): Promise<string> {
       `SELECT format('  CONSTRAINT %I %s', conname, pg_get_constraintdef(oid)) AS line FROM pg_constraint WHERE conrelid = $1::regclass AND contype <> 'n' ORDER BY conname`,
       [name],
     );
-    parts.push(`CREATE TABLE ${name} (`, [...columns, ...constraints].map((r) => r.line).join(',\n'), ');');
+    parts.push(`CREATE TABLE ${name} (`, [...columns, ...constraints].map((r) => r.line).join(',\n'), options ? `) WITH (${options});` : ');');
     const indexes = await db.query<{ def: string }>(
       `SELECT pg_get_indexdef(i.indexrelid) AS def FROM pg_index i
         WHERE i.indrelid = $1::regclass AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)
