@@ -64,7 +64,7 @@ describe.each(engines)('the upkeep an import takes on %s', (engine) => {
     }
   });
 
-  it('builds the indexes of an initial load after its rows, as the migrations define them, keys checked', async () => {
+  it('builds the indexes and keys of an initial load after its rows, as the migrations define them, keys checked', async () => {
     const fresh = await throwawayDatabase(engine);
     try {
       const migrated = await describeStructure(fresh.db);
@@ -74,6 +74,10 @@ describe.each(engines)('the upkeep an import takes on %s', (engine) => {
       // The keys built again are keys: a second row with a stored id is refused.
       const [stored] = await fresh.db.query<{ id: string }>('SELECT id::text FROM employees LIMIT 1');
       await expect(fresh.db.query('INSERT INTO employees SELECT * FROM employees WHERE id = $1', [stored!.id])).rejects.toThrow(/duplicate key/);
+      // The person's foreign key, added again after the rows, holds an employment's copy of its person's times.
+      await expect(
+        fresh.db.query("UPDATE employees SET person_updated_at = person_updated_at + interval '1 second' WHERE id = $1", [stored!.id]),
+      ).rejects.toThrow(/employees_person/);
       // And the people an initial load wrote are found through those indexes.
       const [row] = await fresh.db.query<{ n: number }>("SELECT count(*)::int AS n FROM employees WHERE last_name_folded = 'durand'");
       expect(row!.n).toBeGreaterThan(0);
