@@ -3,24 +3,20 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { findActiveCredential } from '../../server/db/credentials.js';
 import { migrate } from '../../server/db/migrate.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { runCommand } from '../helpers/commands.js';
-import { type Engine, openMigratedDataDir, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { describeOnEngines, type Engine, openMigratedDataDir, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { startTestServer } from '../helpers/server.js';
 
 const ISO = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z';
 
 /** The access-audit command, on each of `engines` (none: a skipped placeholder). */
 export function accessAuditCommand(engines: readonly Engine[]): void {
-  if (!engines.length) {
-    it.skip('the access-audit command: on PGlite in npm test where no PostgreSQL is set', () => {});
-    return;
-  }
-  describe.each([...engines])('access-audit command on %s', (engine) => {
+  describeOnEngines(engines, { perEngine: 'access-audit command on %s', placeholder: 'the access-audit command' }, (engine) => {
     const dir = mkdtempSync(join(tmpdir(), 'lookup-audit-'));
     let env: NodeJS.ProcessEnv;
     let postgres: ThrowawayDatabase | undefined;

@@ -3,18 +3,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { smallDataset } from '../fixtures/small.js';
 import { runCommand } from '../helpers/commands.js';
-import { type Engine, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { describeOnEngines, type Engine, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 /** The operator commands, on each of `engines` (none: a skipped placeholder). */
 export function operatorCommands(engines: readonly Engine[]): void {
-  if (!engines.length) {
-    it.skip('the operator commands: on PGlite in npm test where no PostgreSQL is set', () => {});
-    return;
-  }
-  describe.each([...engines])('operator commands on %s', (engine) => {
+  describeOnEngines(engines, { perEngine: 'operator commands on %s', placeholder: 'the operator commands' }, (engine) => {
     const dir = mkdtempSync(join(tmpdir(), 'lookup-cli-'));
     let database: ThrowawayDatabase | undefined;
     let env: NodeJS.ProcessEnv;

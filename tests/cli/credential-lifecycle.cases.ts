@@ -13,7 +13,7 @@ import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import { smallDataset } from '../fixtures/small.js';
 import { runCommand } from '../helpers/commands.js';
-import { type Engine, openMigratedDataDir, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { describeOnEngines, type Engine, openMigratedDataDir, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 function commands(env: () => NodeJS.ProcessEnv) {
   return (...args: string[]) => runCommand('credentials', args, env());
@@ -21,11 +21,7 @@ function commands(env: () => NodeJS.ProcessEnv) {
 
 /** The credential lifecycle commands, on each of `engines` (none: a skipped placeholder). */
 export function credentialLifecycle(engines: readonly Engine[]): void {
-  if (!engines.length) {
-    it.skip('the credential lifecycle commands: on PGlite in npm test where no PostgreSQL is set', () => {});
-    return;
-  }
-  describe.each([...engines])('credential lifecycle commands on %s', (engine) => {
+  describeOnEngines(engines, { perEngine: 'credential lifecycle commands on %s', placeholder: 'the credential lifecycle commands' }, (engine) => {
     const dir = mkdtempSync(join(tmpdir(), 'lookup-credentials-'));
     let database: ThrowawayDatabase | undefined;
     let env: NodeJS.ProcessEnv;

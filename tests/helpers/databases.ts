@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { describe, inject, it } from 'vitest';
 import type { Database } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
 import { openDatabase } from '../../server/db/openDatabase.js';
@@ -23,6 +23,19 @@ export const engines: Engine[] = process.env.DATABASE_URL ? ['pglite', 'postgres
 export const commandEngines: { fast: Engine[]; slow: Engine[] } = process.env.DATABASE_URL
   ? { fast: ['postgres'], slow: ['pglite'] }
   : { fast: ['pglite'], slow: [] };
+
+/**
+ * `body` in a describe block on each of `engines`, titled `titles.perEngine` (`%s` names the
+ * engine). With none (a `.slow.test.ts` where no PostgreSQL is set, `commandEngines.slow`),
+ * one skipped test named after `titles.placeholder` stands in: vitest fails a file with no test.
+ */
+export function describeOnEngines(engines: readonly Engine[], titles: { perEngine: string; placeholder: string }, body: (engine: Engine) => void): void {
+  if (!engines.length) {
+    it.skip(`${titles.placeholder}: on PGlite in npm test where no PostgreSQL is set`, () => {});
+    return;
+  }
+  describe.each([...engines])(titles.perEngine, body);
+}
 
 export interface ThrowawayDatabase {
   db: Database;

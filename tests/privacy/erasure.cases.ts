@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type App, createApp } from '../../server/app.js';
 import { loadConfig } from '../../server/config.js';
 import type { Database } from '../../server/db/database.js';
@@ -18,7 +18,7 @@ import type { CompanyErasure, PersonErasure } from '../../server/privacy/erasure
 import { erased, erasedIds, erasedPersonIds, erasureDataset, goneCompany, erasureIds as ids, kept, erasureTokens as tokens } from '../fixtures/erasure.js';
 import type { Call } from '../helpers/call.js';
 import { runCommand } from '../helpers/commands.js';
-import { type Engine, openMigratedDataDir, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { describeOnEngines, type Engine, openMigratedDataDir, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { dumpAll, findValues } from '../helpers/dumpAll.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -30,11 +30,7 @@ const personal = erased.filter((v) => v !== goneCompany);
 
 /** The proof of erasure, on each of `engines` (none: a skipped placeholder). */
 export function erasureProof(engines: readonly Engine[]): void {
-  if (!engines.length) {
-    it.skip('the proof of erasure: on PGlite in npm test where no PostgreSQL is set', () => {});
-    return;
-  }
-  describe.each([...engines])('erasure, proven on a dump of the whole %s database', (engine) => {
+  describeOnEngines(engines, { perEngine: 'erasure, proven on a dump of the whole %s database', placeholder: 'the proof of erasure' }, (engine) => {
     const dir = mkdtempSync(join(tmpdir(), 'lookup-erasure-'));
     let database: ThrowawayDatabase | undefined;
     let env: NodeJS.ProcessEnv;
