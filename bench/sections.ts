@@ -1,6 +1,8 @@
 // Sections of bench/results/latest.md that a focused run writes (`--replica`, `--imports`)
 // and a full run keeps: each between a begin and an end marker, replaced in place, or
 // added at the end when absent.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** `markdown` with `section` (markers included) in place of the one between `begin` and `end`, or at its end. */
 export function replaceSection(markdown: string, begin: string, end: string, section: string): string {
@@ -12,3 +14,25 @@ export function replaceSection(markdown: string, begin: string, end: string, sec
 
 /** The Markdown a focused run starts from when there is no latest.md yet. */
 export const EMPTY_REPORT = '# Benchmark report\n';
+
+/** A focused run's section: its markers, the JSON file beside latest.md that keeps its figures, and how they read. */
+export interface ResultsSection<Result> {
+  begin: string;
+  end: string;
+  resultsFile: string;
+  render(result: Result): string;
+}
+
+/** `markdown` with the section rendered from `outDir`'s results file in place of the one it holds, or at its end; as it was without that file. */
+export function withResultsSection<Result>(markdown: string, outDir: string, section: ResultsSection<Result>): string {
+  const file = join(outDir, section.resultsFile);
+  if (!existsSync(file)) return markdown;
+  return replaceSection(markdown, section.begin, section.end, section.render(JSON.parse(readFileSync(file, 'utf8')) as Result));
+}
+
+/** Writes a focused run's figures to its results file, then its section into latest.md (begun where there is none). */
+export function writeResultsSection<Result>(result: Result, outDir: string, section: ResultsSection<Result>): void {
+  writeFileSync(join(outDir, section.resultsFile), `${JSON.stringify(result, null, 2)}\n`);
+  const latest = join(outDir, 'latest.md');
+  writeFileSync(latest, withResultsSection(existsSync(latest) ? readFileSync(latest, 'utf8') : EMPTY_REPORT, outDir, section));
+}

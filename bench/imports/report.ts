@@ -1,10 +1,8 @@
 // The import run's figures (run.ts) as a section of bench/results/latest.md, kept between
 // two markers: `--imports` replaces it there, and a full run keeps the last one (saying
 // which run it comes from), as it does the replicas' section.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { IDLE_SEARCH_SECONDS } from '../changes/phases.js';
-import { EMPTY_REPORT, replaceSection } from '../sections.js';
+import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
 import { round } from '../stats.js';
 import type { ImportMeasurement, ImportRow, ImportRunResult } from './run.js';
 
@@ -110,16 +108,10 @@ export function renderImportSection(result: ImportRunResult): string {
   return `${BEGIN}\n${lines.join('\n').trimEnd()}\n${END}\n`;
 }
 
+const section: ResultsSection<ImportRunResult> = { begin: BEGIN, end: END, resultsFile: IMPORT_RESULTS, render: renderImportSection };
+
 /** latest.md with the import section (from `outDir`'s imports.json) in place of the one it holds, or at its end. */
-export function withImportSection(markdown: string, outDir: string): string {
-  const file = join(outDir, IMPORT_RESULTS);
-  if (!existsSync(file)) return markdown;
-  return replaceSection(markdown, BEGIN, END, renderImportSection(JSON.parse(readFileSync(file, 'utf8')) as ImportRunResult));
-}
+export const withImportSection = (markdown: string, outDir: string): string => withResultsSection(markdown, outDir, section);
 
 /** Writes the import run's figures and its section of latest.md. */
-export function writeImportResults(result: ImportRunResult, outDir: string): void {
-  writeFileSync(join(outDir, IMPORT_RESULTS), `${JSON.stringify(result, null, 2)}\n`);
-  const latest = join(outDir, 'latest.md');
-  writeFileSync(latest, withImportSection(existsSync(latest) ? readFileSync(latest, 'utf8') : EMPTY_REPORT, outDir));
-}
+export const writeImportResults = (result: ImportRunResult, outDir: string): void => writeResultsSection(result, outDir, section);

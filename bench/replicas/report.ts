@@ -1,9 +1,7 @@
 // The replica run's figures (run.ts) as a section of bench/results/latest.md, kept between
 // two markers: `--replica` replaces it there, and a full run keeps the last one (saying
 // which run it comes from), since a full run does not measure replicas.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { EMPTY_REPORT, replaceSection } from '../sections.js';
+import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
 import { median, round } from '../stats.js';
 import type { ReplicaRunResult } from './run.js';
 
@@ -155,16 +153,10 @@ function routingVerdict(result: ReplicaRunResult, rows: ReplicaRow[]): string {
 
 const sign = (share: number) => (Number.isFinite(share) ? `${share >= 0 ? '+' : '−'}${Math.abs(Math.round(share * 1000) / 10)}%` : '–');
 
+const section: ResultsSection<ReplicaRunResult> = { begin: BEGIN, end: END, resultsFile: REPLICA_RESULTS, render: renderReplicaSection };
+
 /** latest.md with the replica section (from `outDir`'s replicas.json) in place of the one it holds, or at its end. */
-export function withReplicaSection(markdown: string, outDir: string): string {
-  const file = join(outDir, REPLICA_RESULTS);
-  if (!existsSync(file)) return markdown;
-  return replaceSection(markdown, BEGIN, END, renderReplicaSection(JSON.parse(readFileSync(file, 'utf8')) as ReplicaRunResult));
-}
+export const withReplicaSection = (markdown: string, outDir: string): string => withResultsSection(markdown, outDir, section);
 
 /** Writes the replica run's figures and its section of latest.md. */
-export function writeReplicaResults(result: ReplicaRunResult, outDir: string): void {
-  writeFileSync(join(outDir, REPLICA_RESULTS), `${JSON.stringify(result, null, 2)}\n`);
-  const latest = join(outDir, 'latest.md');
-  writeFileSync(latest, withReplicaSection(existsSync(latest) ? readFileSync(latest, 'utf8') : EMPTY_REPORT, outDir));
-}
+export const writeReplicaResults = (result: ReplicaRunResult, outDir: string): void => writeResultsSection(result, outDir, section);
