@@ -1,9 +1,12 @@
 // The server against the reference model, over random datasets, credentials and queries,
 // on each engine: the comparison randomized.test.ts (a few datasets, in npm test) and
-// randomized.slow.test.ts (many more, in test:all) run. A failure names its seed; rerun
-// with SEED=<n> DATASETS=1 to replay it.
+// randomized.slow.test.ts (many more, in test:all) run, and, through a standby,
+// replicas/reads.test.ts. A failure names its seed; rerun randomized.test.ts with SEED=<n>
+// DATASETS=1 to replay it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../server/db/database.js';
 import { importRecords } from '../../server/importing/index.js';
+import type { Call } from '../helpers/call.js';
 import { engines } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { modelData, modelSearch } from './model.js';
@@ -32,32 +35,51 @@ export function compareWithModel({ firstSeed, datasets, queries }: { firstSeed: 
     });
     afterAll(() => server?.close());
 
-    it(`over ${DATASETS} datasets from seed ${firstSeed} × ${QUERIES} searches and gets`, async () => {
-      let compared = 0;
-      for (let seed = firstSeed; seed < firstSeed + DATASETS; seed++) {
-        const dataset = randomDataset(seed);
-        await server.database.db.query('TRUNCATE companies, persons, employees, credentials, credential_companies');
-        await importRecords(server.database.db, dataset.records, 'US');
-        const data = modelData(dataset.records, (phone) => e164Of.get(phone)!);
-
-        for (let q = 0; q < QUERIES; q++) {
-          const credential = rng(seed * 1000 + q).pick(dataset.credentials);
-          const { body, model } = randomQuery(seed * 1000 + q, dataset);
-          const res = await server.call('POST', '/v1/persons/search', { token: credential.token, body });
-          const context = `seed ${seed}, query ${q}: ${JSON.stringify(body)} as [${[...credential.companies]}]`;
-          expect(res.status, context).toBe(200);
-          const { asOf, ...rest } = res.body;
-          expect(rest, context).toEqual(modelSearch(data, credential.companies, model, asOf));
-          compared++;
-
-          const personId = rng(seed * 7 + q).pick([...dataset.persons, '00000000-0000-4000-8000-000000000000']);
-          const got = await server.call('GET', `/v1/persons/${personId}`, { token: credential.token });
-          const expected = modelSearch(data, credential.companies, { personId }, got.body.asOf ?? new Date().toISOString());
-          if (expected.persons.length === 0) expect(got.status, `${context} get ${personId}`).toBe(404);
-          else expect(got.body.person, `${context} get ${personId}`).toEqual(expected.persons[0]);
-        }
-      }
-      expect(compared).toBe(DATASETS * QUERIES);
-    }, 600_000);
+    it(
+      `over ${DATASETS} datasets from seed ${firstSeed} × ${QUERIES} searches and gets`,
+      () => expectModelAgreement({ server, db: server.database.db, firstSeed, datasets: DATASETS, queries: QUERIES }),
+      600_000,
+    );
   });
+}
+
+/** A service to compare with the model, and the database it reads, into which each dataset is imported in place of the last. */
+export interface ModelAgreement {
+  server: { call: Call };
+  db: Database;
+  firstSeed: number;
+  datasets: number;
+  queries: number;
+  /** Awaited after each import, before the queries: a standby's replay of it, where the service reads from one. */
+  afterImport?: () => Promise<void>;
+}
+
+/** Datasets from seed `firstSeed` on, each with `queries` searches and gets, each answered by `server` as the model answers it. */
+export async function expectModelAgreement({ server, db, firstSeed, datasets, queries, afterImport }: ModelAgreement): Promise<void> {
+  let compared = 0;
+  for (let seed = firstSeed; seed < firstSeed + datasets; seed++) {
+    const dataset = randomDataset(seed);
+    await db.query('TRUNCATE companies, persons, employees, credentials, credential_companies');
+    await importRecords(db, dataset.records, 'US');
+    await afterImport?.();
+    const data = modelData(dataset.records, (phone) => e164Of.get(phone)!);
+
+    for (let q = 0; q < queries; q++) {
+      const credential = rng(seed * 1000 + q).pick(dataset.credentials);
+      const { body, model } = randomQuery(seed * 1000 + q, dataset);
+      const res = await server.call('POST', '/v1/persons/search', { token: credential.token, body });
+      const context = `seed ${seed}, query ${q}: ${JSON.stringify(body)} as [${[...credential.companies]}]`;
+      expect(res.status, context).toBe(200);
+      const { asOf, ...rest } = res.body;
+      expect(rest, context).toEqual(modelSearch(data, credential.companies, model, asOf));
+      compared++;
+
+      const personId = rng(seed * 7 + q).pick([...dataset.persons, '00000000-0000-4000-8000-000000000000']);
+      const got = await server.call('GET', `/v1/persons/${personId}`, { token: credential.token });
+      const expected = modelSearch(data, credential.companies, { personId }, got.body.asOf ?? new Date().toISOString());
+      if (expected.persons.length === 0) expect(got.status, `${context} get ${personId}`).toBe(404);
+      else expect(got.body.person, `${context} get ${personId}`).toEqual(expected.persons[0]);
+    }
+  }
+  expect(compared).toBe(datasets * queries);
 }

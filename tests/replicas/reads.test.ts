@@ -8,13 +8,11 @@ import { type ReplicaSetup, replicatedSmallDataset } from '../helpers/replicaSet
 import { describeReplication } from '../helpers/replicaSuite.js';
 import type { ReplicatedCluster } from '../helpers/replicatedCluster.js';
 import type { ConfiguredServer } from '../helpers/server.js';
-import { modelData, modelSearch } from '../persons/model.js';
-import { phones, randomDataset, randomQuery, rng } from '../persons/randomDataset.js';
+import { expectModelAgreement } from '../persons/modelComparison.js';
 
 const newcomer = '7e57c0de-0000-4000-8000-000000000001';
 const DATASETS = Number(process.env.DATASETS ?? 5);
 const QUERIES = Number(process.env.QUERIES ?? 20);
-const e164Of = new Map(phones.flatMap((p) => p.formats.map((f) => [f, p.e164] as const)));
 
 describeReplication('reads from a hot standby', () => {
   let setup: ReplicaSetup;
@@ -168,31 +166,8 @@ describeReplication('reads from a hot standby', () => {
         return Number(/db_reads_total\{database="[^"]+",role="replica"\} (\d+)/.exec(text)?.[1] ?? 0);
       };
       try {
-        let compared = 0;
         const readsBefore = await standbyReads();
-        for (let seed = 1; seed <= DATASETS; seed++) {
-          const dataset = randomDataset(seed);
-          await own.query('TRUNCATE companies, persons, employees, credentials, credential_companies');
-          await importRecords(own, dataset.records, 'US');
-          await cluster.caughtUp();
-          const data = modelData(dataset.records, (phone) => e164Of.get(phone)!);
-          for (let q = 0; q < QUERIES; q++) {
-            const credential = rng(seed * 1000 + q).pick(dataset.credentials);
-            const { body, model } = randomQuery(seed * 1000 + q, dataset);
-            const res = await oracle.call('POST', '/v1/persons/search', { token: credential.token, body });
-            const context = `seed ${seed}, query ${q}: ${JSON.stringify(body)} as [${[...credential.companies]}]`;
-            expect(res.status, context).toBe(200);
-            const { asOf, ...rest } = res.body;
-            expect(rest, context).toEqual(modelSearch(data, credential.companies, model, asOf));
-            compared++;
-            const personId = rng(seed * 7 + q).pick([...dataset.persons, '00000000-0000-4000-8000-000000000000']);
-            const got = await oracle.call('GET', `/v1/persons/${personId}`, { token: credential.token });
-            const expected = modelSearch(data, credential.companies, { personId }, got.body.asOf ?? new Date().toISOString());
-            if (expected.persons.length === 0) expect(got.status, `${context} get ${personId}`).toBe(404);
-            else expect(got.body.person, `${context} get ${personId}`).toEqual(expected.persons[0]);
-          }
-        }
-        expect(compared).toBe(DATASETS * QUERIES);
+        await expectModelAgreement({ server: oracle, db: own, firstSeed: 1, datasets: DATASETS, queries: QUERIES, afterImport: () => cluster.caughtUp() });
         // The standby answered them: every search, get and credential lookup.
         expect((await standbyReads()) - readsBefore).toBeGreaterThanOrEqual(2 * DATASETS * QUERIES);
       } finally {
