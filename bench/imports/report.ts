@@ -60,6 +60,13 @@ export function importGoals(result: ImportRunResult): ImportGoal[] {
   return goals;
 }
 
+const settingsText = (settings: Record<string, string> | undefined) =>
+  settings && Object.keys(settings).length
+    ? ` (${Object.entries(settings)
+        .map(([name, value]) => `${name} ${value}`)
+        .join(', ')})`
+    : '';
+
 export function renderImportSection(result: ImportRunResult): string {
   const o = result.options;
   const scaling = sizeScaling(result);
@@ -68,7 +75,7 @@ export function renderImportSection(result: ImportRunResult): string {
     '## Import cost (PostgreSQL)',
     '',
     `From \`npm run bench -- --imports\`: run ${result.startedAt} → ${result.finishedAt}, commit ${result.revision}; ` +
-      `${result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL'}; ${result.machine.nproc} cores (${result.machine.cpuModel}); ` +
+      `${result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL'}${settingsText(result.postgresSettings)}; ${result.machine.nproc} cores (${result.machine.cpuModel}); ` +
       `load average (1 min) ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end.`,
     'Each file applied by `npm run import` in its own process (seconds as the import reports its transaction; peak RSS sampled from /proc), ' +
       'beside a raw COPY of the same rows in the same run (persons and employments as stored, into unindexed tables of the same columns, ' +

@@ -58,6 +58,8 @@ export interface ImportRunResult {
   revision: string;
   machine: Machine;
   postgresVersion?: string;
+  /** The server settings an import's cost depends on most (its buffer cache, how much WAL between checkpoints). */
+  postgresSettings?: Record<string, string>;
   options: { people: number; smallPeople: number; changePeople: number; kinds: string[]; samples: number; importTimings: boolean };
   /** The bench database and the smaller one (their names, not their URLs). */
   databases: { name: string; people: number; companies: number }[];
@@ -109,8 +111,10 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
 
   const db = await openDatabase({ databaseUrl, poolMax: 4 });
   let postgresVersion: string | undefined;
+  let postgresSettings: Record<string, string> | undefined;
   try {
     postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
+    postgresSettings = await serverSettings(db);
     // 3: the same size of change file on both databases, each restored by its inverse.
     const files = await changeAlone(main, db, changePeople, results, take, people);
     const smallDb = await openDatabase({ databaseUrl: smallUrl, poolMax: 1 });
@@ -145,6 +149,7 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
     revision: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() || 'unknown',
     machine,
     postgresVersion,
+    postgresSettings,
     options: { people, smallPeople, changePeople, kinds: options.kinds, samples: options.samples, importTimings: timingsRequested() },
     databases: [summary(databaseUrl, info), summary(smallUrl, smallInfo)],
     fileMb: results.fileMb,
@@ -153,6 +158,16 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
     searches: results.searches,
     loadAverage: { start: round(loadAtStart, 2), end: round(os.loadavg()[0]!, 2) },
   };
+}
+
+const reportedSettings = ['shared_buffers', 'max_wal_size', 'wal_compression'];
+
+async function serverSettings(db: Database): Promise<Record<string, string>> {
+  const rows = await db.query<{ name: string; setting: string }>(
+    'SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name',
+    [reportedSettings],
+  );
+  return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
 }
 
 function context(databaseUrl: string, scale: Scale, workDir: string, log: (line: string) => void): PhaseContext {
