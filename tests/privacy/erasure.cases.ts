@@ -8,8 +8,6 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type App, createApp } from '../../server/app.js';
-import { loadConfig } from '../../server/config.js';
 import type { Database } from '../../server/db/database.js';
 import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
 import { openDatabase } from '../../server/db/openDatabase.js';
