@@ -24,6 +24,7 @@ import { type Measured, measureHttp } from './loadHttp.js';
 import { describeMachine, type Machine, pinSelf } from './machine.js';
 import type { BenchOptions } from './options.js';
 import { alternatingSteps, type Engine, type Scenario, type Step } from './plan.js';
+import { prewarm } from './prewarm.js';
 import { childEnv, type Running, startTarget, type TargetSpec } from './processes.js';
 import { AUDITED_KINDS, type PersonKind, personKinds, personWorkload, worstCaseWorkload } from './scenarios.js';
 import { round } from './stats.js';
@@ -162,13 +163,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       // not one just restarted: load every table and index into shared buffers (as much
       // as they hold) with PostgreSQL's own pg_prewarm.
       // Where the extension is not installed, the report says so.
-      postgresPrewarmed = await db
-        .query('CREATE EXTENSION IF NOT EXISTS pg_prewarm')
-        .then(() => db.query(`SELECT pg_prewarm(c.oid) FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i')`))
-        .then(
-          () => true,
-          () => false,
-        );
+      postgresPrewarmed = await prewarm(db);
     }
     const visiblePeople = async (companies: readonly string[]) =>
       Number(

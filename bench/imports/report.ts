@@ -81,6 +81,7 @@ export function renderImportSection(result: ImportRunResult): string {
       'beside a raw COPY of the same rows in the same run (persons and employments as stored, into unindexed tables of the same columns, ' +
       "without constraints or derived data: the floor of landing them). The unchanged re-apply is set against the initial load's COPY. " +
       `Databases: ${result.databases.map((d) => `\`${d.name}\` (${int(d.people)} people, ${int(d.companies)} companies)`).join(', ')}` +
+      `${result.prewarmed === undefined ? '' : result.prewarmed ? ', each prewarmed with pg_prewarm before its change files' : ', not prewarmed (pg_prewarm unavailable)'}` +
       `${result.fileMb === undefined ? '' : `; the whole dataset as one NDJSON file: ${int(result.fileMb)} MB`}.`,
     '',
     `**Goals:** ${goals.map((g) => `${g.goal} — **${g.met ? 'met' : 'not met'}** (${g.measured})`).join('; ')}.`,

@@ -29,6 +29,7 @@ import { type DatasetInfo, ensureDataset } from '../dataset/build.js';
 import { createDataset, type Scale, scaleFor } from '../dataset/generate.js';
 import { describeMachine, type Machine, pinSelf } from '../machine.js';
 import type { BenchOptions } from '../options.js';
+import { prewarm } from '../prewarm.js';
 import { round } from '../stats.js';
 import { searchFilters } from './searches.js';
 import { type ImportTimings, importTimings, timingsRequested } from './timings.js';
@@ -60,6 +61,8 @@ export interface ImportRunResult {
   postgresVersion?: string;
   /** The server settings an import's cost depends on most (its buffer cache, how much WAL between checkpoints). */
   postgresSettings?: Record<string, string>;
+  /** Whether each database was prewarmed (pg_prewarm) before its change files. */
+  prewarmed?: boolean;
   options: { people: number; smallPeople: number; changePeople: number; kinds: string[]; samples: number; importTimings: boolean };
   /** The bench database and the smaller one (their names, not their URLs). */
   databases: { name: string; people: number; companies: number }[];
@@ -112,13 +115,18 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
   const db = await openDatabase({ databaseUrl, poolMax: 4 });
   let postgresVersion: string | undefined;
   let postgresSettings: Record<string, string> | undefined;
+  let prewarmed = false;
   try {
     postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
     postgresSettings = await serverSettings(db);
-    // 3: the same size of change file on both databases, each restored by its inverse.
+    // 3: the same size of change file on both databases, each restored by its inverse;
+    // each database prewarmed first, as a server that has been running holds it (the
+    // initial load has just written a second copy of the dataset through the caches).
+    prewarmed = await prewarm(db);
     const files = await changeAlone(main, db, changePeople, results, take, people);
     const smallDb = await openDatabase({ databaseUrl: smallUrl, poolMax: 1 });
     try {
+      prewarmed = (await prewarm(smallDb)) && prewarmed;
       await changeAlone(small, smallDb, changePeople, results, take, smallPeople);
     } finally {
       await smallDb.close();
@@ -150,6 +158,7 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
     machine,
     postgresVersion,
     postgresSettings,
+    prewarmed,
     options: { people, smallPeople, changePeople, kinds: options.kinds, samples: options.samples, importTimings: timingsRequested() },
     databases: [summary(databaseUrl, info), summary(smallUrl, smallInfo)],
     fileMb: results.fileMb,

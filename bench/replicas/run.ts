@@ -30,6 +30,7 @@ import { type Measured, measureHttp } from '../loadHttp.js';
 import { describeMachine, type Machine, pinSelf } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { alternatingSteps, type Scenario } from '../plan.js';
+import { prewarm } from '../prewarm.js';
 import { childEnv, type Running, startTarget } from '../processes.js';
 import { type HttpRequestSpec, personKinds, personWorkload } from '../scenarios.js';
 import { median, percentile, round } from '../stats.js';
@@ -114,7 +115,7 @@ export async function runReplicaBench(options: BenchOptions & { replicaPeople: n
       await db.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
       await cluster.caughtUp(600_000);
       // Both servers' caches hold what fits of the data, as on servers that have been running.
-      for (const url of [databaseUrl, standbyUrl]) await prewarm(url);
+      for (const url of [databaseUrl, standbyUrl]) await prewarmAt(url);
 
       const oneLarge = info.credentials.find((c) => c.key === 'oneLarge')!;
       const held = (await findActiveCredential(db, hashToken(oneLarge.token)))!;
@@ -212,10 +213,10 @@ export async function runReplicaBench(options: BenchOptions & { replicaPeople: n
   }
 }
 
-async function prewarm(url: string): Promise<void> {
+async function prewarmAt(url: string): Promise<void> {
   const db = await openDatabase({ databaseUrl: url, poolMax: 1 });
   try {
-    await db.query(`SELECT pg_prewarm(c.oid) FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i')`);
+    if (!(await prewarm(db, { createExtension: false }))) throw new Error(`pg_prewarm failed on ${new URL(url).host}`);
   } finally {
     await db.close();
   }
