@@ -8,15 +8,14 @@ import type { FilterRules, FilterValues, PersonFilter } from '../domain/persons.
 
 /**
  * The columns last_name_pieces and first_name_pieces hold besides `piece` (see the
- * baseline migration; tests/persons/nameRoutes.test.ts holds this list to the tables).
+ * migrations; tests/persons/nameRoutes.test.ts holds these lists to the tables). The
+ * first-name pieces hold no last name, so that a changed last name leaves them alone: a
+ * search they lead checks a (short) last name on the person's employments instead.
  */
-export const namePiecesColumns = [
-  'company_id',
-  'person_created_at',
-  'person_id',
-  'last_name_folded',
-  'first_name_folded',
-] as const satisfies readonly EmploymentColumn[];
+export const namePiecesColumns = {
+  last: ['company_id', 'person_created_at', 'person_id', 'last_name_folded', 'first_name_folded'],
+  first: ['company_id', 'person_created_at', 'person_id', 'first_name_folded'],
+} as const satisfies Record<'last' | 'first', readonly EmploymentColumn[]>;
 
 export type NameRoute = { route: 'none' | 'row' | 'dictionary' } | { route: 'pieces'; lead: 'last' | 'first'; fragment: string };
 
@@ -30,17 +29,21 @@ export type NameRoute = { route: 'none' | 'row' | 'dictionary' } | { route: 'pie
  */
 export function nameRouter(rules: FilterRules): (filter: PersonFilter) => NameRoute {
   const lookups = Object.keys(rules).filter((name) => rules[name]!.lookup);
-  const piecesLack = Object.keys(rules).filter((name) => !(namePiecesColumns as readonly string[]).includes(rules[name]!.column));
+  // The filters other than the names whose column a lead's pieces lack.
+  const piecesLack = (lead: 'last' | 'first') =>
+    Object.keys(rules).filter(
+      (name) => name !== 'lastName' && name !== 'firstName' && !(namePiecesColumns[lead] as readonly string[]).includes(rules[name]!.column),
+    );
+  const lacking = { last: piecesLack('last'), first: piecesLack('first') };
   const long = (fragment: string | undefined) => fragment !== undefined && [...fragment].length >= 3;
   return (filter) => {
     if (filter.lastName === undefined && filter.firstName === undefined) return { route: 'none' };
     const values: Readonly<Record<string, unknown>> = filter as FilterValues;
     if (lookups.some((name) => values[name] !== undefined)) return { route: 'row' };
     if (long(filter.lastName) || long(filter.firstName)) {
-      if (piecesLack.some((name) => values[name] !== undefined)) return { route: 'row' };
-      return long(filter.lastName)
-        ? { route: 'pieces', lead: 'last', fragment: filter.lastName! }
-        : { route: 'pieces', lead: 'first', fragment: filter.firstName! };
+      const lead = long(filter.lastName) ? 'last' : 'first';
+      if (lacking[lead].some((name) => values[name] !== undefined)) return { route: 'row' };
+      return { route: 'pieces', lead, fragment: lead === 'last' ? filter.lastName! : filter.firstName! };
     }
     return { route: 'dictionary' };
   };

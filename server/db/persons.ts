@@ -137,7 +137,16 @@ export function personQuery<Rules extends typeof personFilters>(
     }
     for (const side of ['last', 'first'] as const) {
       const fragment = checked[side];
-      if (fragment !== undefined) where.push(filterCondition(nameRules[side], param(filterParameter(nameRules[side], fragment))));
+      if (fragment === undefined) continue;
+      const placeholder = param(filterParameter(nameRules[side], fragment));
+      // The first-name pieces hold no last name (nameRoutes.ts): it is checked on the
+      // person's employments in the entry's company that bear the entry's first name.
+      where.push(
+        names.route === 'pieces' && names.lead === 'first' && side === 'last'
+          ? `EXISTS (SELECT FROM employees x WHERE x.person_id = e.person_id AND x.company_id = e.company_id
+                AND x.first_name_folded = e.first_name_folded AND ${filterCondition(nameRules.last, placeholder, 'x')})`
+          : filterCondition(nameRules[side], placeholder),
+      );
     }
     filterConditions(afterNames, filter, where, param, bounds);
     const limit = param(filter.limit);

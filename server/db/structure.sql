@@ -131,11 +131,10 @@ CREATE TABLE first_name_pieces (
   company_id text NOT NULL,
   person_created_at timestamp with time zone NOT NULL,
   person_id uuid NOT NULL,
-  last_name_folded text NOT NULL,
   first_name_folded text NOT NULL,
-  CONSTRAINT first_name_pieces_pkey PRIMARY KEY (piece, company_id, person_created_at, person_id, first_name_folded, last_name_folded)
+  CONSTRAINT first_name_pieces_pkey PRIMARY KEY (piece, company_id, person_created_at, person_id, first_name_folded)
 );
-CREATE INDEX first_name_pieces_by_person ON public.first_name_pieces USING btree (piece COLLATE "C", person_created_at, person_id) INCLUDE (company_id, first_name_folded, last_name_folded);
+CREATE INDEX first_name_pieces_by_person ON public.first_name_pieces USING btree (piece COLLATE "C", person_created_at, person_id) INCLUDE (company_id, first_name_folded);
 
 CREATE TABLE last_name_dictionary (
   folded text NOT NULL,
@@ -203,7 +202,7 @@ CREATE OR REPLACE FUNCTION public.credential_first_company_set()
 CREATE OR REPLACE FUNCTION public.fill_derived_data()
  RETURNS void
  LANGUAGE plpgsql
- -- body: md5 1546921905ea8640a259402b200e60df
+ -- body: md5 f04d2f1a0c43cdce8d1347c9e835ac55
 
 CREATE OR REPLACE FUNCTION public.follow_credential_companies()
  RETURNS trigger
@@ -213,7 +212,7 @@ CREATE OR REPLACE FUNCTION public.follow_credential_companies()
 CREATE OR REPLACE FUNCTION public.follow_employment_changes()
  RETURNS trigger
  LANGUAGE plpgsql
- -- body: md5 bdb148b87477ba1b64a5a40cedf0ce6f
+ -- body: md5 063c2462472a463a220f73a63545c26c
 
 CREATE OR REPLACE FUNCTION public.follow_person_times()
  RETURNS trigger

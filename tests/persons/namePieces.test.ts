@@ -48,6 +48,10 @@ describe.each(engines)('name pieces on %s', (engine) => {
   const adaA2 = employee(ada.id, 'co-a', 'Ada', 'Lovelace');
   const adaB = employee(ada.id, 'co-b', 'Ada', 'Byron-King');
   const zoeA = employee(zoe.id, 'co-a', 'Zoë', 'Ölçer');
+  // Bea is employed twice by co-b, under two other names.
+  const bea = person();
+  const beaB1 = employee(bea.id, 'co-b', 'Beatrix', 'Quist');
+  const beaB2 = employee(bea.id, 'co-b', 'Maxine', 'Odel');
   beforeAll(async () => {
     database = await throwawayDatabase(engine);
     db = database.db;
@@ -61,6 +65,9 @@ describe.each(engines)('name pieces on %s', (engine) => {
         adaA2,
         adaB,
         zoeA,
+        bea,
+        beaB1,
+        beaB2,
         employee(null, 'co-a', 'Unlinked', 'Lovelace'),
       ],
       'US',
@@ -70,7 +77,7 @@ describe.each(engines)('name pieces on %s', (engine) => {
 
   const entries = async () => ({
     last: await db.query(`SELECT piece, company_id, person_id::text, last_name_folded, first_name_folded FROM last_name_pieces ORDER BY 1, 2, 3, 4, 5`),
-    first: await db.query(`SELECT piece, company_id, person_id::text, last_name_folded, first_name_folded FROM first_name_pieces ORDER BY 1, 2, 3, 4, 5`),
+    first: await db.query(`SELECT piece, company_id, person_id::text, first_name_folded FROM first_name_pieces ORDER BY 1, 2, 3, 4`),
   });
   const expectEntriesEqualAFillFromScratch = async () => {
     const { kept, rebuilt } = await derivedDataAndRebuild(db);
@@ -104,7 +111,9 @@ describe.each(engines)('name pieces on %s', (engine) => {
       'vel',
     ]);
     expect(last.filter((e: any) => e.last_name_folded === 'ölçer').map((e: any) => e.piece)).toEqual(['lçe', 'çer', 'ölç']);
-    expect(first.filter((e: any) => e.person_id === ada.id).map((e: any) => e.piece)).toEqual(['ada', 'ada']);
+    // A first-name entry holds no last name: Ada's two names in co-a and her one in co-b are one entry per company.
+    expect(first.filter((e: any) => e.person_id === ada.id).map((e: any) => `${e.piece} ${e.company_id}`)).toEqual(['ada co-a', 'ada co-b']);
+    expect(first[0]).not.toHaveProperty('last_name_folded');
     // Unlinked employments never show, so they are not filed.
     expect(last.filter((e: any) => e.person_id === null)).toEqual([]);
     await expectEntriesEqualAFillFromScratch();
@@ -118,11 +127,19 @@ describe.each(engines)('name pieces on %s', (engine) => {
     expect(await search({ lastName: 'n-k' })).toEqual([`${ada.id} co-a Lovelace`, `${ada.id} co-a Lovelace`, `${ada.id} co-b Byron-King`]);
     expect(await search({ lastName: 'n-k', companyId: 'co-a' })).toEqual([]);
     expect(await search({ lastName: 'lovelace' }, ['co-b'])).toEqual([]);
-    // A first name leads when the last is shorter than three characters.
+    // A first name leads when the last is shorter than three characters, which is then
+    // checked on an employment of the same company bearing that first name.
     expect(await search({ firstName: 'zoë', lastName: 'çe' })).toHaveLength(1);
+    expect(await search({ firstName: 'ada', lastName: 'by' })).toEqual([`${ada.id} co-a Lovelace`, `${ada.id} co-a Lovelace`, `${ada.id} co-b Byron-King`]);
+    expect(await search({ firstName: 'ada', lastName: 'by', companyId: 'co-a' })).toEqual([]);
+    expect(await search({ firstName: 'maxi', lastName: 'od' })).toEqual([`${bea.id} co-b Quist`, `${bea.id} co-b Odel`]);
+    expect(await search({ firstName: 'beat', lastName: 'od' })).toEqual([]);
+    expect(await search({ firstName: 'beat', lastName: 'q' }, ['co-a'])).toEqual([]);
   });
 
   it('follows a rename, keeping the entries another employment still bears', async () => {
+    const firstEntries = `SELECT xmin::text, piece, company_id FROM first_name_pieces WHERE person_id = $1 ORDER BY 2, 3`;
+    const adasFirstEntries = await db.query(firstEntries, [ada.id]);
     await db.query(`UPDATE employees SET last_name = 'Lamb', last_name_folded = 'lamb' WHERE id = $1`, [adaA1.id]);
     // adaA2 still bears "Lovelace" in co-a (and Ada's employments all show, never trimmed).
     expect(await search({ lastName: 'lovel', companyId: 'co-a' })).toEqual([`${ada.id} co-a Lamb`, `${ada.id} co-a Lovelace`, `${ada.id} co-b Byron-King`]);
@@ -131,6 +148,8 @@ describe.each(engines)('name pieces on %s', (engine) => {
     await db.query(`UPDATE employees SET last_name = 'Lamb', last_name_folded = 'lamb' WHERE id = $1`, [adaA2.id]);
     expect(await search({ lastName: 'lovel' })).toEqual([]);
     await expectEntriesEqualAFillFromScratch();
+    // A new last name leaves the first-name entries as they were, not written again.
+    expect(await db.query(firstEntries, [ada.id])).toEqual(adasFirstEntries);
   });
 
   // Two writers at once, on PostgreSQL: an insert of an employment bearing names whose

@@ -10,8 +10,7 @@ export const derivedTables = {
   first_name_dictionary: 'SELECT folded FROM first_name_dictionary ORDER BY 1',
   last_name_pieces:
     'SELECT piece, company_id, person_created_at::text, person_id::text, last_name_folded, first_name_folded FROM last_name_pieces ORDER BY 1, 2, 3, 4, 5, 6',
-  first_name_pieces:
-    'SELECT piece, company_id, person_created_at::text, person_id::text, last_name_folded, first_name_folded FROM first_name_pieces ORDER BY 1, 2, 3, 4, 5, 6',
+  first_name_pieces: 'SELECT piece, company_id, person_created_at::text, person_id::text, first_name_folded FROM first_name_pieces ORDER BY 1, 2, 3, 4, 5',
   people_by_company_day: 'SELECT company_id, day::text, people FROM people_by_company_day ORDER BY 1, 2',
   people_by_credential_day: 'SELECT credential_id::text, day::text, people FROM people_by_credential_day ORDER BY 1, 2',
 } as const;

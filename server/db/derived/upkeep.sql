@@ -119,6 +119,8 @@ BEGIN
   IF noted > 1000 THEN ANALYZE employment_states; END IF;
 
   -- Name pieces: the entries of what is no longer borne go, of what is newly borne come.
+  -- A first-name entry holds no last name, so it is compared without it: a changed last
+  -- name leaves the first-name entries alone. ('f' rows of the notes have no last name.)
   CREATE TEMP TABLE IF NOT EXISTS name_pieces_gone (side "char", piece text, company_id text, person_created_at timestamptz, person_id uuid, last_name_folded text, first_name_folded text) ON COMMIT DELETE ROWS;
   TRUNCATE name_pieces_gone;
   INSERT INTO name_pieces_gone
@@ -126,10 +128,16 @@ BEGIN
     SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM employment_states WHERE side = 'b'
     EXCEPT
     SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM employment_states WHERE side = 'a'
+  ),
+  first_gone AS (
+    SELECT company_id, person_created_at, person_id, first_name_folded FROM employment_states WHERE side = 'b'
+    EXCEPT
+    SELECT company_id, person_created_at, person_id, first_name_folded FROM employment_states WHERE side = 'a'
   )
   SELECT 'l', p, g.* FROM gone g CROSS JOIN LATERAL (SELECT DISTINCT substr(g.last_name_folded, s, 3) FROM generate_series(1, length(g.last_name_folded) - 2) AS s) AS x(p)
   UNION ALL
-  SELECT 'f', p, g.* FROM gone g CROSS JOIN LATERAL (SELECT DISTINCT substr(g.first_name_folded, s, 3) FROM generate_series(1, length(g.first_name_folded) - 2) AS s) AS x(p);
+  SELECT 'f', p, g.company_id, g.person_created_at, g.person_id, NULL, g.first_name_folded
+    FROM first_gone g CROSS JOIN LATERAL (SELECT DISTINCT substr(g.first_name_folded, s, 3) FROM generate_series(1, length(g.first_name_folded) - 2) AS s) AS x(p);
   -- From here on, joins with the big tables go by their indexes (nested loops from the
   -- few changed keys), never by a scan of every entry or bucket; restored at the end.
   PERFORM set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true);
@@ -138,18 +146,23 @@ BEGIN
      AND y.last_name_folded = g.last_name_folded AND y.first_name_folded = g.first_name_folded;
   DELETE FROM first_name_pieces y USING name_pieces_gone g
    WHERE g.side = 'f' AND y.piece = g.piece AND y.company_id = g.company_id AND y.person_created_at = g.person_created_at AND y.person_id = g.person_id
-     AND y.first_name_folded = g.first_name_folded AND y.last_name_folded = g.last_name_folded;
+     AND y.first_name_folded = g.first_name_folded;
   WITH came AS (
     SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM employment_states WHERE side = 'a'
     EXCEPT
     SELECT company_id, person_created_at, person_id, last_name_folded, first_name_folded FROM employment_states WHERE side = 'b'
   ),
+  first_came AS (
+    SELECT company_id, person_created_at, person_id, first_name_folded FROM employment_states WHERE side = 'a'
+    EXCEPT
+    SELECT company_id, person_created_at, person_id, first_name_folded FROM employment_states WHERE side = 'b'
+  ),
   last_came AS (INSERT INTO last_name_pieces
                 SELECT p, c.company_id, c.person_created_at, c.person_id, c.last_name_folded, c.first_name_folded
                   FROM came c CROSS JOIN LATERAL (SELECT DISTINCT substr(c.last_name_folded, s, 3) FROM generate_series(1, length(c.last_name_folded) - 2) AS s) AS x(p) ORDER BY 1, 2, 3, 4, 5, 6)
-  INSERT INTO first_name_pieces
-  SELECT p, c.company_id, c.person_created_at, c.person_id, c.last_name_folded, c.first_name_folded
-    FROM came c CROSS JOIN LATERAL (SELECT DISTINCT substr(c.first_name_folded, s, 3) FROM generate_series(1, length(c.first_name_folded) - 2) AS s) AS x(p) ORDER BY 1, 2, 3, 4, 6, 5;
+  INSERT INTO first_name_pieces (piece, company_id, person_created_at, person_id, first_name_folded)
+  SELECT p, c.company_id, c.person_created_at, c.person_id, c.first_name_folded
+    FROM first_came c CROSS JOIN LATERAL (SELECT DISTINCT substr(c.first_name_folded, s, 3) FROM generate_series(1, length(c.first_name_folded) - 2) AS s) AS x(p) ORDER BY 1, 2, 3, 4, 5;
 
   -- People rollups: a person counts once per (company, day), and once per (credential,
   -- day) over the credential's companies; only those whose presence changed move a count.
@@ -304,14 +317,16 @@ BEGIN
   INSERT INTO first_name_dictionary SELECT DISTINCT first_name_folded FROM fill_borne;
   -- The borne rows are distinct, so two entries can only repeat within one name (a piece
   -- it holds twice): each piece is kept where it first occurs in its name, and nothing
-  -- needs sorting or hashing to make the entries distinct.
+  -- needs sorting or hashing to make the entries distinct. (A first-name entry holds no
+  -- last name: its rows are made distinct without it first.)
   INSERT INTO last_name_pieces
   SELECT substr(b.last_name_folded, s, 3), b.company_id, b.person_created_at, b.person_id, b.last_name_folded, b.first_name_folded
     FROM fill_borne b CROSS JOIN generate_series(1, length(b.last_name_folded) - 2) AS s
    WHERE strpos(b.last_name_folded, substr(b.last_name_folded, s, 3)) = s;
-  INSERT INTO first_name_pieces
-  SELECT substr(b.first_name_folded, s, 3), b.company_id, b.person_created_at, b.person_id, b.last_name_folded, b.first_name_folded
-    FROM fill_borne b CROSS JOIN generate_series(1, length(b.first_name_folded) - 2) AS s
+  INSERT INTO first_name_pieces (piece, company_id, person_created_at, person_id, first_name_folded)
+  SELECT substr(b.first_name_folded, s, 3), b.company_id, b.person_created_at, b.person_id, b.first_name_folded
+    FROM (SELECT DISTINCT company_id, person_created_at, person_id, first_name_folded FROM fill_borne) b
+   CROSS JOIN generate_series(1, length(b.first_name_folded) - 2) AS s
    WHERE strpos(b.first_name_folded, substr(b.first_name_folded, s, 3)) = s;
   INSERT INTO people_by_company_day (company_id, day, people)
   SELECT company_id, utc_day(person_created_at), count(DISTINCT person_id) FROM fill_borne GROUP BY 1, 2;
