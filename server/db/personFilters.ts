@@ -8,9 +8,9 @@ import type { FilterRules, FilterValues } from '../domain/persons.js';
 
 const operators = { equals: '=', atLeast: '>=', below: '<', contains: 'LIKE' } as const;
 
-/** The condition `rule` puts on a matching employment (`e`, or `alias`), given the placeholder of its parameter (filterParameter). */
-export function filterCondition(rule: FilterRule, placeholder: string, alias = 'e'): string {
-  return `${alias}.${rule.column} ${operators[rule.match]} ${placeholder}${rule.cast ? `::${rule.cast}` : ''}`;
+/** The condition `rule` puts on a matching employment `e`, given the placeholder of its parameter (filterParameter). */
+export function filterCondition(rule: FilterRule, placeholder: string): string {
+  return `e.${rule.column} ${operators[rule.match]} ${placeholder}${rule.cast ? `::${rule.cast}` : ''}`;
 }
 
 /** The parameter a filter's value is passed as: for `contains`, a LIKE pattern of it anywhere. */

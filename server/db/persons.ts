@@ -127,26 +127,23 @@ export function personQuery<Rules extends typeof personFilters>(
       if (piece === names.fragment) checked[names.lead] = undefined;
     }
     if (names.route === 'dictionary') {
-      // Fragments of one or two characters: the distinct folded names holding them come
-      // from the dictionaries' own index (server/db/derived), and the employments bearing
-      // those names out of a btree by equality. The last name leads when both are given.
-      const lead = filter.lastName !== undefined ? 'last' : 'first';
-      const holding = `ARRAY(SELECT n.folded FROM ${lead}_name_dictionary n WHERE short_fragments(n.folded) @> ARRAY[${param(checked[lead])}::text])`;
-      where.push(`e.${lead}_name_folded = ANY (${holding})`);
+      // The distinct folded names holding the leading fragment come from the dictionary's
+      // own indexes (server/db/derived): a fragment of one or two characters by its short
+      // fragments, a longer one (a first name) by its first three characters and then
+      // whole. The employments bearing those names come out of a btree by equality.
+      const { lead } = names;
+      const fragment = checked[lead]!;
+      const characters = [...fragment];
+      const holds =
+        characters.length < 3
+          ? `short_fragments(n.folded) @> ARRAY[${param(fragment)}::text]`
+          : `name_pieces(n.folded) @> ARRAY[${param(characters.slice(0, 3).join(''))}::text] AND n.folded LIKE ${param(filterParameter(nameRules[lead], fragment))}`;
+      where.push(`e.${lead}_name_folded = ANY (ARRAY(SELECT n.folded FROM ${lead}_name_dictionary n WHERE ${holds}))`);
       checked[lead] = undefined;
     }
     for (const side of ['last', 'first'] as const) {
       const fragment = checked[side];
-      if (fragment === undefined) continue;
-      const placeholder = param(filterParameter(nameRules[side], fragment));
-      // The first-name pieces hold no last name (nameRoutes.ts): it is checked on the
-      // person's employments in the entry's company that bear the entry's first name.
-      where.push(
-        names.route === 'pieces' && names.lead === 'first' && side === 'last'
-          ? `EXISTS (SELECT FROM employees x WHERE x.person_id = e.person_id AND x.company_id = e.company_id
-                AND x.first_name_folded = e.first_name_folded AND ${filterCondition(nameRules.last, placeholder, 'x')})`
-          : filterCondition(nameRules[side], placeholder),
-      );
+      if (fragment !== undefined) where.push(filterCondition(nameRules[side], param(filterParameter(nameRules[side], fragment))));
     }
     filterConditions(afterNames, filter, where, param, bounds);
     const limit = param(filter.limit);

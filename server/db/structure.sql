@@ -124,6 +124,7 @@ CREATE TABLE first_name_dictionary (
   folded text NOT NULL,
   CONSTRAINT first_name_dictionary_pkey PRIMARY KEY (folded)
 );
+CREATE INDEX first_name_dictionary_pieces ON public.first_name_dictionary USING gin (name_pieces(folded));
 CREATE INDEX first_name_dictionary_short ON public.first_name_dictionary USING gin (short_fragments(folded));
 
 CREATE TABLE first_name_pieces (

@@ -155,8 +155,10 @@ describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', (
   it.each([
     ['last', { lastName: 'al' }, 'last_name_dictionary_short', 'employees_last_name'],
     ['first', { firstName: 'n' }, 'first_name_dictionary_short', 'employees_first_name'],
+    // (The first-name pieces hold no last name: a longer first name with a shorter last goes through the dictionary by its pieces.)
+    ['longer first', { firstName: 'anna', lastName: 'a' }, 'first_name_dictionary_pieces', 'employees_first_name'],
   ] as const)(
-    'finds the %s names holding a fragment of one or two characters by their own index, which holds no name piece',
+    "finds the %s names holding a fragment by the dictionary's own index, and their employments by name",
     async (_, filter, dictionaryIndex, index) => {
       for (const companies of [['co-7'], everyCompany]) {
         const used = indexes(await planNodes(filter, companies));

@@ -72,6 +72,8 @@ describe.each(engines)('name pieces on %s', (engine) => {
       ],
       'US',
     );
+    // The credential's companies, which a search through the dictionaries over several companies joins.
+    await db.query(`INSERT INTO credential_companies (credential_id, company_id) SELECT $1, unnest($2::text[])`, [CREDENTIAL, companies]);
   });
   afterAll(() => database?.drop());
 

@@ -2,8 +2,9 @@
 -- employment of this person in this company bears this first name. A change of last name
 -- (the most common change of a name) then leaves a person's first-name entries as they
 -- are, where before every one of them was deleted and inserted again. The first-name
--- pieces lead a search only when it gives no last name of three or more characters; a
--- shorter last name is then checked on the person's employments (server/db/persons.ts).
+-- pieces then lead only a search that gives no last name; one giving a first name of three
+-- or more characters and a shorter last name goes through the first-name dictionary,
+-- whose names are now indexed by their pieces too (server/db/nameRoutes.ts).
 -- The entries are made again from the employments, then keyed, as an initial load does.
 TRUNCATE first_name_pieces;
 -- (Drops the primary key and first_name_pieces_by_person, which hold the column.)
@@ -16,3 +17,4 @@ SELECT substr(b.first_name_folded, s, 3), b.company_id, b.person_created_at, b.p
 ALTER TABLE first_name_pieces ADD PRIMARY KEY (piece, company_id, person_created_at, person_id, first_name_folded);
 CREATE INDEX first_name_pieces_by_person ON first_name_pieces (piece COLLATE "C", person_created_at, person_id)
   INCLUDE (company_id, first_name_folded);
+CREATE INDEX first_name_dictionary_pieces ON first_name_dictionary USING gin (name_pieces(folded));
