@@ -114,6 +114,51 @@ describe.each(engines)('migrating on %s', (engine) => {
     }
   });
 
+  it('carries a populated database over migration 004: first-name entries without the last name, equal to a rebuild', async () => {
+    const populated = await throwawayDatabase(engine);
+    try {
+      const { db } = populated;
+      for (const n of [1, 2, 3]) await writeEmployment(db, n);
+      // A second employment of the first person in the same company, under another last name.
+      await db.query(`
+        INSERT INTO employees (id, company_id, person_id, person_created_at, person_updated_at, first_name, last_name, first_name_folded,
+                               last_name_folded, date_of_birth, email, phone, address_line1, city, state, postal_code, created_at, updated_at)
+        SELECT '00000000-0000-4000-9000-0000000000aa', company_id, person_id, person_created_at, person_updated_at, first_name, 'Byron',
+               first_name_folded, 'byron', date_of_birth, email, phone, address_line1, city, state, postal_code, created_at, updated_at
+          FROM employees WHERE last_name_folded = 'lovelace1'`);
+      // The database as it stood before 004: first-name entries that held the last name
+      // too, no piece index on the first-name dictionary, the upkeep of that time recorded.
+      await db.query('DROP INDEX first_name_dictionary_pieces');
+      await db.query('DROP TABLE first_name_pieces');
+      await db.query(`
+        CREATE TABLE first_name_pieces (
+          piece text NOT NULL, company_id text NOT NULL, person_created_at timestamptz NOT NULL, person_id uuid NOT NULL,
+          last_name_folded text NOT NULL, first_name_folded text NOT NULL,
+          PRIMARY KEY (piece, company_id, person_created_at, person_id, first_name_folded, last_name_folded))`);
+      await db.query(`CREATE INDEX first_name_pieces_by_person ON first_name_pieces (piece COLLATE "C", person_created_at, person_id)
+                        INCLUDE (company_id, first_name_folded, last_name_folded)`);
+      await db.query(`
+        INSERT INTO first_name_pieces
+        SELECT DISTINCT p, company_id, person_created_at, person_id, last_name_folded, first_name_folded
+          FROM employees CROSS JOIN unnest(name_pieces(first_name_folded)) AS p WHERE person_id IS NOT NULL`);
+      await db.query(`DELETE FROM schema_migrations WHERE version = '004_first_name_pieces_without_last_name.sql'`);
+      await db.query(`UPDATE schema_migrations SET version = $1 WHERE starts_with(version, $2)`, [
+        `${upkeepSource} sha256:older after 003_employees_room_for_updates.sql`,
+        `${upkeepSource} `,
+      ]);
+      expect(await db.query('SELECT count(*)::int AS n FROM first_name_pieces')).toEqual([{ n: 4 }]);
+
+      expect(await migrate(db)).toEqual(['004_first_name_pieces_without_last_name.sql', upkeepSource]);
+      expect(await describeStructure(db)).toBe(committed);
+      const { kept, rebuilt } = await derivedDataAndRebuild(db);
+      // "ada" once per person: the first person's two last names are one entry now.
+      expect(kept.first_name_pieces).toHaveLength(3);
+      expect(kept).toEqual(rebuilt);
+    } finally {
+      await populated.drop();
+    }
+  });
+
   it('needs no extension: the name pieces and dictionaries replaced pg_trgm and btree_gin', () => {
     expect(committed).toContain('-- Extensions: none.');
   });
