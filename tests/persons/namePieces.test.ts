@@ -129,8 +129,8 @@ describe.each(engines)('name pieces on %s', (engine) => {
     expect(await search({ lastName: 'n-k' })).toEqual([`${ada.id} co-a Lovelace`, `${ada.id} co-a Lovelace`, `${ada.id} co-b Byron-King`]);
     expect(await search({ lastName: 'n-k', companyId: 'co-a' })).toEqual([]);
     expect(await search({ lastName: 'lovelace' }, ['co-b'])).toEqual([]);
-    // A first name leads when the last is shorter than three characters, which is then
-    // checked on an employment of the same company bearing that first name.
+    // A first name leads when the last is shorter than three characters (through the
+    // first-name dictionary), and the last is checked on the same employment.
     expect(await search({ firstName: 'zoë', lastName: 'çe' })).toHaveLength(1);
     expect(await search({ firstName: 'ada', lastName: 'by' })).toEqual([`${ada.id} co-a Lovelace`, `${ada.id} co-a Lovelace`, `${ada.id} co-b Byron-King`]);
     expect(await search({ firstName: 'ada', lastName: 'by', companyId: 'co-a' })).toEqual([]);
