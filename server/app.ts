@@ -53,6 +53,7 @@ async function openReadRouter(config: Config, primary: Database, logger: Logger)
   const { nameReplicas, ReadRouter } = await import('./db/readRouting.js');
   return ReadRouter.open(primary, nameReplicas(config.replicaUrls), config, {
     maxLagMs: config.replicaMaxLagMs,
+    checkTimeoutMs: config.replicaCheckTimeoutMs,
     onChange: (database, up, error) =>
       up ? logger.info({ database }, 'database answers again') : logger.warn({ database, err: error }, 'database down; reads go elsewhere'),
   });

@@ -19,6 +19,7 @@ export interface Config {
   replicaUrls: string[];
   /** A replica whose heartbeat is older than this is passed over (docs/operating/replicas.md). */
   replicaMaxLagMs: number;
+  replicaCheckTimeoutMs: number;
   /** DATABASE_URL (and the replicas' URLs) lead to a pooler in transaction mode, PgBouncer's (server/db/transactionPooling.ts). */
   transactionPooling: boolean;
   /** The primary itself, past the pooler: the audit spool's session-level locks and the commands connect here. */
@@ -131,6 +132,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     replicaUrls: list(env, 'DATABASE_REPLICA_URLS').map((url) => postgresUrl('DATABASE_REPLICA_URLS', url)),
     replicaMaxLagMs: int(env, 'REPLICA_MAX_LAG_MS', 5_000, 100, 3_600_000),
+    replicaCheckTimeoutMs: int(env, 'REPLICA_CHECK_TIMEOUT_MS', 750, 50, 60_000),
     transactionPooling: bool(env, 'PG_TRANSACTION_POOLING', false),
     databaseDirectUrl: env.DATABASE_DIRECT_URL ? postgresUrl('DATABASE_DIRECT_URL', env.DATABASE_DIRECT_URL) : undefined,
     pgliteDataDir: env.PGLITE_DATA_DIR || undefined,

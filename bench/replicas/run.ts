@@ -293,7 +293,12 @@ async function routingCost(
   config: Config,
   log: (line: string) => void,
 ): Promise<NonNullable<ReplicaRunResult['routing']>> {
-  const router = await ReadRouter.open(primary, nameReplicas([standbyUrl]), { ...config, databaseUrl }, { maxLagMs: config.replicaMaxLagMs });
+  const router = await ReadRouter.open(
+    primary,
+    nameReplicas([standbyUrl]),
+    { ...config, databaseUrl },
+    { maxLagMs: config.replicaMaxLagMs, checkTimeoutMs: config.replicaCheckTimeoutMs },
+  );
   const figures: NonNullable<ReplicaRunResult['routing']> = [];
   try {
     for (const kind of ['getPerson', 'nameSubstring'] as const) {

@@ -41,6 +41,8 @@ const STARTUP_CHECK_MS = 50;
 export interface ReadRouterOptions {
   /** REPLICA_MAX_LAG_MS. */
   maxLagMs: number;
+  /** REPLICA_CHECK_TIMEOUT_MS. */
+  checkTimeoutMs: number;
   /** A database went down or came back (logged by the caller). */
   onChange?: (database: string, up: boolean, error?: unknown) => void;
 }
@@ -62,7 +64,7 @@ export class ReadRouter implements Queryable {
     const onChange = options.onChange ?? (() => {});
     // The replicas' asOf is the heartbeat they hold: this instance keeps it beating.
     this.heartbeat = new Heartbeat(primary, (up, error) => onChange('primary', up, error));
-    this.replicas = replicas.map((r) => new ReplicaHealth(r.name, r.db, (up, error) => onChange(r.name, up, error)));
+    this.replicas = replicas.map((r) => new ReplicaHealth(r.name, r.db, options.checkTimeoutMs, (up, error) => onChange(r.name, up, error)));
   }
 
   /** Opens a pool per replica (the primary's settings), checks each once, and starts the heartbeat and the checks. */

@@ -1,7 +1,7 @@
 // What each instance knows of its replicas, learnt off the request path: every
 // CHECK_INTERVAL_MS each replica is asked, on a connection of its own (a saturated pool
 // must not look like a dead replica), how old the heartbeat it has replayed is
-// (heartbeat.ts). A replica that does not answer within CHECK_TIMEOUT_MS, or fails, is
+// (heartbeat.ts). A replica that does not answer within REPLICA_CHECK_TIMEOUT_MS, or fails, is
 // down until it answers again. Between checks the known age grows with the time passed,
 // so a replica is never taken for fresher than it was.
 import type { Database, Session } from './database.js';
@@ -9,7 +9,6 @@ import { DatabaseState } from './databaseState.js';
 import { walPosition } from './walPosition.js';
 
 export const CHECK_INTERVAL_MS = 250;
-export const CHECK_TIMEOUT_MS = 750;
 
 export class ReplicaHealth extends DatabaseState {
   /** The heartbeat it held at its last check (ms since the epoch, the primary's clock). */
@@ -27,6 +26,7 @@ export class ReplicaHealth extends DatabaseState {
   constructor(
     name: string,
     readonly db: Database,
+    private readonly timeoutMs: number,
     onChange: (up: boolean, error?: unknown) => void = () => {},
   ) {
     // Unknown until its first check answers.
@@ -38,8 +38,8 @@ export class ReplicaHealth extends DatabaseState {
     return this.ageAtCheck + (now - this.checkedAt);
   }
 
-  /** Checks now unless a check is under way; resolves within CHECK_TIMEOUT_MS whatever the replica does. */
-  check(timeoutMs = CHECK_TIMEOUT_MS): Promise<void> {
+  /** Checks now unless a check is under way; resolves within the timeout whatever the replica does. */
+  check(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.checking ??= this.checkOnce().finally(() => {
       this.checking = undefined;
@@ -47,9 +47,9 @@ export class ReplicaHealth extends DatabaseState {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<void>((resolve) => {
       timer = setTimeout(() => {
-        this.markDown(new Error(`no answer within ${timeoutMs} ms`));
+        this.markDown(new Error(`no answer within ${this.timeoutMs} ms`));
         resolve();
-      }, timeoutMs);
+      }, this.timeoutMs);
     });
     return Promise.race([this.checking, late]).finally(() => clearTimeout(timer));
   }

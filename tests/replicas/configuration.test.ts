@@ -14,6 +14,13 @@ describe('replica configuration', () => {
     expect(loadConfig({ DATABASE_URL: primary }).replicaUrls).toEqual([]);
   });
 
+  it('takes the lag bound and the check timeout within their ranges', () => {
+    expect(loadConfig({ DATABASE_URL: primary })).toMatchObject({ replicaMaxLagMs: 5_000, replicaCheckTimeoutMs: 750 });
+    expect(loadConfig({ DATABASE_URL: primary, REPLICA_CHECK_TIMEOUT_MS: '2000' }).replicaCheckTimeoutMs).toBe(2_000);
+    for (const bad of ['10', '60001', 'soon'])
+      expect(() => loadConfig({ DATABASE_URL: primary, REPLICA_CHECK_TIMEOUT_MS: bad })).toThrow(/REPLICA_CHECK_TIMEOUT_MS/);
+  });
+
   it('refuses replicas without a PostgreSQL primary: the embedded database has none', () => {
     expect(() => loadConfig({ DATABASE_REPLICA_URLS: replicas })).toThrow(ConfigError);
     expect(() => loadConfig({ DATABASE_REPLICA_URLS: replicas })).toThrow(/DATABASE_REPLICA_URLS needs DATABASE_URL/);

@@ -160,6 +160,10 @@ describeReplication('reads from a hot standby', () => {
         DATABASE_URL: url(cluster.primary),
         DATABASE_REPLICA_URLS: url(cluster.standby),
         PG_INLINE_COMPANIES_MAX: inlineMax,
+        // Each read waits for the standby to catch up (afterImport): a check or a heartbeat
+        // late on a loaded host must not send reads to the primary, which would not be this test.
+        REPLICA_MAX_LAG_MS: '600000',
+        REPLICA_CHECK_TIMEOUT_MS: '30000',
       });
       const standbyReads = async () => {
         const text = await (await fetch(`${oracle.url}/metrics`)).text();
