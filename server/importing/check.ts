@@ -48,8 +48,17 @@ const label = (r: any): string =>
       ? `delete ${r.record ?? ''} ${r.id ?? r.employeeId ?? ''}`.trim()
       : `${r?.type ?? 'record'} ${r?.id ?? r?.employeeId ?? ''}`.trim();
 
+/** An employee record not staged yet: what follows it may still join its row (staging.ts, inline kinds). */
+interface OpenEmployee {
+  id: string;
+  values: CopyValue[];
+  /** Per kind, the record staged with it: its line, then its columns. */
+  kinds: Partial<Record<EmploymentRecordKindName, CopyValue[]>>;
+}
+
 export class RecordChecker {
   private rows = new Map<StagingTable, RowBytes>();
+  private open: OpenEmployee | undefined;
   private pending = 0;
   private records = 0;
   private problems: ImportProblem[] = [];
@@ -59,6 +68,10 @@ export class RecordChecker {
   /** Phones as read → E.164 (or null when unparseable), for the employments of one person that repeat theirs. */
   private readonly phones = new Map<string, string | null>();
   private readonly kindRow: Record<EmploymentRecordKindName, (record: any) => CopyValue[]>;
+  /** Per kind, an employee row's inline columns where no record of the kind joined it. */
+  private readonly noKindRecord = Object.fromEntries(
+    employmentRecordKindNames.map((kind) => [kind, new Array<CopyValue>(1 + kindColumns(kind).length).fill(null)]),
+  ) as Record<EmploymentRecordKindName, CopyValue[]>;
 
   constructor(
     private readonly defaultPhoneRegion: string,
@@ -144,6 +157,7 @@ export class RecordChecker {
       case 'person':
         return this.stage('import_persons', [line, record.id, record.createdAt, record.updatedAt]);
       case 'employee': {
+        this.closeEmployee();
         const phone = this.phone(record.phone);
         if (!phone)
           return this.problem(
@@ -151,7 +165,8 @@ export class RecordChecker {
             value,
             `phone ${JSON.stringify(record.phone)} cannot be parsed as a phone number (default region ${this.defaultPhoneRegion})`,
           );
-        return this.stage('import_employees', employeeRow(line, record, phone, this.fold));
+        this.open = { id: record.id, values: employeeRow(line, record, phone, this.fold), kinds: {} };
+        return;
       }
       case 'delete':
         return this.stage('import_deletes', [line, record.record, 'id' in record ? record.id : record.employeeId]);
@@ -163,13 +178,30 @@ export class RecordChecker {
           `\\x${credentialHash(record).toString('hex')}`,
           `{${record.companies.join(',')}}`,
         ]);
-      default:
-        return this.stage(kindStagingTable[record.type], [line, record.employeeId, ...this.kindRow[record.type](record)]);
+      default: {
+        const open = this.open;
+        // The first of its kind after its employee record joins that record's row; any
+        // other is staged alone, and resolve.ts orders them all by line.
+        if (open?.id === record.employeeId && !open.kinds[record.type]) open.kinds[record.type] = [line, ...this.kindRow[record.type](record)];
+        else this.stage(kindStagingTable[record.type], [line, record.employeeId, ...this.kindRow[record.type](record)]);
+        return;
+      }
     }
+  }
+
+  /** Stages the open employee record's row, with the records that joined it. */
+  private closeEmployee(): void {
+    const open = this.open;
+    if (!open) return;
+    this.open = undefined;
+    const values = open.values;
+    for (const kind of employmentRecordKindNames) values.push(...(open.kinds[kind] ?? this.noKindRecord[kind]));
+    this.stage('import_employees', values);
   }
 
   /** What was checked since the last take(), and a fresh start. */
   take(): CheckedChunk {
+    this.closeEmployee();
     const rows: CheckedChunk['rows'] = {};
     for (const [table, bytes] of this.rows) rows[table] = bytes.written();
     const chunk: CheckedChunk = {

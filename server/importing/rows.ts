@@ -2,7 +2,7 @@
 // stored (phone in E.164, external ids distinct and in order) and its folded names. The
 // bench's bulk loader writes the same rows (bench/dataset/copyFormat.ts).
 import type { CopyValue } from '../db/copyText.js';
-import { stagingTables } from '../db/import/staging.js';
+import { employeeRecordColumns } from '../db/import/staging.js';
 import { type EmploymentRecordKind, employeeFields, employmentRecordKindNames, employmentRecordKinds } from '../domain/employment.js';
 import { valueAt } from '../domain/fields.js';
 import { foldName } from '../domain/names.js';
@@ -11,7 +11,7 @@ import type { EmployeeRecord, EmploymentRecord } from './records.js';
 /** The fields stored with a folded copy, in employmentColumns' order of those copies. */
 const foldedFields = employeeFields.filter((f) => f.folded !== undefined);
 
-/** An employee record's staging row: its fields as stored (its phone in E.164), then its folded copies (the names). */
+/** An employee record's own staging row: its fields as stored (its phone in E.164), then its folded copies (the names). */
 export function employeeRow(line: number, record: EmployeeRecord, phone: string = record.phone, fold: (name: string) => string = foldName): CopyValue[] {
   const values: CopyValue[] = [line];
   for (const f of employeeFields) {
@@ -22,7 +22,7 @@ export function employeeRow(line: number, record: EmployeeRecord, phone: string 
     const value = valueAt(record, f.path);
     values.push(typeof value === 'string' ? fold(value) : null);
   }
-  if (values.length !== stagingTables.import_employees.length) throw new Error('employee staging row out of step with its table');
+  if (values.length !== employeeRecordColumns.length) throw new Error('employee staging row out of step with its table');
   return values;
 }
 

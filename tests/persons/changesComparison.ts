@@ -21,6 +21,35 @@ import { firstNames, instants, lastNames, phones, randomDataset, randomQuery, rn
 const e164Of = new Map(phones.flatMap((p) => p.formats.map((f) => [f, p.e164] as const)));
 type Random = ReturnType<typeof rng>;
 
+const kinds = ['membership', 'invitation', 'linkedUser', 'participation', 'coverage'] as const;
+
+/** A random per-employment record of the employment `employeeId`. */
+function kindRecord(r: Random, employeeId: string): ImportRecord {
+  const kind = r.pick(kinds);
+  return kind === 'membership'
+    ? { type: kind, employeeId, status: r.pick(['active', 'revoked'] as const) }
+    : kind === 'invitation'
+      ? {
+          type: kind,
+          employeeId,
+          status: r.pick(['pending', 'accepted'] as const),
+          invitedAt: '2024-01-01T00:00:00.000Z',
+          expiresAt: r.pick(['2024-02-01T00:00:00.000Z', '2099-01-01T00:00:00.000Z']),
+        }
+      : kind === 'linkedUser'
+        ? { type: kind, employeeId, status: r.pick(['active', 'deactivated'] as const) }
+        : kind === 'participation'
+          ? { type: kind, employeeId, decision: r.pick(['opt_in', null] as const), decidedAt: r.pick([null, instants[0]!]) }
+          : {
+              type: kind,
+              employeeId,
+              status: r.pick(['enrolled', 'waived'] as const),
+              startsAt: r.pick(instants),
+              endsAt: null,
+              planTier: r.pick([null, 'family']),
+            };
+}
+
 /**
  * One random change file against the model's state (`store`, which it moves along as it
  * writes, so that each operation sees the ones before it), and the snapshots it asks for;
@@ -52,7 +81,7 @@ function changeFile(r: Random, store: ModelStore, fixedCompanies: string[], step
   for (let o = 0; o < operations && !snapshots.length; o++) {
     const file: ImportRecord[] = [];
     const existing = employees();
-    const pick = r.int(0, 13);
+    const pick = r.int(0, 14);
     if (pick === 0 || !existing.length) {
       // A new person with an employment or two (the person before or after them in the file).
       const person = { type: 'person' as const, id: r.uuid(), createdAt: r.pick(instants), updatedAt: r.pick(instants) };
@@ -82,36 +111,11 @@ function changeFile(r: Random, store: ModelStore, fixedCompanies: string[], step
       }
       file.push({ type: 'delete', record: 'person', id });
     } else if (pick === 7) {
-      const e = r.pick(existing);
-      const kind = r.pick(['membership', 'invitation', 'linkedUser', 'participation', 'coverage'] as const);
-      file.push(
-        kind === 'membership'
-          ? { type: kind, employeeId: e.id, status: r.pick(['active', 'revoked'] as const) }
-          : kind === 'invitation'
-            ? {
-                type: kind,
-                employeeId: e.id,
-                status: r.pick(['pending', 'accepted'] as const),
-                invitedAt: '2024-01-01T00:00:00.000Z',
-                expiresAt: r.pick(['2024-02-01T00:00:00.000Z', '2099-01-01T00:00:00.000Z']),
-              }
-            : kind === 'linkedUser'
-              ? { type: kind, employeeId: e.id, status: r.pick(['active', 'deactivated'] as const) }
-              : kind === 'participation'
-                ? { type: kind, employeeId: e.id, decision: r.pick(['opt_in', null] as const), decidedAt: r.pick([null, instants[0]!]) }
-                : {
-                    type: kind,
-                    employeeId: e.id,
-                    status: r.pick(['enrolled', 'waived'] as const),
-                    startsAt: r.pick(instants),
-                    endsAt: null,
-                    planTier: r.pick([null, 'family']),
-                  },
-      );
+      file.push(kindRecord(r, r.pick(existing).id));
     } else if (pick === 8) {
       file.push({
         type: 'delete',
-        record: r.pick(['membership', 'invitation', 'linkedUser', 'participation', 'coverage'] as const),
+        record: r.pick(kinds),
         employeeId: r.pick(existing).id,
       });
     } else if (pick === 9) {
@@ -121,7 +125,11 @@ function changeFile(r: Random, store: ModelStore, fixedCompanies: string[], step
       // restated (maybe changed), the rest deleted.
       const company = r.pick(companies());
       snapshots.push(company);
-      for (const e of existing.filter((e) => e.companyId === company)) if (r.chance(0.6)) file.push(r.chance(0.3) ? { ...e, lastName: r.pick(lastNames) } : e);
+      // (An employment the file already gave a per-employment record is restated: the
+      // snapshot would delete it, and that record would then name an absent employment.)
+      const named = (id: string) => written.some((x) => x.type !== 'delete' && 'employeeId' in x && x.employeeId === id);
+      for (const e of existing.filter((e) => e.companyId === company))
+        if (named(e.id) || r.chance(0.6)) file.push(r.chance(0.3) ? { ...e, lastName: r.pick(lastNames) } : e);
       if (r.chance(0.5)) file.push(employee({ id: r.uuid(), companyId: company }));
     } else if (pick === 11) {
       // A new company, with people; or an unused one deleted with its employments.
@@ -138,6 +146,13 @@ function changeFile(r: Random, store: ModelStore, fixedCompanies: string[], step
       }
     } else if (pick === 12) {
       file.push(r.pick(existing)); // restated unchanged
+    } else if (pick === 13) {
+      // An employment restated with its per-employment records after it, as a dump lists
+      // them (maybe one kind twice, or one deleted), and now and then the employee again.
+      const e = r.pick(existing);
+      file.push(r.chance(0.5) ? e : { ...e, lastName: r.pick(lastNames) });
+      for (let k = r.int(1, 3); k > 0; k--) file.push(r.chance(0.2) ? { type: 'delete', record: r.pick(kinds), employeeId: e.id } : kindRecord(r, e.id));
+      if (r.chance(0.25)) file.push(r.chance(0.5) ? { ...e, firstName: r.pick(firstNames) } : kindRecord(r, e.id));
     } else {
       file.push(employee({ id: r.uuid() }));
     }

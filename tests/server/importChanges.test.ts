@@ -117,6 +117,39 @@ describe.each(engines)('an import that changes stored data on %s', (engine) => {
     ]);
   });
 
+  it("orders an employment's records by line, those listed with their employee record and those elsewhere alike", async () => {
+    const person = '11111111-2222-4333-8444-000000000002';
+    const job = '11111111-2222-4333-8444-0000000000e2';
+    const other = '11111111-2222-4333-8444-0000000000e3';
+    const summary = await apply([
+      { type: 'person', id: person, createdAt: '2024-06-01T00:00:00.000Z', updatedAt: '2024-06-01T00:00:00.000Z' },
+      employee({ id: job, companyId: 'acme-corp', personId: person, lastName: 'Listed' }),
+      { type: 'membership', employeeId: job, status: 'active' },
+      { type: 'linkedUser', employeeId: job, status: 'active' },
+      employee({ id: other, companyId: 'acme-corp', personId: person, lastName: 'Between' }),
+      // Later than the ones listed with the employee: these win.
+      { type: 'membership', employeeId: job, status: 'revoked' },
+      { type: 'delete', record: 'linkedUser', employeeId: job },
+    ]);
+    expect(counts(summary)).toEqual({
+      person: { ...none, added: 1 },
+      employee: { ...none, added: 2 },
+      membership: { ...none, added: 1 },
+      linkedUser: { ...none, already_absent: 1 },
+    });
+    const [found] = (await search({ personId: person })).persons;
+    const listed = found.employments.find((e: any) => e.id === job);
+    expect(listed.membership.status).toBe('revoked_access');
+    expect(listed).not.toHaveProperty('linkedUser');
+    // Listed with its employee record, then the employment deleted further on: gone, records and all.
+    await apply([
+      employee({ id: job, companyId: 'acme-corp', personId: person }),
+      { type: 'coverage', employeeId: job, status: 'enrolled', startsAt: '2024-01-01T00:00:00.000Z', endsAt: null, planTier: null },
+      { type: 'delete', record: 'employee', id: job },
+    ]);
+    expect((await search({ personId: person })).persons[0].employments.map((e: any) => e.id)).toEqual([other]);
+  });
+
   it('deletes a person with their employments in one file; deleting again counts them already absent', async () => {
     const person = '11111111-2222-4333-8444-000000000001';
     const job = '11111111-2222-4333-8444-0000000000e1';

@@ -9,7 +9,7 @@ import type { Transaction } from '../database.js';
 import { employmentColumns, foldedColumns, kindColumns, kindPresent } from '../employmentColumns.js';
 import { timed } from './apply.js';
 import { type Reach, storedRow } from './reach.js';
-import { kindStagingTable } from './staging.js';
+import { inlineKindColumns, inlineLine, kindStagingTable } from './staging.js';
 
 /** An employment's own columns (from its employee record), besides its id. */
 const ownColumns = [...employeeFields.map((f) => f.column), ...foldedColumns.map((f) => f.column)].filter((c) => c !== 'id');
@@ -51,32 +51,65 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
   // stored; each per-employment kind from its last record or delete (an employee's delete
   // clears them), else as stored. Beside it, how it compares with the stored row, read
   // once for both.
+  const staged = await stagedSources(tx);
+  // Where each employment has one employee record and none is deleted, that record is its
+  // last, and a kind's record staged with it (staging.ts) is its last of that kind unless
+  // a later one was staged alone: an employment is then one staged row, with no search
+  // for last events across the file. Otherwise every event is ordered by line.
+  const oneRecordEach = staged.oneEmployeeRecordEach && !staged.deletes.has('employee');
+  const kindsAlone = kinds.filter((kind) => staged.kindTables.has(kind) || staged.deletes.has(kind));
   const typeOf = (column: string) => employmentColumns.find((x) => x.column === column)!.type;
   const nulls = (columns: string[]) => columns.map((c) => `NULL::${typeOf(c)} AS ${c}`).join(', ');
   // The stored row (null where none is) comes as plain columns named storedName(column),
   // not as one composite value: each field read from a composite walks the row from its
-  // start again.
-  const stored = (column: string) => `t.${storedName(column)}`;
-  /** The employment after the file, column by column (over le: its last employee event, s: its snapshot, a kind's alias: its last event of that kind, and the stored row). */
+  // start again. With one employee record each, the employments' rows (le: the employee
+  // records, then the others touched) carry it; else the touched ids (t).
+  const row = oneRecordEach ? 'le' : 't';
+  const stored = (column: string) => `${row}.${storedName(column)}`;
+  /** A kind's last event for the employment: its line, whether a delete, whether of the kind itself, and a column's value. */
+  const lastEvent = (kind: (typeof kinds)[number]) => {
+    const inline = `le.${inlineLine(kind)}`;
+    if (!oneRecordEach) return { line: `${kind}.line`, deleting: `${kind}.deleting`, explicit: `${kind}.explicit`, value: (c: string) => `${kind}.${c}` };
+    if (!kindsAlone.includes(kind))
+      return {
+        line: inline,
+        deleting: `CASE WHEN ${inline} IS NOT NULL THEN false END`,
+        explicit: `CASE WHEN ${inline} IS NOT NULL THEN true END`,
+        value: (c: string) => `le.${c}`,
+      };
+    // The record staged with the employee's, or one staged alone if that came later.
+    const alone = `(${kind}.line IS NOT NULL AND (${inline} IS NULL OR ${kind}.line > ${inline}))`;
+    const pick = (fromAlone: string, fromInline: string) => `CASE WHEN ${alone} THEN ${fromAlone} WHEN ${inline} IS NOT NULL THEN ${fromInline} END`;
+    return {
+      line: `greatest(${inline}, ${kind}.line)`,
+      deleting: pick(`${kind}.deleting`, 'false'),
+      explicit: pick(`${kind}.explicit`, 'true'),
+      value: (c: string) => pick(`${kind}.${c}`, `le.${c}`),
+    };
+  };
+  /** The employment after the file, column by column (over le: its last employee event, s: its snapshot, each kind's last event, and the stored row). */
   const after: [name: string, sql: string][] = [
-    ['id', 't.id'],
+    ['id', `${row}.id`],
     ['employee_line', 'le.line'],
-    ['employee_deleting', 'coalesce(le.deleting, false) OR (s.id IS NOT NULL AND le.id IS NULL)'],
+    ['employee_deleting', 'coalesce(le.deleting, false) OR (s.id IS NOT NULL AND le.line IS NULL)'],
     ['snapshot_company', 's.company_id'],
     ['stored', `${stored('id')} IS NOT NULL`],
-    ['present', `CASE WHEN le.id IS NOT NULL THEN NOT le.deleting WHEN s.id IS NOT NULL THEN false ELSE ${stored('id')} IS NOT NULL END`],
-    ...ownColumns.map((c): [string, string] => [c, `CASE WHEN le.id IS NOT NULL THEN le.${c} ELSE ${stored(c)} END`]),
-    ...kinds.flatMap((kind) => [
-      [`${kind}_line`, `${kind}.line`] as [string, string],
-      [`${kind}_deleting`, `${kind}.deleting`] as [string, string],
-      [`${kind}_explicit`, `${kind}.explicit`] as [string, string],
-      // (A flag is false, never null, where there is no record.)
-      ...kindColumns(kind).map(({ column: c, type }): [string, string] =>
-        type === 'boolean'
-          ? [c, `coalesce(CASE WHEN ${kind}.line IS NOT NULL THEN ${kind}.${c} ELSE ${stored(c)} END, false)`]
-          : [c, `CASE WHEN ${kind}.line IS NOT NULL THEN ${kind}.${c} ELSE ${stored(c)} END`],
-      ),
-    ]),
+    ['present', `CASE WHEN le.line IS NOT NULL THEN NOT le.deleting WHEN s.id IS NOT NULL THEN false ELSE ${stored('id')} IS NOT NULL END`],
+    ...ownColumns.map((c): [string, string] => [c, `CASE WHEN le.line IS NOT NULL THEN le.${c} ELSE ${stored(c)} END`]),
+    ...kinds.flatMap((kind) => {
+      const last = lastEvent(kind);
+      return [
+        [`${kind}_line`, last.line] as [string, string],
+        [`${kind}_deleting`, last.deleting] as [string, string],
+        [`${kind}_explicit`, last.explicit] as [string, string],
+        // (A flag is false, never null, where there is no record.)
+        ...kindColumns(kind).map(({ column: c, type }): [string, string] =>
+          type === 'boolean'
+            ? [c, `coalesce(CASE WHEN ${last.line} IS NOT NULL THEN ${last.value(c)} ELSE ${stored(c)} END, false)`]
+            : [c, `CASE WHEN ${last.line} IS NOT NULL THEN ${last.value(c)} ELSE ${stored(c)} END`],
+        ),
+      ];
+    }),
   ];
   // How it compares with what is stored: its own fields, and each kind.
   const differs = (columns: string[]) =>
@@ -108,18 +141,54 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
   const lastOf = (events: string, lines: string) =>
     `SELECT * FROM (${events}) ev WHERE NOT EXISTS (SELECT 1 FROM (${lines}) l WHERE l.id = ev.id AND l.line > ev.line)`;
   const employeeDeletes = "FROM import_deletes WHERE record = 'employee'";
-  // A kind's events: its records, its deletes, and its employment's deletes (which clear
-  // its records without being a record of theirs).
+  // A kind's events: its records (staged alone, and with their employee's unless those
+  // are taken from the employee's row), its deletes, and its employment's deletes (which
+  // clear its records without being a record of theirs).
   const lastKind = (kind: (typeof kinds)[number]) => {
     const columns = kindColumns(kind).map((c) => c.column);
     const deletes = `FROM import_deletes WHERE record = '${kind}'`;
-    return lastOf(
-      `SELECT employee_id AS id, line, false AS deleting, true AS explicit, ${columns.join(', ')} FROM ${kindStagingTable[kind]}
-       UNION ALL SELECT id::uuid, line, true, true, ${nulls(columns)} ${deletes}
-       UNION ALL SELECT id::uuid, line, true, false, ${nulls(columns)} ${employeeDeletes}`,
-      `SELECT employee_id AS id, line FROM ${kindStagingTable[kind]} UNION ALL SELECT id::uuid, line ${deletes} UNION ALL SELECT id::uuid, line ${employeeDeletes}`,
-    );
+    const inline = `FROM import_employees WHERE ${inlineLine(kind)} IS NOT NULL`;
+    const events = [
+      `SELECT employee_id AS id, line, false AS deleting, true AS explicit, ${columns.join(', ')} FROM ${kindStagingTable[kind]}`,
+      `SELECT id::uuid, line, true, true, ${nulls(columns)} ${deletes}`,
+      ...(oneRecordEach
+        ? []
+        : [
+            `SELECT id, ${inlineLine(kind)}, false, true, ${columns.join(', ')} ${inline}`,
+            `SELECT id::uuid, line, true, false, ${nulls(columns)} ${employeeDeletes}`,
+          ]),
+    ];
+    const lines = [
+      `SELECT employee_id AS id, line FROM ${kindStagingTable[kind]}`,
+      `SELECT id::uuid, line ${deletes}`,
+      ...(oneRecordEach ? [] : [`SELECT id, ${inlineLine(kind)} ${inline}`, `SELECT id::uuid, line ${employeeDeletes}`]),
+    ];
+    return lastOf(events.join('\n       UNION ALL '), lines.join(' UNION ALL '));
   };
+  const employeeRecords = `SELECT id, line, false AS deleting, ${[...ownColumns, ...inlineKindColumns.map((c) => c.column)].join(', ')} FROM import_employees`;
+  // The employments the file touches other than by an employee record, each once.
+  const touchedOtherwise = [
+    ...(staged.deletes.size ? [`SELECT id::uuid FROM import_deletes WHERE record = 'employee' OR record = ANY ($2::text[])`] : []),
+    ...(snapshotCompanies.length ? ['SELECT id FROM snapshot'] : []),
+    ...kinds.filter((kind) => staged.kindTables.has(kind)).map((kind) => `SELECT employee_id AS id FROM ${kindStagingTable[kind]}`),
+  ];
+  const storedColumns = employmentColumns.map(({ column }) => `e.${column} AS ${storedName(column)}`).join(', ');
+  /** The employments, each with its stored row (the stored row is joined first, behind a fence, probed or hashed as chosen). */
+  const employments = oneRecordEach
+    ? // Its employee record's row, or for one the file touches otherwise, nulls in their place.
+      `(SELECT le.*, ${storedColumns} FROM last_employee le ${storedRow(reach, 'employees', 'e', 'id', 'le.id')}
+        ${
+          touchedOtherwise.length
+            ? `UNION ALL
+        SELECT x.id, NULL::integer, NULL::boolean, ${nulls(ownColumns)}, ${inlineKindColumns.map((c) => `NULL::${c.type}`).join(', ')}, ${storedColumns}
+          FROM (${touchedOtherwise.join(' UNION ')}) x ${storedRow(reach, 'employees', 'e', 'id', 'x.id')}
+         WHERE NOT EXISTS (SELECT 1 FROM import_employees i WHERE i.id = x.id)`
+            : ''
+        }
+        OFFSET 0) le`
+    : `(SELECT t.id, ${storedColumns} FROM (${['SELECT DISTINCT id FROM import_employees', ...touchedOtherwise].join(' UNION ')}) t ${storedRow(reach, 'employees', 'e', 'id', 't.id')} OFFSET 0) t
+        LEFT JOIN last_employee le ON le.id = t.id`;
+  const kindJoins = (oneRecordEach ? kindsAlone : kinds).map((kind) => `LEFT JOIN (${lastKind(kind)}) ${kind} ON ${kind}.id = ${row}.id`);
   // (Merge joins are off for this one statement: the planner cannot know that a key's
   // last event is one row, overestimates each join by orders of magnitude, and would sort
   // the wide rows to merge them; hash joins take them as they come.)
@@ -127,37 +196,32 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
   await tx.query(
     `
     CREATE TEMP TABLE import_employments ON COMMIT DROP AS
-    WITH last_employee AS (${lastOf(
-      `SELECT id, line, false AS deleting, ${ownColumns.join(', ')} FROM import_employees
-       UNION ALL SELECT id::uuid, line, true, ${nulls(ownColumns)} ${employeeDeletes}`,
-      `SELECT id, line FROM import_employees UNION ALL SELECT id::uuid, line ${employeeDeletes}`,
-    )}),
+    WITH last_employee AS (${
+      oneRecordEach
+        ? employeeRecords
+        : lastOf(
+            `${employeeRecords}
+       UNION ALL SELECT id::uuid, line, true, ${nulls(ownColumns)}, ${inlineKindColumns.map((c) => `NULL::${c.type} AS ${c.column}`).join(', ')} ${employeeDeletes}`,
+            `SELECT id, line FROM import_employees UNION ALL SELECT id::uuid, line ${employeeDeletes}`,
+          )
+    }),
     -- A snapshot deletes the stored employments of its companies that the file has no employee record for.
     snapshot AS (
       SELECT e.id, e.company_id FROM employees e
        WHERE e.company_id = ANY ($1::text[]) AND NOT EXISTS (SELECT 1 FROM import_employees i WHERE i.id = e.id)
     ),
-    touched AS (
-      SELECT id FROM import_employees
-      UNION SELECT id::uuid FROM import_deletes WHERE record = 'employee' OR record = ANY ($2::text[])
-      UNION SELECT id FROM snapshot
-      ${kinds.map((kind) => `UNION SELECT employee_id FROM ${kindStagingTable[kind]}`).join('\n      ')}
-    ),
     after AS (
       SELECT ${after.map(([name, sql]) => `${sql} AS ${name}`).join(',\n             ')},
              ${employmentColumns.map(({ column }) => stored(column)).join(', ')}
-        -- (The stored row is joined first, behind a fence, probed or hashed as chosen.)
-        FROM (SELECT t.id, ${employmentColumns.map(({ column }) => `e.${column} AS ${storedName(column)}`).join(', ')}
-                FROM touched t ${storedRow(reach, 'employees', 'e', 'id', 't.id')} OFFSET 0) t
-        LEFT JOIN last_employee le ON le.id = t.id
-        LEFT JOIN snapshot s ON s.id = t.id
-        ${kinds.map((kind) => `LEFT JOIN (${lastKind(kind)}) ${kind} ON ${kind}.id = t.id`).join('\n        ')}
+        FROM ${employments}
+        LEFT JOIN snapshot s ON s.id = ${row}.id
+        ${kindJoins.join('\n        ')}
     )
     SELECT ${after.map(([name]) => (writtenOnly.has(name) ? `CASE WHEN o.write THEN o.${name} END AS ${name}` : `o.${name}`)).join(', ')},
            o.${storedName('person_id')}, ${outcomes.map(([name]) => `o.${name}`).join(', ')}
       FROM (SELECT f.*, ${outcomes.map(([name, sql]) => `${sql} AS ${name}`).join(',\n                   ')}
               FROM after f OFFSET 0) o`,
-    [snapshotCompanies, kinds],
+    staged.deletes.size ? [snapshotCompanies, kinds] : [snapshotCompanies],
   );
   await tx.query('SET LOCAL enable_mergejoin = on');
   // The outcomes on their own, narrow: the summary's counts and the writes scan them.
@@ -207,3 +271,21 @@ export const companyAfter = (id: string) =>
 export const personAfter = (id: string) =>
   `(EXISTS (SELECT 1 FROM import_person_outcomes a_o WHERE a_o.id = ${id} AND NOT a_o.deleting)
     OR (EXISTS (SELECT 1 FROM persons a_p WHERE a_p.id = ${id} OFFSET 0) AND NOT EXISTS (SELECT 1 FROM import_person_outcomes a_o WHERE a_o.id = ${id} AND a_o.deleting)))`;
+
+/** What the staging tables hold, as the employments' resolve needs to know it. */
+interface StagedSources {
+  /** No employment has two employee records in the file. */
+  oneEmployeeRecordEach: boolean;
+  /** The kinds of records the file deletes ('employee', 'membership', ...). */
+  deletes: Set<string>;
+  /** The kinds with records staged alone (not with their employee record). */
+  kindTables: Set<string>;
+}
+
+async function stagedSources(tx: Transaction): Promise<StagedSources> {
+  const [row] = await tx.query<{ one_each: boolean; deletes: string[]; kind_tables: string[] }>(`
+    SELECT NOT EXISTS (SELECT 1 FROM import_employees GROUP BY id HAVING count(*) > 1) AS one_each,
+           ARRAY(SELECT DISTINCT record FROM import_deletes) AS deletes,
+           ARRAY[${kinds.map((kind) => `CASE WHEN EXISTS (SELECT 1 FROM ${kindStagingTable[kind]}) THEN '${kind}' END`).join(', ')}] AS kind_tables`);
+  return { oneEmployeeRecordEach: row!.one_each, deletes: new Set(row!.deletes), kindTables: new Set(row!.kind_tables.filter(Boolean)) };
+}

@@ -1,6 +1,7 @@
 // The staging tables an import copies its records into, inside its own transaction
 // (temporary, dropped at commit): one per kind of record (each per-employment kind its
-// own, holding only its columns), each row with the line it came from. Everything after
+// own, holding only its columns, for those not staged inline with their employee record),
+// each row with the line it came from. Everything after
 // the copy (resolving the file's order, checking, applying) is set-based SQL over these
 // tables (resolve.ts, problems.ts, apply.ts).
 
@@ -24,11 +25,30 @@ const kindStagingTables = Object.fromEntries(
   employmentRecordKindNames.map((kind) => [kindStagingTable[kind], [line, { column: 'employee_id', type: 'uuid' }, ...kindColumns(kind)]]),
 ) as Record<string, Columns> as Record<KindStagingTable, Columns>;
 
+/** An employee record's own staged columns: its line, its fields, their folded copies. */
+export const employeeRecordColumns: Columns = [line, ...employeeFields, ...foldedColumns.map(({ column }) => ({ column, type: 'text' as const }))];
+
+/**
+ * Beside them, the per-employment records that came right after it in the file, one of
+ * each kind at most, each with its own line (`membership_line`, then its columns; null
+ * where none came). A file that lists each employment's records together (a whole dump)
+ * then stages, and resolves, one row per employment (check.ts, resolve.ts).
+ */
+export const inlineKindColumns: Columns = employmentRecordKindNames.flatMap((kind) => [
+  { column: inlineLine(kind), type: 'integer' as const },
+  ...kindColumns(kind),
+]);
+
+/** The column of an employee's staged row that holds the line of its inline record of `kind`. */
+export function inlineLine(kind: EmploymentRecordKindName): string {
+  return `${kind}_line`;
+}
+
 /** Staging table → its columns, in COPY order. */
 export const stagingTables = {
   import_companies: [line, { column: 'id', type: 'text' }, { column: 'name', type: 'text' }],
   import_persons: [line, { column: 'id', type: 'uuid' }, { column: 'created_at', type: 'timestamptz' }, { column: 'updated_at', type: 'timestamptz' }],
-  import_employees: [line, ...employeeFields, ...foldedColumns.map(({ column }) => ({ column, type: 'text' as const }))],
+  import_employees: [...employeeRecordColumns, ...inlineKindColumns],
   ...kindStagingTables,
   // `id` is the record's id, or its employeeId for a per-employment record.
   import_deletes: [line, { column: 'record', type: 'text' }, { column: 'id', type: 'text' }],
