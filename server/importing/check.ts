@@ -179,11 +179,12 @@ export class RecordChecker {
           `{${record.companies.join(',')}}`,
         ]);
       default: {
+        const columns = this.kindRow[record.type](record);
         const open = this.open;
         // The first of its kind after its employee record joins that record's row; any
         // other is staged alone, and resolve.ts orders them all by line.
-        if (open?.id === record.employeeId && !open.kinds[record.type]) open.kinds[record.type] = [line, ...this.kindRow[record.type](record)];
-        else this.stage(kindStagingTable[record.type], [line, record.employeeId, ...this.kindRow[record.type](record)]);
+        if (open?.id === record.employeeId && !open.kinds[record.type]) open.kinds[record.type] = [line, ...columns];
+        else this.stage(kindStagingTable[record.type], [line, record.employeeId, ...columns]);
         return;
       }
     }

@@ -166,6 +166,8 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     return lastOf(events.join('\n       UNION ALL '), lines.join(' UNION ALL '));
   };
   const employeeRecords = `SELECT id, line, false AS deleting, ${[...ownColumns, ...inlineKindColumns.map((c) => c.column)].join(', ')} FROM import_employees`;
+  /** An employee record's columns as nulls, where an event is not one (a delete, or an employment touched otherwise). */
+  const noEmployeeRecord = `${nulls(ownColumns)}, ${inlineKindColumns.map((c) => `NULL::${c.type} AS ${c.column}`).join(', ')}`;
   // The employments the file touches other than by an employee record, each once.
   const touchedOtherwise = [
     ...(staged.deletes.size ? [`SELECT id::uuid FROM import_deletes WHERE record = 'employee' OR record = ANY ($2::text[])`] : []),
@@ -180,7 +182,7 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
         ${
           touchedOtherwise.length
             ? `UNION ALL
-        SELECT x.id, NULL::integer, NULL::boolean, ${nulls(ownColumns)}, ${inlineKindColumns.map((c) => `NULL::${c.type}`).join(', ')}, ${storedColumns}
+        SELECT x.id, NULL::integer, NULL::boolean, ${noEmployeeRecord}, ${storedColumns}
           FROM (${touchedOtherwise.join(' UNION ')}) x ${storedRow(reach, 'employees', 'e', 'id', 'x.id')}
          WHERE NOT EXISTS (SELECT 1 FROM import_employees i WHERE i.id = x.id)`
             : ''
@@ -201,7 +203,7 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
         ? employeeRecords
         : lastOf(
             `${employeeRecords}
-       UNION ALL SELECT id::uuid, line, true, ${nulls(ownColumns)}, ${inlineKindColumns.map((c) => `NULL::${c.type} AS ${c.column}`).join(', ')} ${employeeDeletes}`,
+       UNION ALL SELECT id::uuid, line, true, ${noEmployeeRecord} ${employeeDeletes}`,
             `SELECT id, line FROM import_employees UNION ALL SELECT id::uuid, line ${employeeDeletes}`,
           )
     }),

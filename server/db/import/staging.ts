@@ -1,9 +1,8 @@
 // The staging tables an import copies its records into, inside its own transaction
 // (temporary, dropped at commit): one per kind of record (each per-employment kind its
-// own, holding only its columns, for those not staged inline with their employee record),
-// each row with the line it came from. Everything after
-// the copy (resolving the file's order, checking, applying) is set-based SQL over these
-// tables (resolve.ts, problems.ts, apply.ts).
+// own, holding only its columns, for those not staged with their employee record), each
+// row with the line it came from. Everything after the copy (resolving the file's order,
+// checking, applying) is set-based SQL over these tables (resolve.ts, problems.ts, apply.ts).
 
 import { type EmploymentRecordKindName, employeeFields, employmentRecordKindNames } from '../../domain/employment.js';
 import type { SqlType } from '../../domain/fields.js';
