@@ -119,7 +119,11 @@ function changeFile(r: Random, store: ModelStore, fixedCompanies: string[], step
         employeeId: r.pick(existing).id,
       });
     } else if (pick === 9) {
-      file.push({ type: 'delete', record: r.pick(['employee', 'person'] as const), id: r.uuid() }); // already absent
+      // Already absent. (A drawn id can repeat one the dataset drew from the same seed.)
+      const record = r.pick(['employee', 'person'] as const);
+      let id = r.uuid();
+      while (store.persons.has(id) || store.employees.has(id)) id = r.uuid();
+      file.push({ type: 'delete', record, id });
     } else if (pick === 10) {
       // A whole-company snapshot (the file's last operation): some of its employments
       // restated (maybe changed), the rest deleted.
