@@ -1,6 +1,6 @@
 // Writes a resolved, checked file (resolve.ts, problems.ts), set-based, in the order the
-// foreign keys need: companies and persons first, then employments (written once each,
-// whole, only where something differs), deletions of employments, persons, credentials,
+// foreign keys need: companies, persons and credentials first, then employments (written
+// once each, whole, only where something differs), deletions of employments and persons,
 // and companies last. The derived data follows in the database (server/db/derived).
 
 import { removeCompaniesFromReplacedSets, replaceCompanySet } from '../credentials.js';
@@ -26,6 +26,10 @@ export async function applyImport(given: Transaction, reach: Reach): Promise<Upk
     INSERT INTO persons (id, created_at, updated_at) SELECT id, created_at, updated_at FROM import_person_outcomes WHERE outcome IN ('added', 'changed')
     ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, updated_at = excluded.updated_at`);
 
+  // Credentials before the employments: into an empty database, a new credential's
+  // people are then counted once, by the fill, rather than recounted over every employment.
+  await writeCredentials(tx);
+
   await tx.query(`
     DELETE FROM employees e USING import_employments f WHERE f.id = e.id AND f.stored AND NOT f.present`);
   await tx.query(`
@@ -48,6 +52,19 @@ export async function applyImport(given: Transaction, reach: Reach): Promise<Upk
 
   await tx.query(`DELETE FROM persons p USING import_person_outcomes o WHERE o.id = p.id AND o.outcome = 'deleted'`);
 
+  // Replaced company sets that a cached credential may still read lose a deleted company
+  // with its employments (problems.ts refuses deleting one a credential's current set holds).
+  const deleted = await tx.query<{ id: string }>(`SELECT id FROM import_company_outcomes WHERE outcome = 'deleted'`);
+  if (deleted.length)
+    await removeCompaniesFromReplacedSets(
+      tx,
+      deleted.map((c) => c.id),
+    );
+  await tx.query(`DELETE FROM companies c USING import_company_outcomes o WHERE o.id = c.id AND o.outcome = 'deleted'`);
+  return upkeep;
+}
+
+async function writeCredentials(tx: Transaction): Promise<void> {
   await tx.query(`
     INSERT INTO credentials (id, name, token_hash) SELECT id, name, token_hash FROM import_credential_outcomes WHERE outcome IN ('added', 'changed')
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash`);
@@ -59,17 +76,6 @@ export async function applyImport(given: Transaction, reach: Reach): Promise<Upk
   const regrouped = await tx.query<{ id: string; stored_set: string; companies: string[] }>(`
     SELECT id, stored_set, companies FROM import_credential_outcomes WHERE outcome = 'changed' AND stored_companies IS DISTINCT FROM companies`);
   for (const c of regrouped) await replaceCompanySet(tx, c.id, c.stored_set, c.companies);
-
-  // Replaced company sets that a cached credential may still read lose a deleted company
-  // with its employments (problems.ts refuses deleting one a credential's current set holds).
-  const deleted = await tx.query<{ id: string }>(`SELECT id FROM import_company_outcomes WHERE outcome = 'deleted'`);
-  if (deleted.length)
-    await removeCompaniesFromReplacedSets(
-      tx,
-      deleted.map((c) => c.id),
-    );
-  await tx.query(`DELETE FROM companies c USING import_company_outcomes o WHERE o.id = c.id AND o.outcome = 'deleted'`);
-  return upkeep;
 }
 
 export type Outcome = 'added' | 'changed' | 'unchanged' | 'deleted' | 'already_absent';
