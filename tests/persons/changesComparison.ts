@@ -4,7 +4,8 @@
 // now and then a file the import must refuse). After every step, every search and Get
 // person answer equals the model's, exact totals included, and every derived structure
 // equals a rebuild from scratch. Steps alternate how the import reaches the stored rows
-// (probed by key, or joined whole: server/db/import/reach.ts), so both stay exact.
+// (probed by key, or joined whole: server/db/import/reach.ts), so both stay exact; every
+// sixth file restates much of the data, as a full export would.
 // changes.model.test.ts (two sequences, in npm test) and
 // changes.model.slow.test.ts (four more, in test:all) run it. A failure names its seed
 // and step; replay it with SEED=<n> SEQUENCES=1 (STEPS=<m> to stop there).
@@ -175,6 +176,30 @@ function changeFile(r: Random, store: ModelStore, fixedCompanies: string[], step
   return { file, snapshots, valid: true };
 }
 
+/**
+ * A file that restates much of the stored data as a source's full export lists it: each
+ * employment followed by the records it holds. Most are unchanged; some change a field or
+ * a record, list a record twice, or leave one out (which keeps it); now and then one is
+ * new. It deletes nothing, so a file joined whole compares digests first (resolve.ts).
+ */
+function dumpFile(r: Random, store: ModelStore): ImportRecord[] {
+  const file: ImportRecord[] = [...store.companies.values(), ...[...store.persons.values()].filter(() => r.chance(0.5))];
+  for (const e of store.employees.values()) {
+    if (!r.chance(0.8)) continue;
+    file.push(r.chance(0.1) ? { ...e, lastName: r.pick(lastNames) } : r.chance(0.05) ? { ...e, email: `moved.${e.email}` } : e);
+    for (const kind of kinds) {
+      const held = store.records[kind].get(e.id);
+      if (held && r.chance(0.9)) file.push(held);
+    }
+    if (r.chance(0.1)) file.push(kindRecord(r, e.id));
+  }
+  if (r.chance(0.5) && store.persons.size) {
+    const id = r.uuid();
+    file.push({ ...[...store.employees.values()][0]!, id, personId: r.pick([...store.persons.keys()]) });
+  }
+  return file;
+}
+
 /** `sequences` random sequences from seed `firstSeed` on, of `steps` change files each, `queries` searches after each. */
 export function changesAgainstModel({
   firstSeed,
@@ -207,7 +232,8 @@ export function changesAgainstModel({
 
         for (let step = 1; step <= STEPS; step++) {
           const context = `seed ${seed}, step ${step}`;
-          const { file, snapshots, valid } = changeFile(r, store.clone(), credentialed, step);
+          const { file, snapshots, valid } =
+            step % 6 === 0 ? { file: dumpFile(r, store), snapshots: [], valid: true } : changeFile(r, store.clone(), credentialed, step);
           const next = store.clone();
           const before = valid ? undefined : await readDerivedData(db);
           const outcome = await importRecords(db, file, { defaultPhoneRegion: 'US', snapshotCompanies: snapshots, reach: step % 2 ? 'probe' : 'join' }).then(

@@ -50,6 +50,32 @@ describe.each(engines)('an import that changes stored data on %s', (engine) => {
     });
   });
 
+  it('compares a full export with what is stored: writes only what differs, keeps a record it leaves out', async () => {
+    // As a source's export lists them: each employment with its records right after it.
+    const dataset = smallDataset();
+    const records = (id: string) => dataset.filter((r) => 'employeeId' in r && r.employeeId === id && r.type !== 'membership');
+    const dump = dataset.flatMap((r) =>
+      r.type === 'employee' ? [r.id === ids.anaAcme ? { ...r, email: 'ana.moved@example.com' } : r, ...records(r.id)] : 'employeeId' in r ? [] : [r],
+    );
+    const before = (await search({ personId: ids.emile })).persons[0];
+    const summary = await importRecords(db(), dump, { defaultPhoneRegion: 'US', reach: 'join' });
+    expect(counts(summary)).toEqual({
+      company: { ...none, unchanged: 3 },
+      person: { ...none, unchanged: 3 },
+      employee: { ...none, changed: 1, unchanged: 5 },
+      invitation: { ...none, unchanged: 1 },
+      participation: { ...none, unchanged: 1 },
+      coverage: { ...none, unchanged: 1 },
+      credential: { ...none, unchanged: 3 },
+    });
+    // The membership the export left out is kept: Emile is as he was.
+    expect((await search({ personId: ids.emile })).persons[0]).toEqual(before);
+    const ana = (await search({ personId: ids.ana })).persons[0];
+    expect(ana.employments.find((e: any) => e.id === ids.anaAcme).contact.email).toBe('ana.moved@example.com');
+    await expectDerivedDataExact();
+    await apply(smallDataset());
+  });
+
   it('links an unlinked employment once identity is resolved, and renames it, in one record that replaces it whole', async () => {
     const [unlinked] = smallDataset().filter((r) => r.type === 'employee' && r.id === ids.unlinked) as ImportRecord[];
     const summary = await apply([{ ...(unlinked as any), personId: ids.ana, lastName: 'Straße', phone: '+1 312 555 0187' }]);

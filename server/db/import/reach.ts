@@ -12,8 +12,18 @@ export type Reach = 'probe' | 'join';
 const PROBE_BELOW_SHARE = 1 / 20;
 
 export async function chooseReach(tx: Transaction, records: number): Promise<Reach> {
+  return reachFor(records, await storedEmployments(tx));
+}
+
+/** How `rows` staged rows reach `stored` stored ones. */
+export function reachFor(rows: number, stored: number): Reach {
+  return rows < stored * PROBE_BELOW_SHARE ? 'probe' : 'join';
+}
+
+/** About how many employments are stored (the planner's count, kept by ANALYZE and VACUUM). */
+export async function storedEmployments(tx: Transaction): Promise<number> {
   const [row] = await tx.query<{ stored: number }>("SELECT greatest(reltuples, 0)::float8 AS stored FROM pg_class WHERE oid = 'employees'::regclass");
-  return records < (row?.stored ?? 0) * PROBE_BELOW_SHARE ? 'probe' : 'join';
+  return row?.stored ?? 0;
 }
 
 /**

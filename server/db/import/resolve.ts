@@ -8,7 +8,7 @@ import { employeeFields, employmentRecordKindNames } from '../../domain/employme
 import type { Transaction } from '../database.js';
 import { employmentColumns, foldedColumns, kindColumns, kindPresent } from '../employmentColumns.js';
 import { timed } from './apply.js';
-import { type Reach, storedRow } from './reach.js';
+import { type Reach, reachFor, storedEmployments, storedRow } from './reach.js';
 import { inlineKindColumns, inlineLine, kindStagingTable } from './staging.js';
 
 /** An employment's own columns (from its employee record), besides its id. */
@@ -165,7 +165,7 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     ];
     return lastOf(events.join('\n       UNION ALL '), lines.join(' UNION ALL '));
   };
-  const employeeRecords = `SELECT id, line, false AS deleting, ${[...ownColumns, ...inlineKindColumns.map((c) => c.column)].join(', ')} FROM import_employees`;
+  const employeeRecords = `SELECT id, line, false AS deleting, ${[...ownColumns, ...inlineKindColumns.map((c) => c.column)].join(', ')} FROM import_employees i`;
   /** An employee record's columns as nulls, where an event is not one (a delete, or an employment touched otherwise). */
   const noEmployeeRecord = `${nulls(ownColumns)}, ${inlineKindColumns.map((c) => `NULL::${c.type} AS ${c.column}`).join(', ')}`;
   // The employments the file touches other than by an employee record, each once.
@@ -174,11 +174,59 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     ...(snapshotCompanies.length ? ['SELECT id FROM snapshot'] : []),
     ...kinds.filter((kind) => staged.kindTables.has(kind)).map((kind) => `SELECT employee_id AS id FROM ${kindStagingTable[kind]}`),
   ];
+  // A file that restates a large share of the stored employments, each once and deleting
+  // nothing (a dump), first sets aside those it leaves as they are (setAsideUnchanged); the
+  // rest are resolved below, reaching their stored rows as their own number calls for.
+  // Staged and stored, each employment as one digest of every column it is written with
+  // (two 64-bit hashes of the row; the staged row as it would be stored, with none of the
+  // per-employment records it lacks). Where they are equal, nothing about the employment
+  // changes: its row is its key columns and its outcomes, 'unchanged'.
+  const digested = employmentColumns.map((c) => c.column).filter((c) => c !== 'id');
+  const digests = (column: (name: string) => string) =>
+    [0, 1].map((seed) => `hash_record_extended(ROW(${digested.map(column).join(', ')}), ${seed}) AS d${seed}`).join(', ');
+  const stagedAsStored = (c: string) => (typeOf(c) === 'boolean' && !ownColumns.includes(c) ? `coalesce(i.${c}, false)` : `i.${c}`);
+  const recordGiven = (kind: (typeof kinds)[number]) => `le.${inlineLine(kind)} IS NOT NULL`;
+  const unchangedValues = new Map<string, string>([
+    ['employee_line', 'le.line'],
+    ['employee_deleting', 'false'],
+    ['snapshot_company', 'NULL::text'],
+    ['stored', 'true'],
+    ['present', 'true'],
+    ...kinds.flatMap((kind): [string, string][] => [
+      [`${kind}_line`, `le.${inlineLine(kind)}`],
+      [`${kind}_deleting`, `CASE WHEN ${recordGiven(kind)} THEN false END`],
+      [`${kind}_explicit`, `CASE WHEN ${recordGiven(kind)} THEN true END`],
+      [kind, `CASE WHEN ${recordGiven(kind)} THEN 'unchanged' END::text`],
+    ]),
+    [storedName('person_id'), 'le.person_id'],
+    ['employee', "'unchanged'::text"],
+    ['write', 'false'],
+  ]);
+  const columnNames = [...after.map(([name]) => name), storedName('person_id'), ...outcomes.map(([name]) => name)];
+  const unchangedRow = columnNames.map((name) => `${writtenOnly.has(name) ? `NULL::${typeOf(name)}` : (unchangedValues.get(name) ?? `le.${name}`)} AS ${name}`);
+  // (An employment with a record staged alone is resolved with the rest: its staged row is not all of it.)
+  const withoutRecordsAlone = kindsAlone.length
+    ? `WHERE ${kindsAlone.map((kind) => `NOT EXISTS (SELECT 1 FROM ${kindStagingTable[kind]} k WHERE k.employee_id = i.id)`).join(' AND ')}`
+    : '';
+  /** Sets aside (import_unchanged_employments) the employments staged exactly as stored; returns how many. (The fences hash digests, not whole rows.) */
+  const setAsideUnchanged = async () => {
+    await tx.query(`
+      CREATE TEMP TABLE import_unchanged_employments ON COMMIT DROP AS
+      SELECT ${unchangedRow.join(', ')}
+        FROM (SELECT i.*, ${digests(stagedAsStored)} FROM import_employees i ${withoutRecordsAlone} OFFSET 0) le
+        JOIN (SELECT e.id, ${digests((c) => `e.${c}`)} FROM employees e OFFSET 0) e ON e.id = le.id AND e.d0 = le.d0 AND e.d1 = le.d1`);
+    await tx.query('ANALYZE import_unchanged_employments (id)');
+    const [row] = await tx.query<{ n: number }>('SELECT count(*)::float8 AS n FROM import_unchanged_employments');
+    return row!.n;
+  };
+  const dump = oneRecordEach && !staged.deletes.size && !snapshotCompanies.length && reach === 'join';
+  const unchanged = dump ? await setAsideUnchanged() : undefined;
+  const reachOfRest = unchanged !== undefined ? reachFor(staged.employeeRows - unchanged, await storedEmployments(tx)) : reach;
   const storedColumns = employmentColumns.map(({ column }) => `e.${column} AS ${storedName(column)}`).join(', ');
   /** The employments, each with its stored row (the stored row is joined first, behind a fence, probed or hashed as chosen). */
   const employments = oneRecordEach
     ? // Its employee record's row, or for one the file touches otherwise, nulls in their place.
-      `(SELECT le.*, ${storedColumns} FROM last_employee le ${storedRow(reach, 'employees', 'e', 'id', 'le.id')}
+      `(SELECT le.*, ${storedColumns} FROM last_employee le ${storedRow(reachOfRest, 'employees', 'e', 'id', 'le.id')}
         ${
           touchedOtherwise.length
             ? `UNION ALL
@@ -200,7 +248,7 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     CREATE TEMP TABLE import_employments ON COMMIT DROP AS
     WITH last_employee AS (${
       oneRecordEach
-        ? employeeRecords
+        ? `${employeeRecords}${unchanged === undefined ? '' : ' WHERE NOT EXISTS (SELECT 1 FROM import_unchanged_employments u WHERE u.id = i.id)'}`
         : lastOf(
             `${employeeRecords}
        UNION ALL SELECT id::uuid, line, true, ${noEmployeeRecord} ${employeeDeletes}`,
@@ -222,7 +270,8 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     SELECT ${after.map(([name]) => (writtenOnly.has(name) ? `CASE WHEN o.write THEN o.${name} END AS ${name}` : `o.${name}`)).join(', ')},
            o.${storedName('person_id')}, ${outcomes.map(([name]) => `o.${name}`).join(', ')}
       FROM (SELECT f.*, ${outcomes.map(([name, sql]) => `${sql} AS ${name}`).join(',\n                   ')}
-              FROM after f OFFSET 0) o`,
+              FROM after f OFFSET 0) o
+    ${unchanged === undefined ? '' : `UNION ALL SELECT ${columnNames.join(', ')} FROM import_unchanged_employments`}`,
     staged.deletes.size ? [snapshotCompanies, kinds] : [snapshotCompanies],
   );
   await tx.query('SET LOCAL enable_mergejoin = on');
@@ -276,6 +325,8 @@ export const personAfter = (id: string) =>
 
 /** What the staging tables hold, as the employments' resolve needs to know it. */
 interface StagedSources {
+  /** The staged employee records. */
+  employeeRows: number;
   /** No employment has two employee records in the file. */
   oneEmployeeRecordEach: boolean;
   /** The kinds of records the file deletes ('employee', 'membership', ...). */
@@ -285,9 +336,15 @@ interface StagedSources {
 }
 
 async function stagedSources(tx: Transaction): Promise<StagedSources> {
-  const [row] = await tx.query<{ one_each: boolean; deletes: string[]; kind_tables: string[] }>(`
-    SELECT NOT EXISTS (SELECT 1 FROM import_employees GROUP BY id HAVING count(*) > 1) AS one_each,
+  const [row] = await tx.query<{ employee_rows: number; one_each: boolean; deletes: string[]; kind_tables: string[] }>(`
+    SELECT coalesce(e.employee_rows, 0)::float8 AS employee_rows, coalesce(e.one_each, true) AS one_each,
            ARRAY(SELECT DISTINCT record FROM import_deletes) AS deletes,
-           ARRAY[${kinds.map((kind) => `CASE WHEN EXISTS (SELECT 1 FROM ${kindStagingTable[kind]}) THEN '${kind}' END`).join(', ')}] AS kind_tables`);
-  return { oneEmployeeRecordEach: row!.one_each, deletes: new Set(row!.deletes), kindTables: new Set(row!.kind_tables.filter(Boolean)) };
+           ARRAY[${kinds.map((kind) => `CASE WHEN EXISTS (SELECT 1 FROM ${kindStagingTable[kind]}) THEN '${kind}' END`).join(', ')}] AS kind_tables
+      FROM (SELECT sum(n) AS employee_rows, bool_and(n = 1) AS one_each FROM (SELECT count(*) AS n FROM import_employees GROUP BY id) g) e`);
+  return {
+    employeeRows: row!.employee_rows,
+    oneEmployeeRecordEach: row!.one_each,
+    deletes: new Set(row!.deletes),
+    kindTables: new Set(row!.kind_tables.filter(Boolean)),
+  };
 }
