@@ -22,8 +22,9 @@ export async function applyImport(given: Transaction, reach: Reach): Promise<Upk
     INSERT INTO companies (id, name) SELECT id, name FROM import_company_outcomes WHERE outcome IN ('added', 'changed')
     ON CONFLICT (id) DO UPDATE SET name = excluded.name`);
   // A person's new times reach their stored employments by trigger (follow_person_times).
+  // (In key order, each index page of persons is filled in turn rather than revisited.)
   await tx.query(`
-    INSERT INTO persons (id, created_at, updated_at) SELECT id, created_at, updated_at FROM import_person_outcomes WHERE outcome IN ('added', 'changed')
+    INSERT INTO persons (id, created_at, updated_at) SELECT id, created_at, updated_at FROM import_person_outcomes WHERE outcome IN ('added', 'changed') ORDER BY id
     ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, updated_at = excluded.updated_at`);
 
   // Credentials before the employments: into an empty database, a new credential's

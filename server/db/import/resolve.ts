@@ -10,6 +10,7 @@ import { employmentColumns, foldedColumns, kindColumns, kindPresent } from '../e
 import { timed } from './apply.js';
 import { type Reach, reachFor, storedEmployments, storedRow } from './reach.js';
 import { inlineKindColumns, inlineLine, kindStagingTable } from './staging.js';
+import { setAsideUnchanged } from './unchanged.js';
 
 /** An employment's own columns (from its employee record), besides its id. */
 const ownColumns = [...employeeFields.map((f) => f.column), ...foldedColumns.map((f) => f.column)].filter((c) => c !== 'id');
@@ -175,52 +176,11 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     ...kinds.filter((kind) => staged.kindTables.has(kind)).map((kind) => `SELECT employee_id AS id FROM ${kindStagingTable[kind]}`),
   ];
   // A file that restates a large share of the stored employments, each once and deleting
-  // nothing (a dump), first sets aside those it leaves as they are (setAsideUnchanged); the
-  // rest are resolved below, reaching their stored rows as their own number calls for.
-  // Staged and stored, each employment as one digest of every column it is written with
-  // (two 64-bit hashes of the row; the staged row as it would be stored, with none of the
-  // per-employment records it lacks). Where they are equal, nothing about the employment
-  // changes: its row is its key columns and its outcomes, 'unchanged'.
-  const digested = employmentColumns.map((c) => c.column).filter((c) => c !== 'id');
-  const digests = (column: (name: string) => string) =>
-    [0, 1].map((seed) => `hash_record_extended(ROW(${digested.map(column).join(', ')}), ${seed}) AS d${seed}`).join(', ');
-  const stagedAsStored = (c: string) => (typeOf(c) === 'boolean' && !ownColumns.includes(c) ? `coalesce(i.${c}, false)` : `i.${c}`);
-  const recordGiven = (kind: (typeof kinds)[number]) => `le.${inlineLine(kind)} IS NOT NULL`;
-  const unchangedValues = new Map<string, string>([
-    ['employee_line', 'le.line'],
-    ['employee_deleting', 'false'],
-    ['snapshot_company', 'NULL::text'],
-    ['stored', 'true'],
-    ['present', 'true'],
-    ...kinds.flatMap((kind): [string, string][] => [
-      [`${kind}_line`, `le.${inlineLine(kind)}`],
-      [`${kind}_deleting`, `CASE WHEN ${recordGiven(kind)} THEN false END`],
-      [`${kind}_explicit`, `CASE WHEN ${recordGiven(kind)} THEN true END`],
-      [kind, `CASE WHEN ${recordGiven(kind)} THEN 'unchanged' END::text`],
-    ]),
-    [storedName('person_id'), 'le.person_id'],
-    ['employee', "'unchanged'::text"],
-    ['write', 'false'],
-  ]);
+  // nothing (a dump), first sets aside those it leaves as they are (unchanged.ts); the rest
+  // are resolved below, reaching their stored rows as their own number calls for.
   const columnNames = [...after.map(([name]) => name), storedName('person_id'), ...outcomes.map(([name]) => name)];
-  const unchangedRow = columnNames.map((name) => `${writtenOnly.has(name) ? `NULL::${typeOf(name)}` : (unchangedValues.get(name) ?? `le.${name}`)} AS ${name}`);
-  // (An employment with a record staged alone is resolved with the rest: its staged row is not all of it.)
-  const withoutRecordsAlone = kindsAlone.length
-    ? `WHERE ${kindsAlone.map((kind) => `NOT EXISTS (SELECT 1 FROM ${kindStagingTable[kind]} k WHERE k.employee_id = i.id)`).join(' AND ')}`
-    : '';
-  /** Sets aside (import_unchanged_employments) the employments staged exactly as stored; returns how many. (The fences hash digests, not whole rows.) */
-  const setAsideUnchanged = async () => {
-    await tx.query(`
-      CREATE TEMP TABLE import_unchanged_employments ON COMMIT DROP AS
-      SELECT ${unchangedRow.join(', ')}
-        FROM (SELECT i.*, ${digests(stagedAsStored)} FROM import_employees i ${withoutRecordsAlone} OFFSET 0) le
-        JOIN (SELECT e.id, ${digests((c) => `e.${c}`)} FROM employees e OFFSET 0) e ON e.id = le.id AND e.d0 = le.d0 AND e.d1 = le.d1`);
-    await tx.query('ANALYZE import_unchanged_employments (id)');
-    const [row] = await tx.query<{ n: number }>('SELECT count(*)::float8 AS n FROM import_unchanged_employments');
-    return row!.n;
-  };
   const dump = oneRecordEach && !staged.deletes.size && !snapshotCompanies.length && reach === 'join';
-  const unchanged = dump ? await setAsideUnchanged() : undefined;
+  const unchanged = dump ? await setAsideUnchanged(tx, columnNames, writtenOnly, kindsAlone) : undefined;
   const reachOfRest = unchanged !== undefined ? reachFor(staged.employeeRows - unchanged, await storedEmployments(tx)) : reach;
   const storedColumns = employmentColumns.map(({ column }) => `e.${column} AS ${storedName(column)}`).join(', ');
   /** The employments, each with its stored row (the stored row is joined first, behind a fence, probed or hashed as chosen). */
