@@ -328,13 +328,18 @@ BEGIN
     FROM (SELECT DISTINCT company_id, person_created_at, person_id, first_name_folded FROM fill_borne) b
    CROSS JOIN generate_series(1, length(b.first_name_folded) - 2) AS s
    WHERE strpos(b.first_name_folded, substr(b.first_name_folded, s, 3)) = s;
+  -- (Each person once per bucket, made distinct first: two hashes, where count(DISTINCT)
+  -- would sort every row by its bucket.)
   INSERT INTO people_by_company_day (company_id, day, people)
-  SELECT company_id, utc_day(person_created_at), count(DISTINCT person_id) FROM fill_borne GROUP BY 1, 2;
+  SELECT company_id, day, count(*)
+    FROM (SELECT DISTINCT company_id, utc_day(person_created_at) AS day, person_id FROM fill_borne) b
+   GROUP BY 1, 2;
   -- Every key credential_companies holds (a credential's, or whatever later keys it): what
   -- recount_credential_people counts, for all of them at once.
   INSERT INTO people_by_credential_day (credential_id, day, people)
-  SELECT cc.credential_id, utc_day(b.person_created_at), count(DISTINCT b.person_id)
-    FROM credential_companies cc JOIN fill_borne b ON b.company_id = cc.company_id
+  SELECT credential_id, day, count(*)
+    FROM (SELECT DISTINCT cc.credential_id, utc_day(b.person_created_at) AS day, b.person_id
+            FROM credential_companies cc JOIN fill_borne b ON b.company_id = cc.company_id) b
    GROUP BY 1, 2;
   DROP TABLE fill_borne;
 END
