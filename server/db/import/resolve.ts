@@ -208,7 +208,7 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
     CREATE TEMP TABLE import_employments ON COMMIT DROP AS
     WITH last_employee AS (${
       oneRecordEach
-        ? `${employeeRecords}${unchanged === undefined ? '' : ' WHERE NOT EXISTS (SELECT 1 FROM import_unchanged_employments u WHERE u.id = i.id)'}`
+        ? `${employeeRecords}${unchanged ? ' WHERE NOT EXISTS (SELECT 1 FROM import_unchanged_employments u WHERE u.id = i.id)' : ''}`
         : lastOf(
             `${employeeRecords}
        UNION ALL SELECT id::uuid, line, true, ${noEmployeeRecord} ${employeeDeletes}`,
@@ -231,7 +231,7 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
            o.${storedName('person_id')}, ${outcomes.map(([name]) => `o.${name}`).join(', ')}
       FROM (SELECT f.*, ${outcomes.map(([name, sql]) => `${sql} AS ${name}`).join(',\n                   ')}
               FROM after f OFFSET 0) o
-    ${unchanged === undefined ? '' : `UNION ALL SELECT ${columnNames.join(', ')} FROM import_unchanged_employments`}`,
+    ${unchanged ? `UNION ALL SELECT ${columnNames.join(', ')} FROM import_unchanged_employments` : ''}`,
     staged.deletes.size ? [snapshotCompanies, kinds] : [snapshotCompanies],
   );
   await tx.query('SET LOCAL enable_mergejoin = on');
