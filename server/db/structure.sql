@@ -203,7 +203,7 @@ CREATE OR REPLACE FUNCTION public.credential_first_company_set()
 CREATE OR REPLACE FUNCTION public.fill_derived_data()
  RETURNS void
  LANGUAGE plpgsql
- -- body: md5 f04d2f1a0c43cdce8d1347c9e835ac55
+ -- body: md5 f4b546bd619dfd52a4b8832d19370c1b
 
 CREATE OR REPLACE FUNCTION public.follow_credential_companies()
  RETURNS trigger
