@@ -58,8 +58,9 @@ export async function setAsideUnchanged(
 ): Promise<number> {
   const typeOf = (column: string) => employmentColumns.find((c) => c.column === column)!.type;
   const values = columns.map((name) => `${unwritten.has(name) ? `NULL::${typeOf(name)}` : (unchangedValues.get(name) ?? `le.${name}`)} AS ${name}`);
+  // (One anti-join over every kind's records staged alone: one probe per staged row.)
   const whole = kindsAlone.length
-    ? `WHERE ${kindsAlone.map((kind) => `NOT EXISTS (SELECT 1 FROM ${kindStagingTable[kind]} k WHERE k.employee_id = i.id)`).join(' AND ')}`
+    ? `WHERE NOT EXISTS (SELECT 1 FROM (${kindsAlone.map((kind) => `SELECT employee_id FROM ${kindStagingTable[kind]}`).join(' UNION ALL ')}) k WHERE k.employee_id = i.id)`
     : '';
   await tx.query(`
     CREATE TEMP TABLE import_unchanged_employments ON COMMIT DROP AS
