@@ -32,3 +32,8 @@ export const employmentColumns: { column: string; type: SqlType }[] = [
   ...foldedColumns.map(({ column }) => ({ column, type: 'text' as const })),
   ...employmentRecordKindNames.flatMap(kindColumns),
 ];
+
+/** An employment column's SQL type. */
+export function columnType(column: string): SqlType {
+  return employmentColumns.find((c) => c.column === column)!.type;
+}

@@ -6,7 +6,7 @@
 
 import { employeeFields, employmentRecordKindNames } from '../../domain/employment.js';
 import type { Transaction } from '../database.js';
-import { employmentColumns, foldedColumns, kindColumns, kindPresent } from '../employmentColumns.js';
+import { columnType, employmentColumns, foldedColumns, kindColumns, kindPresent } from '../employmentColumns.js';
 import { timed } from './apply.js';
 import { type Reach, reachFor, storedEmployments, storedRow } from './reach.js';
 import { inlineKindColumns, inlineLine, kindStagingTable } from './staging.js';
@@ -59,8 +59,7 @@ export async function resolveImport(given: Transaction, snapshotCompanies: reado
   // for last events across the file. Otherwise every event is ordered by line.
   const oneRecordEach = staged.oneEmployeeRecordEach && !staged.deletes.has('employee');
   const kindsAlone = kinds.filter((kind) => staged.kindTables.has(kind) || staged.deletes.has(kind));
-  const typeOf = (column: string) => employmentColumns.find((x) => x.column === column)!.type;
-  const nulls = (columns: string[]) => columns.map((c) => `NULL::${typeOf(c)} AS ${c}`).join(', ');
+  const nulls = (columns: string[]) => columns.map((c) => `NULL::${columnType(c)} AS ${c}`).join(', ');
   // The stored row (null where none is) comes as plain columns named storedName(column),
   // not as one composite value: each field read from a composite walks the row from its
   // start again. With one employee record each, the employments' rows (le: the employee

@@ -7,21 +7,21 @@
 // per-employment records it lacks; a stored one it lacks makes the digests differ, and
 // the full comparison keeps it. Where the digests are equal nothing about the employment
 // changes: its row in the resolve's table is its keys and 'unchanged'.
-import { type EmploymentRecordKindName, employeeFields, employmentRecordKindNames } from '../../domain/employment.js';
+import { type EmploymentRecordKind, type EmploymentRecordKindName, employmentRecordKindNames, employmentRecordKinds } from '../../domain/employment.js';
 import type { Transaction } from '../database.js';
-import { employmentColumns } from '../employmentColumns.js';
+import { columnType, employmentColumns } from '../employmentColumns.js';
 import { inlineLine, kindStagingTable } from './staging.js';
 
 const kinds = employmentRecordKindNames;
 const digested = employmentColumns.filter((c) => c.column !== 'id');
-const ownColumns = new Set<string>(employeeFields.map((f) => f.column));
+/** The per-employment records' flags (participation's has_participation). */
+const flags = new Set<string>(kinds.flatMap((kind) => (employmentRecordKinds[kind] as EmploymentRecordKind).flag ?? []));
 
 /** The two hashes of an employment's written columns, each column as `column` gives it. */
 const digests = (column: (name: string) => string) =>
   [0, 1].map((seed) => `hash_record_extended(ROW(${digested.map((c) => column(c.column)).join(', ')}), ${seed}) AS d${seed}`).join(', ');
 /** A staged column as stored: a record's flag is false, not null, where the record is absent. */
-const stagedAsStored = (column: string) =>
-  digested.find((c) => c.column === column)!.type === 'boolean' && !ownColumns.has(column) ? `coalesce(i.${column}, false)` : `i.${column}`;
+const stagedAsStored = (column: string) => (flags.has(column) ? `coalesce(i.${column}, false)` : `i.${column}`);
 const recordGiven = (kind: EmploymentRecordKindName) => `le.${inlineLine(kind)} IS NOT NULL`;
 
 /** An unchanged employment's value of each column of the resolve's table that it keeps (le: its staged row); the others are its own columns. */
@@ -56,8 +56,7 @@ export async function setAsideUnchanged(
   unwritten: ReadonlySet<string>,
   kindsAlone: readonly EmploymentRecordKindName[],
 ): Promise<number> {
-  const typeOf = (column: string) => employmentColumns.find((c) => c.column === column)!.type;
-  const values = columns.map((name) => `${unwritten.has(name) ? `NULL::${typeOf(name)}` : (unchangedValues.get(name) ?? `le.${name}`)} AS ${name}`);
+  const values = columns.map((name) => `${unwritten.has(name) ? `NULL::${columnType(name)}` : (unchangedValues.get(name) ?? `le.${name}`)} AS ${name}`);
   // (One anti-join over every kind's records staged alone: one probe per staged row.)
   const whole = kindsAlone.length
     ? `WHERE NOT EXISTS (SELECT 1 FROM (${kindsAlone.map((kind) => `SELECT employee_id FROM ${kindStagingTable[kind]}`).join(' UNION ALL ')}) k WHERE k.employee_id = i.id)`
