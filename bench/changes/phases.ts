@@ -29,6 +29,7 @@ import { onEveryCpu } from '../machine.js';
 import { nodeFlagsOf } from '../nodeFlags.js';
 import { RssSampler } from '../rss.js';
 import { percentile, round } from '../stats.js';
+import { withDatabaseWork } from './databaseWork.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
 import { CHANGE_ALONE, CHANGE_WHILE_SEARCHING } from './labels.js';
 
@@ -50,6 +51,11 @@ export interface ImportRun {
   /** The same rows landed by a raw COPY into tables of the same columns, without indexes, constraints or derived data. */
   copySeconds?: number;
   copyRecordsPerSecond?: number;
+  /** The same records' rows written to the stored tables alone, without the import's own work or the derived data (storedRowsAlone.ts). */
+  storedAloneSeconds?: number;
+  /** What the import made the database do (databaseWork.ts). */
+  walMb?: number;
+  pieceEntries?: number;
   summary: string;
 }
 
@@ -66,8 +72,13 @@ export interface ChangeResults {
   notes: string[];
 }
 
-/** Runs `npm run import` (server/cli/import.ts) on `file`, sampling its memory. */
+/** Runs `npm run import` (server/cli/import.ts) on `file`, sampling its memory and reading what it made the database do. */
 export async function runImportCli(databaseUrl: string, file: string, label: string, records: number): Promise<ImportRun> {
+  const [run, work] = await withDatabaseWork(databaseUrl, () => spawnImport(databaseUrl, file, label, records));
+  return { ...run, ...work };
+}
+
+async function spawnImport(databaseUrl: string, file: string, label: string, records: number): Promise<ImportRun> {
   const started = performance.now();
   // (Unpinned: the bench's own pinning would put the import's worker threads on one core.)
   const [command, ...args] = onEveryCpu([process.execPath, ...importNodeFlags, '--import', 'tsx', join(root, 'server/cli/import.ts'), file]);

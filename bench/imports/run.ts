@@ -25,6 +25,7 @@ import {
   undo,
   withRawCopy,
 } from '../changes/phases.js';
+import { storedRowsAloneSeconds } from '../changes/storedRowsAlone.js';
 import { type DatasetInfo, ensureDataset } from '../dataset/build.js';
 import { createDataset, type Scale, scaleFor } from '../dataset/generate.js';
 import { describeMachine, type Machine, pinSelf } from '../machine.js';
@@ -102,8 +103,10 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
   const small = context(smallUrl, smallScale, join(options.workDir, databaseName(smallUrl)), log);
   const results: ChangeResults = { imports: [], notes: [] };
   const rows: ImportRow[] = [];
-  const take = (measurement: ImportMeasurement, databasePeople: number, label?: string) => {
-    for (const run of results.imports.splice(0)) rows.push(row(label ? { ...run, label } : run, measurement, databasePeople));
+  const take = (measurement: ImportMeasurement, databasePeople: number, label?: string): ImportRow[] => {
+    const taken = results.imports.splice(0).map((run) => row(label ? { ...run, label } : run, measurement, databasePeople));
+    rows.push(...taken);
+    return taken;
   };
   await recoverInterruptedRun(main, results);
   await recoverInterruptedRun(small, results);
@@ -136,9 +139,10 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
     log('imports: the churn file (10% of employments changed, 1% relinked, 1% deleted)');
     const churnFiles = await churn(db);
     await applyBoth(main, churnFiles, 'churn', results);
-    take('churn', people);
+    const [churnRun] = take('churn', people);
     await undoWithCopy(main, 'churn', churnFiles.inverse, results);
     take('churn inverse', people);
+    churnRun!.storedAloneSeconds = round(await storedRowsAloneSeconds(databaseUrl, churnFiles.change), 3);
 
     // 5: the change file again, while searches run; restored after.
     main.searchFilters = await searchFilters(db, databaseUrl, info, options.kinds, options.samples);
@@ -189,15 +193,17 @@ async function changeAlone(
   db: Database,
   changePeople: number,
   results: ChangeResults,
-  take: (measurement: ImportMeasurement, databasePeople: number) => void,
+  take: (measurement: ImportMeasurement, databasePeople: number) => ImportRow[],
   databasePeople: number,
 ): Promise<ChangeFiles> {
   ctx.log(`imports: a change file of ${changePeople.toLocaleString('en-US')} people on the database of ${databasePeople.toLocaleString('en-US')}`);
   const files = await peopleChange(db, { people: changePeople });
   await applyBoth(ctx, files, 'change', results, undefined, `change file (${changePeople.toLocaleString('en-US')} people)`);
-  take('change', databasePeople);
+  const [change] = take('change', databasePeople);
   await undoWithCopy(ctx, 'change', files.inverse, results);
   take('change inverse', databasePeople);
+  // (On the data as it was before the file, which the inverse has restored.)
+  change!.storedAloneSeconds = round(await storedRowsAloneSeconds(ctx.databaseUrl, files.change), 3);
   return files;
 }
 

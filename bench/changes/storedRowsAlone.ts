@@ -1,0 +1,78 @@
+// A second floor for a change file, beside the raw COPY: the same records' rows written to
+// the stored tables themselves, with their indexes and foreign keys, but without the
+// import's staging, resolving and checking and without the derived data's upkeep (which
+// stands aside for the transaction, as an initial load's does). It is what PostgreSQL
+// charges to change these rows where they live; the import's time beyond it is the
+// product's own work. Run in one transaction, timed, then rolled back.
+
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import copyStreams from 'pg-copy-streams';
+import { copyLine } from '../../server/db/copyText.js';
+import { foldedColumns } from '../../server/db/employmentColumns.js';
+import { employeeFields } from '../../server/domain/employment.js';
+import type { ImportRecord } from '../../server/importing/records.js';
+import { employeeRow } from '../../server/importing/rows.js';
+
+/** An employee record's columns, as employeeRow gives them (its fields, then their folded copies). */
+const employeeColumns = [...employeeFields.map((f) => f.column), ...foldedColumns.map((f) => f.column)];
+
+/**
+ * Seconds to write `records` to the stored tables (persons upserted, employments updated or
+ * inserted from their employee records, deletions deleted), the derived data aside;
+ * nothing is kept. Run it on the database the file was made for, as it was before the file.
+ */
+export async function storedRowsAloneSeconds(databaseUrl: string, records: Iterable<ImportRecord>): Promise<number> {
+  const persons: string[] = [];
+  const employees: string[] = [];
+  const deleted = { employee: [] as string[], person: [] as string[] };
+  for (const r of records) {
+    if (r.type === 'person') persons.push(copyLine([r.id, r.createdAt, r.updatedAt]));
+    else if (r.type === 'employee') employees.push(copyLine(employeeRow(0, r).slice(1)));
+    else if (r.type === 'delete' && (r.record === 'employee' || r.record === 'person')) deleted[r.record].push(r.id);
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    // The derived data's per-statement upkeep off for this transaction (server/db/derived/upkeep.sql).
+    await client.query("SELECT set_config('lookup.bulk', 'on', true)");
+    // (Foreign keys checked by each statement, not at a commit that never comes.)
+    await client.query('SET CONSTRAINTS ALL IMMEDIATE');
+    await client.query('CREATE TEMP TABLE alone_persons ON COMMIT DROP AS SELECT id, created_at, updated_at FROM persons LIMIT 0');
+    await client.query(`CREATE TEMP TABLE alone_employees ON COMMIT DROP AS SELECT ${employeeColumns.join(', ')} FROM employees LIMIT 0`);
+    await copyInto(client, 'alone_persons (id, created_at, updated_at)', persons);
+    await copyInto(client, `alone_employees (${employeeColumns.join(', ')})`, employees);
+    await client.query('ANALYZE alone_persons');
+    await client.query('ANALYZE alone_employees');
+    const started = performance.now();
+    await client.query(`
+      INSERT INTO persons (id, created_at, updated_at) SELECT id, created_at, updated_at FROM alone_persons ORDER BY id
+      ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, updated_at = excluded.updated_at`);
+    await client.query('DELETE FROM employees WHERE id = ANY ($1::uuid[])', [deleted.employee]);
+    const set = employeeColumns.filter((c) => c !== 'id');
+    await client.query(`
+      UPDATE employees e SET ${set.map((c) => `${c} = a.${c}`).join(', ')}, person_created_at = p.created_at, person_updated_at = p.updated_at
+        FROM alone_employees a LEFT JOIN persons p ON p.id = a.person_id
+       WHERE e.id = a.id`);
+    await client.query(`
+      INSERT INTO employees (${employeeColumns.join(', ')}, person_created_at, person_updated_at)
+      SELECT ${employeeColumns.map((c) => `a.${c}`).join(', ')}, p.created_at, p.updated_at
+        FROM alone_employees a LEFT JOIN persons p ON p.id = a.person_id
+       WHERE NOT EXISTS (SELECT 1 FROM employees e WHERE e.id = a.id)`);
+    await client.query('DELETE FROM persons WHERE id = ANY ($1::uuid[])', [deleted.person]);
+    const seconds = (performance.now() - started) / 1000;
+    await client.query('ROLLBACK');
+    return seconds;
+  } finally {
+    await client.end();
+  }
+}
+
+async function copyInto(client: pg.Client, target: string, lines: string[]): Promise<void> {
+  const chunks = function* () {
+    for (let i = 0; i < lines.length; i += 5_000) yield lines.slice(i, i + 5_000).join('');
+  };
+  await pipeline(Readable.from(chunks()), client.query(copyStreams.from(`COPY ${target} FROM STDIN`)));
+}
