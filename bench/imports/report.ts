@@ -78,7 +78,7 @@ export function renderImportSection(result: ImportRunResult): string {
       `${result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL'}${settingsText(result.postgresSettings)}; ${result.machine.nproc} cores (${result.machine.cpuModel}); ` +
       `load average (1 min) ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end.`,
     'Each file applied by `npm run import` in its own process (seconds as the import reports its transaction; peak RSS sampled from /proc), ' +
-      `beside a raw COPY of the same rows in the same run (the median of ${RAW_COPIES}; persons and employments as stored, into unindexed tables of the same columns, ` +
+      `beside a raw COPY of the same rows in the same run (the fastest of ${RAW_COPIES}; persons and employments as stored, into unindexed tables of the same columns, ` +
       "without constraints or derived data: the floor of landing them). The unchanged re-apply is set against the initial load's COPY. " +
       `Databases: ${result.databases.map((d) => `\`${d.name}\` (${int(d.people)} people, ${int(d.companies)} companies)`).join(', ')}` +
       `${result.prewarmed === undefined ? '' : result.prewarmed ? ', each prewarmed with pg_prewarm before its change files' : ', not prewarmed (pg_prewarm unavailable)'}` +
