@@ -11,11 +11,8 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import copyStreams from 'pg-copy-streams';
 import { copyLine } from '../../server/db/copyText.js';
 import type { Database } from '../../server/db/database.js';
 import { migrate } from '../../server/db/migrate.js';
@@ -29,6 +26,7 @@ import { onEveryCpu } from '../machine.js';
 import { nodeFlagsOf } from '../nodeFlags.js';
 import { RssSampler } from '../rss.js';
 import { percentile, round } from '../stats.js';
+import { copyLines } from './copyLines.js';
 import { withDatabaseWork } from './databaseWork.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
 import { CHANGE_ALONE, CHANGE_WHILE_SEARCHING } from './labels.js';
@@ -157,11 +155,8 @@ async function rawCopy(databaseUrl: string, records: Iterable<ImportRecord>): Pr
       await client.query('CREATE UNLOGGED TABLE bench_copy_employees (LIKE employees INCLUDING DEFAULTS)');
       // Rows are built first (the generator's cost is not COPY's); the copy alone is timed.
       const started = performance.now();
-      await pipeline(Readable.from(chunks(persons)), client.query(copyStreams.from('COPY bench_copy_persons (id, created_at, updated_at) FROM STDIN')));
-      await pipeline(
-        Readable.from(chunks(employees)),
-        client.query(copyStreams.from(`COPY bench_copy_employees (${copyTables.employees.join(', ')}) FROM STDIN`)),
-      );
+      await copyLines(client, 'bench_copy_persons (id, created_at, updated_at)', persons);
+      await copyLines(client, `bench_copy_employees (${copyTables.employees.join(', ')})`, employees);
       seconds.push((performance.now() - started) / 1000);
     }
     await client.query('DROP TABLE bench_copy_persons, bench_copy_employees');
@@ -169,10 +164,6 @@ async function rawCopy(databaseUrl: string, records: Iterable<ImportRecord>): Pr
   } finally {
     await client.end();
   }
-}
-
-function* chunks(lines: string[]): Generator<string> {
-  for (let i = 0; i < lines.length; i += 5_000) yield lines.slice(i, i + 5_000).join('');
 }
 
 /** Searches (the given filters, round-robin, `concurrency` at once) until `until` resolves or `seconds` pass; latencies in ms. */

@@ -5,18 +5,15 @@
 // charges to change these rows where they live; the import's time beyond it is the
 // product's own work. Run in one transaction, timed, then rolled back.
 
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import copyStreams from 'pg-copy-streams';
 import { copyLine } from '../../server/db/copyText.js';
-import { foldedColumns } from '../../server/db/employmentColumns.js';
-import { employeeFields } from '../../server/domain/employment.js';
+import { employeeRecordColumns } from '../../server/db/import/staging.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employeeRow } from '../../server/importing/rows.js';
+import { copyLines } from './copyLines.js';
 
-/** An employee record's columns, as employeeRow gives them (its fields, then their folded copies). */
-const employeeColumns = [...employeeFields.map((f) => f.column), ...foldedColumns.map((f) => f.column)];
+/** An employee record's columns, as employeeRow gives them after its line (its fields, then their folded copies). */
+const employeeColumns = employeeRecordColumns.slice(1).map((c) => c.column);
 
 /**
  * Seconds to write `records` to the stored tables (persons upserted, employments updated or
@@ -42,8 +39,8 @@ export async function storedRowsAloneSeconds(databaseUrl: string, records: Itera
     await client.query('SET CONSTRAINTS ALL IMMEDIATE');
     await client.query('CREATE TEMP TABLE alone_persons ON COMMIT DROP AS SELECT id, created_at, updated_at FROM persons LIMIT 0');
     await client.query(`CREATE TEMP TABLE alone_employees ON COMMIT DROP AS SELECT ${employeeColumns.join(', ')} FROM employees LIMIT 0`);
-    await copyInto(client, 'alone_persons (id, created_at, updated_at)', persons);
-    await copyInto(client, `alone_employees (${employeeColumns.join(', ')})`, employees);
+    await copyLines(client, 'alone_persons (id, created_at, updated_at)', persons);
+    await copyLines(client, `alone_employees (${employeeColumns.join(', ')})`, employees);
     await client.query('ANALYZE alone_persons');
     await client.query('ANALYZE alone_employees');
     const started = performance.now();
@@ -68,11 +65,4 @@ export async function storedRowsAloneSeconds(databaseUrl: string, records: Itera
   } finally {
     await client.end();
   }
-}
-
-async function copyInto(client: pg.Client, target: string, lines: string[]): Promise<void> {
-  const chunks = function* () {
-    for (let i = 0; i < lines.length; i += 5_000) yield lines.slice(i, i + 5_000).join('');
-  };
-  await pipeline(Readable.from(chunks()), client.query(copyStreams.from(`COPY ${target} FROM STDIN`)));
 }
