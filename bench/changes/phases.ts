@@ -53,6 +53,7 @@ export interface ImportRun {
   storedAloneSeconds?: number;
   /** What the import made the database do (databaseWork.ts). */
   walMb?: number;
+  fullPageImages?: number;
   pieceEntries?: number;
   summary: string;
 }

@@ -88,19 +88,21 @@ export function renderImportSection(result: ImportRunResult): string {
     '',
     ...result.notes.map((n) => `- ${n}`),
     '',
-    '| File | database people | records | seconds | records/s | raw COPY records/s | import / COPY | stored rows alone, s | WAL MB | name-piece entries | peak RSS MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| File | database people | records | seconds | records/s | raw COPY records/s | import / COPY | stored rows alone, s | WAL MB | full-page images | name-piece entries | peak RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...result.rows.map(
       (r) =>
         `| ${r.label} | ${r.databasePeople ? int(r.databasePeople) : 'empty'} | ${int(r.records)} | ${r.seconds} | ${int(r.recordsPerSecond)} | ` +
         `${r.copyRecordsPerSecond ? int(r.copyRecordsPerSecond) : '–'} | ${pct(copyRatio(r))} | ${r.storedAloneSeconds ?? '–'} | ` +
-        `${r.walMb === undefined ? '–' : int(r.walMb)} | ${r.pieceEntries === undefined ? '–' : int(r.pieceEntries)} | ${r.peakRssMb ?? '–'} |`,
+        `${counted(r.walMb)} | ${counted(r.fullPageImages)} | ${counted(r.pieceEntries)} | ${r.peakRssMb ?? '–'} |`,
     ),
     '',
     "Stored rows alone: the same records' rows written to the stored tables themselves (persons upserted, employments updated, inserted or " +
       "deleted, with their indexes and foreign keys), without the import's staging, resolving and checks and without the derived data, " +
       'timed in one transaction and rolled back, after the inverse had restored the data: what PostgreSQL charges to change these rows ' +
       'where they live (bench/changes/storedRowsAlone.ts). WAL: what the import wrote to the write-ahead log (a replica replays it). ' +
+      'Full-page images: pages the WAL holds whole, one for each page the import was the first to change since a checkpoint, ' +
+      'so they count the distinct pages a file touches (bench/changes/databaseWork.ts). ' +
       "Name-piece entries: inserted into or deleted from the name pieces (server/db/derived), the derived data's largest part.",
     '',
     ...storedAloneLines(result),
@@ -109,7 +111,8 @@ export function renderImportSection(result: ImportRunResult): string {
     lines.push(
       `A change file of ${int(o.changePeople)} people on ${int(o.people)} people took ${scaling.large.seconds} s (${int(scaling.large.records)} records), ` +
         `on ${int(o.smallPeople)} people ${scaling.small.seconds} s (${int(scaling.small.records)} records): **${round(scaling.ratio, 2)}×** ` +
-        `for a database ${round(o.people / o.smallPeople, 1)}× the size. Its time follows the file's size, not the database's, as far as that ratio stays near 1.`,
+        `for a database ${round(o.people / o.smallPeople, 1)}× the size${pagesTouched(scaling.large, scaling.small)}. ` +
+        "Its time follows the file's size, not the database's, as far as that ratio stays near 1.",
       '',
     );
   if (result.searches) {
@@ -123,6 +126,14 @@ export function renderImportSection(result: ImportRunResult): string {
   if (o.importTimings) lines.push("Run with `IMPORT_TIMINGS=1`: each import's step and statement timings are in `imports.json` (`rows[].timings`).", '');
   return `${BEGIN}\n${lines.join('\n').trimEnd()}\n${END}\n`;
 }
+
+const counted = (n: number | undefined) => (n === undefined ? '–' : int(n));
+
+/** The two change files' full-page images side by side, where both were read. */
+const pagesTouched = (large: ImportRow, small: ImportRow) =>
+  large.fullPageImages && small.fullPageImages
+    ? `, with ${int(large.fullPageImages)} full-page images against ${int(small.fullPageImages)} (${round(large.fullPageImages / small.fullPageImages, 2)}×)`
+    : '';
 
 /** For each change and churn file, its time against the raw COPY budget and against its stored rows alone. */
 function storedAloneLines(result: ImportRunResult): string[] {
