@@ -4,16 +4,14 @@
 // file, and the change file while searches run; each beside a raw COPY of its rows. Run
 // as its own process, as the bench is (it pins itself to a core with taskset), with
 // IMPORT_TIMINGS=1 so that the imports' step timings are kept.
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportRunResult } from '../../bench/imports/run.js';
+import { runBench } from '../helpers/bench.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const databaseUrl = process.env.DATABASE_URL || undefined;
 
 describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () => {
@@ -31,27 +29,10 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
     const url = new URL(databaseUrl!);
     url.pathname = `/${name}`;
     const args = ['--imports', '--people', '2000', '--imports-small-people', '500', '--imports-change-people', '20', '--database-url', url.toString()];
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(root, 'bench/main.ts'),
-        ...args,
-        '--kinds',
-        'getPerson,nameSubstring',
-        '--samples',
-        '50',
-        '--out',
-        results,
-        '--work-dir',
-        join(work, 'changes'),
-      ],
-      { cwd: root, env: { ...process.env, IMPORT_TIMINGS: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    exitCode = await new Promise((resolve) => child.once('exit', resolve));
+    ({ exitCode, output } = await runBench(
+      [...args, '--kinds', 'getPerson,nameSubstring', '--samples', '50', '--out', results, '--work-dir', join(work, 'changes')],
+      { ...process.env, IMPORT_TIMINGS: '1' },
+    ));
     if (exitCode === 0) result = JSON.parse(readFileSync(join(results, 'imports.json'), 'utf8')) as ImportRunResult;
   }, 300_000);
 

@@ -3,60 +3,39 @@
 // node:http, stock openapi-backend, fastify); Get person, a name search and the worst
 // case against direct SQL; 1 s per measurement. Run as its own process, as
 // `npm run bench` is (it pins itself to a core with taskset).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../bench/report.js';
+import { runBench } from '../helpers/bench.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
 let exitCode: number | null = null;
 let output = '';
+// One short measurement of each.
+const tiny = ['--duration', '1', '--rounds', '1', '--warmup', '0', '--cold-starts', '1', '--samples', '50', '--budget', '120'];
 
 beforeAll(async () => {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(root, 'bench/main.ts'),
-      '--no-postgres',
-      '--pglite-people',
-      '200',
-      '--pglite-dir',
-      join(work, 'pglite'),
-      '--references',
-      'bare,openapiBackend,fastify',
-      // Counted apart (instructions.slow.test.ts): under callgrind each target takes minutes.
-      '--no-instructions',
-      '--kinds',
-      'getPerson,nameSubstring',
-      '--credentials',
-      'oneLarge',
-      '--duration',
-      '1',
-      '--rounds',
-      '1',
-      '--warmup',
-      '0',
-      '--cold-starts',
-      '1',
-      '--samples',
-      '50',
-      '--budget',
-      '120',
-      '--out',
-      join(work, 'results'),
-    ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  exitCode = await new Promise((resolve) => child.once('exit', resolve));
+  ({ exitCode, output } = await runBench([
+    '--no-postgres',
+    '--pglite-people',
+    '200',
+    '--pglite-dir',
+    join(work, 'pglite'),
+    '--references',
+    'bare,openapiBackend,fastify',
+    // Counted apart (instructions.slow.test.ts): under callgrind each target takes minutes.
+    '--no-instructions',
+    '--kinds',
+    'getPerson,nameSubstring',
+    '--credentials',
+    'oneLarge',
+    ...tiny,
+    '--out',
+    join(work, 'results'),
+  ]));
 }, 240_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -123,45 +102,24 @@ describe.runIf(databaseUrl)('npm run bench on PostgreSQL: access audit on and of
   beforeAll(async () => {
     const url = new URL(databaseUrl!);
     url.pathname = `/${name}`;
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(root, 'bench/main.ts'),
-        '--no-pglite',
-        '--people',
-        '300',
-        '--database-url',
-        url.toString(),
-        '--references',
-        '',
-        '--kinds',
-        'getPerson,createdRange',
-        '--credentials',
-        'oneLarge',
-        '--no-worst-case',
-        '--no-explain',
-        '--duration',
-        '1',
-        '--rounds',
-        '1',
-        '--warmup',
-        '0',
-        '--cold-starts',
-        '1',
-        '--samples',
-        '50',
-        '--budget',
-        '120',
-        '--out',
-        join(work, 'results-postgres'),
-      ],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    child.stdout.on('data', (chunk) => (log += chunk));
-    child.stderr.on('data', (chunk) => (log += chunk));
-    code = await new Promise((resolve) => child.once('exit', resolve));
+    ({ exitCode: code, output: log } = await runBench([
+      '--no-pglite',
+      '--people',
+      '300',
+      '--database-url',
+      url.toString(),
+      '--references',
+      '',
+      '--kinds',
+      'getPerson,createdRange',
+      '--credentials',
+      'oneLarge',
+      '--no-worst-case',
+      '--no-explain',
+      ...tiny,
+      '--out',
+      join(work, 'results-postgres'),
+    ]));
     if (code === 0) report = JSON.parse(readFileSync(join(work, 'results-postgres/latest.json'), 'utf8')) as Report;
   }, 240_000);
   afterAll(async () => {

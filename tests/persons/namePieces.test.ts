@@ -9,6 +9,7 @@ import { findPersons } from '../../server/db/persons.js';
 import { foldName } from '../../server/domain/names.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
+import { employee as fixtureEmployee } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
@@ -21,22 +22,8 @@ const person = (): ImportRecord & { type: 'person'; id: string } => ({
   createdAt: '2024-01-01T00:00:00.000Z',
   updatedAt: '2024-01-01T00:00:00.000Z',
 });
-const employee = (personId: string | null, companyId: string, firstName: string, lastName: string): ImportRecord & { id: string } => ({
-  type: 'employee',
-  id: uuid(),
-  companyId,
-  personId,
-  firstName,
-  lastName,
-  dateOfBirth: '1990-01-01',
-  gender: null,
-  email: 'x@example.com',
-  phone: '+14155550100',
-  externalIds: [],
-  createdAt: '2024-01-01T00:00:00.000Z',
-  updatedAt: '2024-01-01T00:00:00.000Z',
-  address: { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: '62701' },
-});
+const employee = (personId: string | null, companyId: string, firstName: string, lastName: string) =>
+  fixtureEmployee({ id: uuid(), companyId, personId, firstName, lastName });
 
 describe.each(engines)('name pieces on %s', (engine) => {
   let database: ThrowawayDatabase;

@@ -14,6 +14,7 @@ import { foldName } from '../../server/domain/names.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { EmployeeRecord, ImportRecord } from '../../server/importing/records.js';
+import { employee as fixtureEmployee } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 /** The service's filters and one of this test's own, on a column the name pieces do not hold. */
@@ -27,22 +28,8 @@ const uuid = () => `00000000-0000-4000-8000-${(++seq).toString(16).padStart(12, 
 const minute = (n: number) => new Date(Date.UTC(2024, 0, 1, 0, n)).toISOString();
 
 function employee(companyId: string, personId: string, firstName: string, lastName: string, city: string, n: number): EmployeeRecord {
-  return {
-    type: 'employee',
-    id: uuid(),
-    companyId,
-    personId,
-    firstName,
-    lastName,
-    dateOfBirth: '1990-01-01',
-    gender: null,
-    email: 'x@example.com',
-    phone: '+14155550100',
-    externalIds: [],
-    createdAt: minute(n),
-    updatedAt: minute(n),
-    address: { line1: '1 Main St', line2: null, city, state: 'IL', postalCode: '62701' },
-  };
+  const base = fixtureEmployee({ id: uuid(), companyId, personId, firstName, lastName, createdAt: minute(n), updatedAt: minute(n) });
+  return { ...base, address: { ...base.address, city } };
 }
 
 /** People named Durand, Duran, Dupont or Smith, in Lyon or Paris, in one or two of the four companies. */

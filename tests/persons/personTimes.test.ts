@@ -5,27 +5,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
 import { findPersons } from '../../server/db/persons.js';
 import { importRecords } from '../../server/importing/index.js';
-import type { ImportRecord } from '../../server/importing/records.js';
+import { employee as fixtureEmployee } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
 const PERSON = '00000000-0000-4000-8000-000000000001';
-const employee = (id: string, companyId: string): ImportRecord => ({
-  type: 'employee',
-  id,
-  companyId,
-  personId: PERSON,
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  dateOfBirth: '1990-01-01',
-  gender: null,
-  email: 'ada@example.com',
-  phone: '+14155550100',
-  externalIds: [],
-  createdAt: '2024-01-02T00:00:00.000Z',
-  updatedAt: '2024-01-02T00:00:00.000Z',
-  address: { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: '62701' },
-});
+const employee = (id: string, companyId: string) =>
+  fixtureEmployee({
+    id,
+    companyId,
+    personId: PERSON,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    createdAt: '2024-01-02T00:00:00.000Z',
+    updatedAt: '2024-01-02T00:00:00.000Z',
+  });
 
 describe.each(engines)("a person's times written by plain SQL on %s", (engine) => {
   let database: ThrowawayDatabase;

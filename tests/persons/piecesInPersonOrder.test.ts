@@ -9,6 +9,7 @@ import { findPersons, pageOf } from '../../server/db/persons.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
+import { employee } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const inside = ['co-1', 'co-2', 'co-3', 'co-4'];
@@ -30,22 +31,17 @@ function records(): { records: ImportRecord[]; onlyOutside: string[] } {
       i % 5 === 0 ? ['co-5'] : i % 3 === 0 ? ['co-5', `co-${1 + (i % 4)}`] : [`co-${1 + (i % 4)}`, `co-${1 + ((i + 1) % 4)}`].slice(0, 1 + (i % 2));
     if (companies.length === 1 && companies[0] === 'co-5') onlyOutside.push(id);
     for (const [j, companyId] of companies.entries()) {
-      out.push({
-        type: 'employee',
-        id: uuid(),
-        companyId,
-        personId: id,
-        firstName: firstNames[(i + j) % 3]!,
-        lastName: lastNames[(i + j) % 5]!,
-        dateOfBirth: '1990-01-01',
-        gender: null,
-        email: 'x@example.com',
-        phone: '+14155550100',
-        externalIds: [],
-        createdAt: minute(j),
-        updatedAt: minute(j),
-        address: { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: '62701' },
-      });
+      out.push(
+        employee({
+          id: uuid(),
+          companyId,
+          personId: id,
+          firstName: firstNames[(i + j) % 3]!,
+          lastName: lastNames[(i + j) % 5]!,
+          createdAt: minute(j),
+          updatedAt: minute(j),
+        }),
+      );
     }
   }
   out.push({ type: 'credential', name: 'four of five', token: `plk_test_${'x'.repeat(24)}`, companies: inside });
@@ -110,22 +106,7 @@ describe.each(engines)('name pieces read in person order on %s', (engine) => {
       [
         { type: 'company', id: 'co-6', name: 'co-6' },
         { type: 'person', id: added, createdAt: minute(0), updatedAt: minute(0) },
-        {
-          type: 'employee',
-          id: uuid(),
-          companyId: 'co-6',
-          personId: added,
-          firstName: 'Anna',
-          lastName: 'Schulz',
-          dateOfBirth: '1990-01-01',
-          gender: null,
-          email: 'x@example.com',
-          phone: '+14155550100',
-          externalIds: [],
-          createdAt: minute(0),
-          updatedAt: minute(0),
-          address: { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: '62701' },
-        },
+        employee({ id: uuid(), companyId: 'co-6', personId: added, firstName: 'Anna', lastName: 'Schulz', createdAt: minute(0), updatedAt: minute(0) }),
       ],
       'US',
     );

@@ -9,6 +9,7 @@ import { findPersons } from '../../server/db/persons.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
+import { employee as fixtureEmployee } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
 const companies = ['co-a', 'co-b', 'co-c'];
@@ -36,22 +37,8 @@ const ranges: [string | undefined, string | undefined][] = [
 let seq = 0;
 const uuid = () => `00000000-0000-4000-8000-${(++seq).toString(16).padStart(12, '0')}`;
 const person = (createdAt: string) => ({ type: 'person' as const, id: uuid(), createdAt, updatedAt: createdAt });
-const employee = (personId: string | null, companyId: string): ImportRecord => ({
-  type: 'employee',
-  id: uuid(),
-  companyId,
-  personId,
-  firstName: 'Ada',
-  lastName: 'Lovelace',
-  dateOfBirth: '1990-01-01',
-  gender: null,
-  email: 'ada@example.com',
-  phone: '+14155550100',
-  externalIds: [],
-  createdAt: instants[0]!,
-  updatedAt: instants[0]!,
-  address: { line1: '1 Main St', line2: null, city: 'Springfield', state: 'IL', postalCode: '62701' },
-});
+const employee = (personId: string | null, companyId: string) =>
+  fixtureEmployee({ id: uuid(), companyId, personId, firstName: 'Ada', lastName: 'Lovelace', createdAt: instants[0]!, updatedAt: instants[0]! });
 
 /** A batch of people over the instants, each employed in one or two companies (some twice in one). */
 function batch(people: number, offset: number): { records: ImportRecord[]; personIds: string[] } {

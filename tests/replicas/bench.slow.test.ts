@@ -3,17 +3,14 @@
 // from the standby beside the service reading from the primary, then a change file while
 // searches run; 1 s per measurement. Run as its own process, as the bench is (it pins
 // itself to a core with taskset).
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FROM_PRIMARY, FROM_REPLICA } from '../../bench/replicas/report.js';
 import type { ReplicaRunResult } from '../../bench/replicas/run.js';
+import { runBench } from '../helpers/bench.js';
 import { describeReplication } from '../helpers/replicaSuite.js';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
 
 describeReplication('npm run bench -- --replica, at a tiny scale', () => {
   const work = mkdtempSync(join(tmpdir(), 'bench-replica-'));
@@ -26,14 +23,7 @@ describeReplication('npm run bench -- --replica, at a tiny scale', () => {
     mkdirSync(results, { recursive: true });
     writeFileSync(join(results, 'latest.md'), '# Benchmark report, earlier\n\n## Targets\n\nkept\n');
     const args = ['--replica', '--replica-people', '2000', '--kinds', 'getPerson,nameSubstring', '--duration', '1', '--rounds', '1'];
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'bench/main.ts'), ...args, '--warmup', '0', '--samples', '50', '--out', results, '--work-dir', join(work, 'changes')],
-      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    exitCode = await new Promise((resolve) => child.once('exit', resolve));
+    ({ exitCode, output } = await runBench([...args, '--warmup', '0', '--samples', '50', '--out', results, '--work-dir', join(work, 'changes')]));
   }, 300_000);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
