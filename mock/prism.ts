@@ -1,5 +1,6 @@
 // Starts Prism 5 (the pinned @stoplight/prism-cli) on the full contract and stops it again.
-// Used by `npm run mock` (mock/start.ts) and by the mock tests, so both run the same thing.
+// Used by `npm run mock` (mock/start.ts) and by the mock tests, so both run the same thing;
+// the proxy the conformance tests put in front of the server runs the same way (runPrism).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -43,7 +44,26 @@ export function prismArgs(options: MockOptions): string[] {
 }
 
 export function startPrism(options: MockOptions, startTimeoutMs = 60_000): Promise<MockServer> {
-  const child = spawn(process.execPath, ['--require', seededFaker, prismBin, ...prismArgs(options)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return runPrism(prismArgs(options), { nodeArgs: ['--require', seededFaker], onLog: options.onLog, startTimeoutMs });
+}
+
+export interface PrismProcess extends MockServer {
+  /** The last lines Prism printed (its request log, with contract violations), for failure messages. */
+  recent: string[];
+}
+
+export interface PrismRunOptions {
+  /** Arguments for node before Prism's own (a module to preload). */
+  nodeArgs?: string[];
+  onLog?: (line: string) => void;
+  startTimeoutMs?: number;
+  /** How many of the last lines `recent` keeps. */
+  keptLines?: number;
+}
+
+/** Runs Prism with `args` (`mock ...` or `proxy ...`) and resolves once it says where it listens. */
+export function runPrism(args: string[], { nodeArgs = [], onLog, startTimeoutMs = 60_000, keptLines = 50 }: PrismRunOptions = {}): Promise<PrismProcess> {
+  const child = spawn(process.execPath, [...nodeArgs, prismBin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const recent: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -58,14 +78,14 @@ export function startPrism(options: MockOptions, startTimeoutMs = 60_000): Promi
     const onLine = (line: string) => {
       line = line.replace(ansi, '');
       recent.push(line);
-      if (recent.length > 50) recent.shift();
-      options.onLog?.(line);
+      if (recent.length > keptLines) recent.shift();
+      onLog?.(line);
       const listening = /Prism is listening on (http:\/\/\S+)/.exec(line);
       if (!listening) return;
       clearTimeout(timer);
       child.removeAllListeners('exit');
       const url = listening[1]!.replace(/\/$/, '') as `http://${string}`;
-      resolve({ url, port: Number(new URL(url).port), exited, stop: () => stop(child) });
+      resolve({ url, port: Number(new URL(url).port), exited, recent, stop: () => stop(child) });
     };
     for (const stream of [child.stdout!, child.stderr!]) {
       let buffered = '';
