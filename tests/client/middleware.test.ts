@@ -1,20 +1,13 @@
 // What every request carries (bearer token, User-Agent) and where it goes (the base URL),
 // observed on a real local server.
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import * as client from '../../client/src/index.js';
 import { clientVersion, createLookupClient } from '../../client/src/index.js';
 import { contractPaths, readContractDocument } from '../../server/contract.js';
-import { json, type LocalServer, startLocalServer } from '../helpers/localServer.js';
+import { helloAcme as hello, helloAcmeOk as ok, useLocalServer } from '../helpers/localServer.js';
 
-let server: LocalServer;
-beforeAll(async () => {
-  server = await startLocalServer();
-});
-afterAll(() => server.close());
-
-const hello = { params: { path: { companyId: 'acme-corp' } } } as const;
-const ok = json(200, { message: 'Hello, acme-corp!' });
+const server = useLocalServer();
 
 describe('bearer token', () => {
   it('sends a fixed token as Authorization: Bearer', async () => {

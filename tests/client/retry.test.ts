@@ -1,18 +1,11 @@
 // Retries against a local server that misbehaves on purpose: 429/503 with Retry-After,
 // dropped connections. Only GET/HEAD/OPTIONS are retried after a network error.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLookupDraftsClient } from '../../client/src/drafts.js';
 import { createLookupClient, type RetryOptions } from '../../client/src/index.js';
-import { drop, json, type LocalServer, startLocalServer } from '../helpers/localServer.js';
+import { drop, helloAcme as hello, json, helloAcmeOk as ok, useLocalServer } from '../helpers/localServer.js';
 
-let server: LocalServer;
-beforeAll(async () => {
-  server = await startLocalServer();
-});
-afterAll(() => server.close());
-
-const hello = { params: { path: { companyId: 'acme-corp' } } } as const;
-const ok = json(200, { message: 'Hello, acme-corp!' });
+const server = useLocalServer();
 const rateLimited = (retryAfter: string) => json(429, { error: 'rate_limited' }, { 'Retry-After': retryAfter });
 const client = (retry?: RetryOptions | false) => createLookupClient({ baseUrl: server.url, token: 't', retry });
 

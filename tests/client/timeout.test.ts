@@ -1,16 +1,9 @@
 // The per-call timeout against a local server that hangs on purpose.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLookupClient } from '../../client/src/index.js';
-import { hang, json, type LocalServer, startLocalServer } from '../helpers/localServer.js';
+import { hang, helloAcme as hello, json, helloAcmeOk as ok, useLocalServer } from '../helpers/localServer.js';
 
-let server: LocalServer;
-beforeAll(async () => {
-  server = await startLocalServer();
-});
-afterAll(() => server.close());
-
-const hello = { params: { path: { companyId: 'acme-corp' } } } as const;
-const ok = json(200, { message: 'Hello, acme-corp!' });
+const server = useLocalServer();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('timeout', () => {

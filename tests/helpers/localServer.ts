@@ -2,6 +2,7 @@
 // answer, hang, drop the connection. It records every request it receives.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface ReceivedRequest {
   method: string;
@@ -50,12 +51,44 @@ export async function startLocalServer(): Promise<LocalServer> {
   };
 }
 
+/**
+ * One local server for a whole test file: started before its first test, closed after its
+ * last. Call it at the top of the file; the server it returns is usable inside the tests.
+ */
+export function useLocalServer(): LocalServer {
+  let started: LocalServer | undefined;
+  beforeAll(async () => {
+    started = await startLocalServer();
+  });
+  afterAll(() => started?.close());
+  const current = () => {
+    if (!started) throw new Error('the local server starts in beforeAll: use it inside a test');
+    return started;
+  };
+  return {
+    get url() {
+      return current().url;
+    },
+    get requests() {
+      return current().requests;
+    },
+    script: (...handlers) => current().script(...handlers),
+    close: () => current().close(),
+  };
+}
+
+/** Hello for acme-corp, as the client calls it. */
+export const helloAcme = { params: { path: { companyId: 'acme-corp' } } } as const;
+
 /** Answers with a JSON body. */
 export const json =
   (status: number, body: unknown, headers: Record<string, string> = {}): Handler =>
   (_req, res) => {
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
   };
+
+/** Hello's success for acme-corp. */
+export const helloAcmeOk: Handler = json(200, { message: 'Hello, acme-corp!' });
 
 /** Never answers (the test's timeout must end the call). */
 export const hang: Handler = () => {};
