@@ -79,47 +79,10 @@ export interface AppOverrides {
 
 export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  if (!overrides.db) requirePersistentStorage(config);
-  const db = overrides.db ?? (await openDatabase(config));
-  await migrate(db);
-  // With replicas, the person operations and hello read through the router; every write
-  // (the audit, last use, housekeeping) keeps the primary. Without, reads are the primary's.
-  const replicas = config.replicaUrls.length ? await openReadRouter(config, db, logger) : undefined;
-  const reads: Queryable = replicas ?? db;
-  // What a replica does not know yet is asked of the primary before a 401 or 403.
-  const primaryCredentials = new SqlCredentials(db, true);
-  const confirmation: CredentialConfirmation | undefined = replicas && {
-    findActive: (tokenHash) => primaryCredentials.findActive(tokenHash),
-    available: () => replicas.primaryUp,
-  };
+  const { db, replicas, reads, confirmation } = await openData(config, overrides, logger);
   const api = await loadServedContract();
-
-  // The Redis client is loaded only where one is configured.
-  const redis = config.redisUrl
-    ? // A Redis that hangs must not hang requests: after REDIS_TIMEOUT_MS the limiter falls
-      // back to this instance's in-memory budget, as it does when Redis is down.
-      new (await import('ioredis')).Redis(config.redisUrl, {
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
-        lazyConnect: false,
-        commandTimeout: REDIS_TIMEOUT_MS,
-      })
-    : undefined;
-  redis?.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to this instance'));
-  // Until Redis is ready every request draws on this instance's own fallback budget, so
-  // give it a moment at start; a Redis that is down delays the start by that much only.
-  if (redis && !(await redisReady(redis, REDIS_START_WAIT_MS))) logger.warn('redis not ready at start; rate limits use this instance until it is');
-
-  const durability = auditDurabilityFor(config, db.kind);
-  const auditShipper = config.auditEnabled && durability === 'spool' ? await AuditShipper.start(db, config.auditSpoolDir, logger) : undefined;
-  const audit: AccessAudit = !config.auditEnabled
-    ? auditOff
-    : auditShipper
-      ? auditSpooled(auditShipper.spool)
-      : auditInStatement(durability as Exclude<typeof durability, 'spool'>);
-  const lastUse = new LastUseRecorder(db, logger);
-  const housekeeping = new Housekeeping(db, logger, config.auditRetentionDays);
-  housekeeping.start();
+  const redis = await connectRedis(config, logger);
+  const jobs = await startJobs(config, db, logger);
 
   // While closing, every response says Connection: close, so a keep-alive client lets go
   // as soon as its answer is out instead of holding the shutdown for keepAliveTimeout, and
@@ -138,18 +101,18 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       metrics,
       draftsEnabled: config.draftsEnabled,
       draining: () => closing,
-      auditReady: auditShipper && (() => auditShipper.spool.current !== undefined),
+      auditReady: jobs.auditShipper && (() => jobs.auditShipper!.spool.current !== undefined),
       databases: replicas && (() => replicas.status()),
     }),
   );
   const handler = createRequestHandler({
     api,
     router,
-    operations: createOperations(new SqlPersonQueries(reads), audit, {
+    operations: createOperations(new SqlPersonQueries(reads), jobs.audit, {
       defaultPhoneRegion: config.defaultPhoneRegion,
       inlineCompaniesMax: config.inlineCompaniesMax,
     }),
-    authenticator: new Authenticator(new SqlCredentials(reads, !!replicas), config.credentialCacheMs, databaseDeadlineMs(config), lastUse, confirmation),
+    authenticator: new Authenticator(new SqlCredentials(reads, !!replicas), config.credentialCacheMs, databaseDeadlineMs(config), jobs.lastUse, confirmation),
     limits,
     cors: createCors(config.corsOrigins),
     clientAddress: clientAddressResolver(config.trustedProxies),
@@ -158,13 +121,96 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     faults,
     metrics,
   });
-
   const inFlight = new Set<ServerResponse>();
+  const server = createHttpServer(config, handler, inFlight, () => closing, logger, metrics);
+
+  return {
+    server,
+    db,
+    logger,
+    auditShipper: jobs.auditShipper,
+    listen: () => listen(server, config),
+    async close() {
+      closing = true;
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+      await stopAccepting(server, config.keepAliveTimeoutMs);
+      faults.close();
+      limits.close();
+      redis?.disconnect();
+      // Requests are done, so are their audit entries; what remains goes before the pool
+      // does, the spooled entries included.
+      await Promise.all([jobs.lastUse.close(), jobs.housekeeping.close(), jobs.auditShipper?.close()]);
+      await replicas?.close();
+      if (!overrides.db) await db.close();
+    },
+  };
+}
+
+/** The primary (migrated), and with replicas the router reads go through. */
+async function openData(config: Config, overrides: AppOverrides, logger: Logger) {
+  if (!overrides.db) requirePersistentStorage(config);
+  const db = overrides.db ?? (await openDatabase(config));
+  await migrate(db);
+  // With replicas, the person operations and hello read through the router; every write
+  // (the audit, last use, housekeeping) keeps the primary. Without, reads are the primary's.
+  const replicas = config.replicaUrls.length ? await openReadRouter(config, db, logger) : undefined;
+  const reads: Queryable = replicas ?? db;
+  // What a replica does not know yet is asked of the primary before a 401 or 403.
+  const primaryCredentials = new SqlCredentials(db, true);
+  const confirmation: CredentialConfirmation | undefined = replicas && {
+    findActive: (tokenHash) => primaryCredentials.findActive(tokenHash),
+    available: () => replicas.primaryUp,
+  };
+  return { db, replicas, reads, confirmation };
+}
+
+/** The Redis client, loaded only where one is configured. */
+async function connectRedis(config: Config, logger: Logger): Promise<Redis | undefined> {
+  if (!config.redisUrl) return undefined;
+  // A Redis that hangs must not hang requests: after REDIS_TIMEOUT_MS the limiter falls
+  // back to this instance's in-memory budget, as it does when Redis is down.
+  const redis = new (await import('ioredis')).Redis(config.redisUrl, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    lazyConnect: false,
+    commandTimeout: REDIS_TIMEOUT_MS,
+  });
+  redis.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to this instance'));
+  // Until Redis is ready every request draws on this instance's own fallback budget, so
+  // give it a moment at start; a Redis that is down delays the start by that much only.
+  if (!(await redisReady(redis, REDIS_START_WAIT_MS))) logger.warn('redis not ready at start; rate limits use this instance until it is');
+  return redis;
+}
+
+/** What runs beside the requests: the access audit (and its spool's shipper), last use, housekeeping. */
+async function startJobs(config: Config, db: Database, logger: Logger) {
+  const durability = auditDurabilityFor(config, db.kind);
+  const auditShipper = config.auditEnabled && durability === 'spool' ? await AuditShipper.start(db, config.auditSpoolDir, logger) : undefined;
+  const audit: AccessAudit = !config.auditEnabled
+    ? auditOff
+    : auditShipper
+      ? auditSpooled(auditShipper.spool)
+      : auditInStatement(durability as Exclude<typeof durability, 'spool'>);
+  const lastUse = new LastUseRecorder(db, logger);
+  const housekeeping = new Housekeeping(db, logger, config.auditRetentionDays);
+  housekeeping.start();
+  return { auditShipper, audit, lastUse, housekeeping };
+}
+
+/** node:http's server around the handler; `inFlight` holds the responses still being worked on. */
+function createHttpServer(
+  config: Config,
+  handler: ReturnType<typeof createRequestHandler>,
+  inFlight: Set<ServerResponse>,
+  closing: () => boolean,
+  logger: Logger,
+  metrics: Metrics,
+): Server {
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     // A request pipelined behind one whose connection is closing: it is not answered.
     if (isLingering(req.socket)) return;
     rememberResponse(req.socket, res);
-    if (closing) res.setHeader('Connection', 'close');
+    if (closing()) res.setHeader('Connection', 'close');
     // A request answered in one synchronous run (hello, mostly) is done before a shutdown
     // could look at it; only the ones still waiting are kept for close() to tell.
     const served = handler(req, res);
@@ -194,43 +240,32 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   // caller without a valid token never sends it), 417 in the contract's shape.
   server.on('checkContinue', onRequest);
   server.on('checkExpectation', onRequest);
+  return server;
+}
 
-  return {
-    server,
-    db,
-    logger,
-    auditShipper,
-    listen: () =>
-      new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(config.port, config.host, () => {
-          const { port } = server.address() as AddressInfo;
-          const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-          resolve(`http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`);
-        });
-      }),
-    async close() {
-      closing = true;
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
-      // Stop accepting (new connections are refused), but leave idle keep-alive connections
-      // open until the keep-alive timeout they announced: a client may be sending on one
-      // right now, and closing it would lose that request (http.Server#close closes them at
-      // once, hence net.Server's own close). Each request still arriving is answered with
-      // Connection: close; the idle ones left at the timeout are closed then.
-      let idleTimer: NodeJS.Timeout | undefined;
-      await new Promise<void>((resolve) => {
-        NetServer.prototype.close.call(server, () => resolve());
-        idleTimer = setTimeout(() => server.closeIdleConnections(), config.keepAliveTimeoutMs);
-      });
-      clearTimeout(idleTimer);
-      faults.close();
-      limits.close();
-      redis?.disconnect();
-      // Requests are done, so are their audit entries; what remains goes before the pool
-      // does, the spooled entries included.
-      await Promise.all([lastUse.close(), housekeeping.close(), auditShipper?.close()]);
-      await replicas?.close();
-      if (!overrides.db) await db.close();
-    },
-  };
+function listen(server: Server, config: Config): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      const { port } = server.address() as AddressInfo;
+      const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+      resolve(`http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`);
+    });
+  });
+}
+
+/**
+ * Stops accepting (new connections are refused), but leaves idle keep-alive connections
+ * open until the keep-alive timeout they announced: a client may be sending on one right
+ * now, and closing it would lose that request (http.Server#close closes them at once,
+ * hence net.Server's own close). Each request still arriving is answered with
+ * Connection: close; the idle ones left at the timeout are closed then.
+ */
+async function stopAccepting(server: Server, keepAliveTimeoutMs: number): Promise<void> {
+  let idleTimer: NodeJS.Timeout | undefined;
+  await new Promise<void>((resolve) => {
+    NetServer.prototype.close.call(server, () => resolve());
+    idleTimer = setTimeout(() => server.closeIdleConnections(), keepAliveTimeoutMs);
+  });
+  clearTimeout(idleTimer);
 }

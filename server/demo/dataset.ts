@@ -16,25 +16,84 @@ export { demoCompanies, demoCredentials } from './credentials.js';
 
 const DAY = 86_400_000;
 
+/** Who an employee record describes: the same person carries it into each company. */
+interface Identity {
+  first: string;
+  last: string;
+  dob: string;
+  gender: string | null;
+  phone: string;
+}
+
+// Named people the docs and the README use: accents, and a name with `_` and `%`-free
+// punctuation, so that Unicode-aware and literal matching can be tried by hand.
+const fixed: Identity[] = [
+  { first: 'Émile', last: 'Durand', dob: '1988-04-17', gender: 'male', phone: '(415) 555-0132' },
+  { first: 'Ana', last: 'Durán', dob: '1995-09-30', gender: null, phone: '+1 312 555 0187' },
+  { first: 'Zoë', last: "O'Brien-Ångström", dob: '1979-12-01', gender: 'female', phone: '212.555.0199' },
+];
+
 export function demoDataset(options: DemoOptions = {}): ImportRecord[] {
   const people = options.people ?? 300;
-  const now = options.now ?? new Date('2026-11-20T12:00:00Z');
   const faker = new Faker({ locale: [en, fr, es, de, base] });
   faker.seed(options.seed ?? 20261120);
-  const iso = (d: Date) => d.toISOString();
-  const around = (days: number) => new Date(now.getTime() + days * DAY);
-  const records: ImportRecord[] = demoCompanies.map(({ id, name }) => ({ type: 'company', id, name }));
-  const pickCompany = () => faker.helpers.weightedArrayElement(demoCompanies.map((c) => ({ weight: c.weight, value: c.id })));
+  const demo = new DemoBuilder(faker, options.now ?? new Date('2026-11-20T12:00:00Z'));
+  for (let i = 0; i < people; i++) demo.addPerson(fixed[i]);
+  // Employee records whose identity is unresolved: never returned by the person operations.
+  for (let i = 0; i < Math.max(3, Math.round(people / 20)); i++) {
+    demo.addEmployee(null, faker.date.between({ from: demo.around(-365), to: demo.around(-1) }), demo.pickCompany(), i === 0 ? fixed[0]! : demo.identity());
+  }
+  for (const c of demoCredentials) demo.records.push({ type: 'credential', name: c.name, token: c.token, companies: c.companies });
+  return demo.records;
+}
 
-  const addEmployee = (
-    personId: string | null,
-    createdAt: Date,
-    companyId: string,
-    who: { first: string; last: string; dob: string; gender: string | null; phone: string },
-  ) => {
+/** The records so far, and each kind of record drawn from one seeded faker (the order of draws is the data). */
+class DemoBuilder {
+  readonly records: ImportRecord[] = demoCompanies.map(({ id, name }) => ({ type: 'company', id, name }));
+  /** Employee records so far: each next one gets the next combination of states. */
+  private employees = 0;
+
+  constructor(
+    private readonly faker: Faker,
+    private readonly now: Date,
+  ) {}
+
+  around(days: number): Date {
+    return new Date(this.now.getTime() + days * DAY);
+  }
+
+  pickCompany(): string {
+    return this.faker.helpers.weightedArrayElement(demoCompanies.map((c) => ({ weight: c.weight, value: c.id })));
+  }
+
+  /** A person with one to three employments (a named one with two). */
+  addPerson(named: Identity | undefined): void {
+    const { faker, now } = this;
+    const personId = faker.string.uuid();
+    const createdAt = faker.date.between({ from: this.around(-3 * 365), to: this.around(-1) });
+    this.records.push({ type: 'person', id: personId, createdAt: iso(createdAt), updatedAt: iso(faker.date.between({ from: createdAt, to: now })) });
+    const who = named ?? this.identity();
+    const jobs = named
+      ? 2
+      : faker.helpers.weightedArrayElement([
+          { weight: 65, value: 1 },
+          { weight: 28, value: 2 },
+          { weight: 7, value: 3 },
+        ]);
+    const companies = new Set<string>();
+    while (companies.size < jobs) companies.add(this.pickCompany());
+    let at = createdAt;
+    for (const companyId of companies) {
+      this.addEmployee(personId, at, companyId, who);
+      at = new Date(Math.min(at.getTime() + faker.number.int({ min: 1, max: 300 }) * DAY, now.getTime() - DAY));
+    }
+  }
+
+  addEmployee(personId: string | null, createdAt: Date, companyId: string, who: Identity): void {
+    const { faker, now } = this;
     const id = faker.string.uuid();
     const updatedAt = faker.date.between({ from: createdAt, to: now });
-    records.push({
+    this.records.push({
       type: 'employee',
       id,
       companyId,
@@ -59,31 +118,20 @@ export function demoDataset(options: DemoOptions = {}): ImportRecord[] {
       createdAt: iso(createdAt),
       updatedAt: iso(updatedAt),
     });
-    addSourceRecords(id, createdAt);
-  };
+    this.addSourceRecords(id, createdAt);
+  }
 
-  // Cycle through every state so that even a small dataset shows each of them.
-  let k = 0;
-  const addSourceRecords = (employeeId: string, createdAt: Date) => {
-    const n = k++;
+  /** Cycles through every state so that even a small dataset shows each of them. */
+  private addSourceRecords(employeeId: string, createdAt: Date): void {
+    const { faker, now } = this;
+    const n = this.employees++;
     const membership = [null, 'active', 'revoked', null, null, 'active'][n % 6] as 'active' | 'revoked' | null;
-    const invitationKind = ['none', 'pending_future', 'pending_past', 'accepted', 'revoked', 'pending_future', 'accepted'][n % 7]!;
-    if (membership) records.push({ type: 'membership', employeeId, status: membership });
-    if (invitationKind !== 'none') {
-      const expiresAt = invitationKind === 'pending_past' ? around(-faker.number.int({ min: 1, max: 60 })) : around(faker.number.int({ min: -400, max: 30 }));
-      const future = invitationKind === 'pending_future' ? around(faker.number.int({ min: 1, max: 30 })) : expiresAt;
-      records.push({
-        type: 'invitation',
-        employeeId,
-        status: invitationKind.startsWith('pending') ? 'pending' : (invitationKind as 'accepted' | 'revoked'),
-        invitedAt: iso(new Date(future.getTime() - 30 * DAY)),
-        expiresAt: iso(future),
-      });
-    }
-    if (n % 5 === 3) records.push({ type: 'linkedUser', employeeId, status: n % 10 === 3 ? 'deactivated' : 'active' });
+    if (membership) this.records.push({ type: 'membership', employeeId, status: membership });
+    this.addInvitation(employeeId, ['none', 'pending_future', 'pending_past', 'accepted', 'revoked', 'pending_future', 'accepted'][n % 7]!);
+    if (n % 5 === 3) this.records.push({ type: 'linkedUser', employeeId, status: n % 10 === 3 ? 'deactivated' : 'active' });
     const decision = [null, 'opt_in', 'opt_out', 'undecided'][n % 4];
     if (decision) {
-      records.push({
+      this.records.push({
         type: 'participation',
         employeeId,
         decision: decision === 'undecided' ? null : (decision as 'opt_in' | 'opt_out'),
@@ -92,19 +140,34 @@ export function demoDataset(options: DemoOptions = {}): ImportRecord[] {
     }
     const coverage = [null, 'enrolled', 'enrolled_not_paying', 'awaiting_coverage', 'waived', 'terminated'][n % 6] as any;
     if (coverage) {
-      const startsAt = faker.date.between({ from: createdAt, to: around(30) });
-      records.push({
+      const startsAt = faker.date.between({ from: createdAt, to: this.around(30) });
+      this.records.push({
         type: 'coverage',
         employeeId,
         status: coverage,
         startsAt: iso(startsAt),
-        endsAt: coverage === 'terminated' ? iso(faker.date.between({ from: startsAt, to: around(60) })) : null,
+        endsAt: coverage === 'terminated' ? iso(faker.date.between({ from: startsAt, to: this.around(60) })) : null,
         planTier: faker.helpers.arrayElement(['employee_only', 'employee_plus_spouse', 'family', null]),
       });
     }
-  };
+  }
 
-  const identity = () => {
+  private addInvitation(employeeId: string, kind: string): void {
+    if (kind === 'none') return;
+    const { faker } = this;
+    const expiresAt = kind === 'pending_past' ? this.around(-faker.number.int({ min: 1, max: 60 })) : this.around(faker.number.int({ min: -400, max: 30 }));
+    const future = kind === 'pending_future' ? this.around(faker.number.int({ min: 1, max: 30 })) : expiresAt;
+    this.records.push({
+      type: 'invitation',
+      employeeId,
+      status: kind.startsWith('pending') ? 'pending' : (kind as 'accepted' | 'revoked'),
+      invitedAt: iso(new Date(future.getTime() - 30 * DAY)),
+      expiresAt: iso(future),
+    });
+  }
+
+  identity(): Identity {
+    const { faker } = this;
     const sex = faker.person.sexType();
     const first = faker.person.firstName(sex);
     const last = faker.person.lastName();
@@ -120,41 +183,7 @@ export function demoDataset(options: DemoOptions = {}): ImportRecord[] {
         `312-555-01${faker.string.numeric(2)}`,
       ]),
     };
-  };
-
-  // Named people the docs and the README use: accents, and a name with `_` and `%`-free
-  // punctuation, so that Unicode-aware and literal matching can be tried by hand.
-  const fixed = [
-    { first: 'Émile', last: 'Durand', dob: '1988-04-17', gender: 'male', phone: '(415) 555-0132' },
-    { first: 'Ana', last: 'Durán', dob: '1995-09-30', gender: null, phone: '+1 312 555 0187' },
-    { first: 'Zoë', last: "O'Brien-Ångström", dob: '1979-12-01', gender: 'female', phone: '212.555.0199' },
-  ];
-
-  for (let i = 0; i < people; i++) {
-    const personId = faker.string.uuid();
-    const createdAt = faker.date.between({ from: around(-3 * 365), to: around(-1) });
-    records.push({ type: 'person', id: personId, createdAt: iso(createdAt), updatedAt: iso(faker.date.between({ from: createdAt, to: now })) });
-    const who = fixed[i] ?? identity();
-    const jobs =
-      i < fixed.length
-        ? 2
-        : faker.helpers.weightedArrayElement([
-            { weight: 65, value: 1 },
-            { weight: 28, value: 2 },
-            { weight: 7, value: 3 },
-          ]);
-    const companies = new Set<string>();
-    while (companies.size < jobs) companies.add(pickCompany());
-    let at = createdAt;
-    for (const companyId of companies) {
-      addEmployee(personId, at, companyId, who);
-      at = new Date(Math.min(at.getTime() + faker.number.int({ min: 1, max: 300 }) * DAY, now.getTime() - DAY));
-    }
   }
-  // Employee records whose identity is unresolved: never returned by the person operations.
-  for (let i = 0; i < Math.max(3, Math.round(people / 20)); i++) {
-    addEmployee(null, faker.date.between({ from: around(-365), to: around(-1) }), pickCompany(), i === 0 ? fixed[0]! : identity());
-  }
-  for (const c of demoCredentials) records.push({ type: 'credential', name: c.name, token: c.token, companies: c.companies });
-  return records;
 }
+
+const iso = (d: Date) => d.toISOString();

@@ -59,68 +59,19 @@ export function createRequestHandler(deps: PipelineDeps) {
       fail(exchange, error);
     }
     if (served instanceof Promise) {
-      return served.catch((error: unknown) => fail(exchange, error)).finally(() => finish(exchange));
+      return served.catch((error: unknown) => fail(exchange, error)).finally(() => finish(deps, exchange));
     }
-    finish(exchange);
+    finish(deps, exchange);
   };
 
   function fail(exchange: Exchange, error: unknown): void {
-    // A body the parser refused makes the whole request malformed, whatever else was wrong.
-    const apiError = isBodyBroken(exchange.req) ? new ApiError('invalid_request') : toApiError(error);
-    if (apiError.status >= 500) deps.faults.report(error, apiError, { requestId: exchange.requestId, route: exchange.route });
-    if (apiError.code === 'rate_limited') deps.metrics.rateLimited(exchange.route);
-    if (exchange.res.headersSent) exchange.res.destroy();
-    else {
-      exchange.beforeAnswer();
-      sendError(exchange.res, apiError, exchange.headers);
-    }
-  }
-
-  function finish({ req, res, route, started, requestId }: Exchange): void {
-    const seconds = (performance.now() - started) / 1000;
-    deps.metrics.observe(route, req.method ?? 'GET', res.statusCode, seconds);
-    if (deps.logger.isLevelEnabled('info'))
-      deps.logger.info({ requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+    failed(deps, exchange, error);
   }
 
   function serve(exchange: Exchange): void | Promise<void> {
-    const { req, res } = exchange;
-    const violation = protocolViolation(req);
-    if (violation) {
-      exchange.route = 'malformed';
-      exchange.beforeAnswer();
-      sendError(res, violation.error, exchange.headers, violation.status);
-      return;
-    }
-    const url = originForm(req.url ?? '/');
-    const queryStart = url.indexOf('?');
-    const pathname = queryStart === -1 ? url : url.slice(0, queryStart);
-    if (req.method === 'OPTIONS') {
-      // `OPTIONS *` asks about the server as a whole (RFC 9110 §9.3.7).
-      const methods = pathname === '*' ? ['GET', 'HEAD', 'POST'] : deps.router.methodsFor(pathname, deps.config.draftsEnabled);
-      if (!methods.length) throw new ApiError('not_found');
-      exchange.route = 'options';
-      exchange.beforeAnswer();
-      deps.cors.answerOptions(req, res, methods, exchange.headers);
-      return;
-    }
-    const found = deps.router.find(req.method ?? 'GET', pathname);
-    if (!found) throw notFoundOrNotAllowed(deps.router.methodsFor(pathname, deps.config.draftsEnabled));
-    const { route } = found;
-    if (route.kind === 'plain') {
-      // The template, not the path: a label per requested /docs/... path would let any
-      // caller grow the metrics registry without bound.
-      exchange.route = route.path;
-      exchange.beforeAnswer();
-      for (let i = 0; i < exchange.headers.length; i += 2) res.setHeader(exchange.headers[i]!, exchange.headers[i + 1]!);
-      return route.handle(req, res);
-    }
-    exchange.route = route.operation.operationId;
-    if (route.draft && !deps.config.draftsEnabled) throw new ApiError('not_found');
-    exchange.operationRoute = route;
-    exchange.params = found.params;
-    if (queryStart !== -1 && !route.ignoresQuery) exchange.search = url.slice(queryStart + 1);
-    exchange.address = deps.clientAddress(req);
+    const answered = answerWithoutOperation(deps, exchange);
+    if (answered) return answered.served;
+    exchange.address = deps.clientAddress(exchange.req);
     // One clock reading for the budgets, the credential's expiry and its last use.
     exchange.now = Date.now();
     return step(deps.limits.checkAuthFailures(exchange.address, exchange.now), authenticate, exchange);
@@ -178,6 +129,72 @@ export function createRequestHandler(deps: PipelineDeps) {
     if (result.json !== undefined) sendJsonText(exchange.res, result.status, result.json, headers);
     else sendJson(exchange.res, result.status, result.body, headers);
   }
+}
+
+/** The answer to a request that failed: the error registry's, or the connection dropped if the answer had begun. */
+function failed(deps: PipelineDeps, exchange: Exchange, error: unknown): void {
+  // A body the parser refused makes the whole request malformed, whatever else was wrong.
+  const apiError = isBodyBroken(exchange.req) ? new ApiError('invalid_request') : toApiError(error);
+  if (apiError.status >= 500) deps.faults.report(error, apiError, { requestId: exchange.requestId, route: exchange.route });
+  if (apiError.code === 'rate_limited') deps.metrics.rateLimited(exchange.route);
+  if (exchange.res.headersSent) exchange.res.destroy();
+  else {
+    exchange.beforeAnswer();
+    sendError(exchange.res, apiError, exchange.headers);
+  }
+}
+
+/** The request's metric and log line, once it is answered. */
+function finish(deps: PipelineDeps, { req, res, route, started, requestId }: Exchange): void {
+  const seconds = (performance.now() - started) / 1000;
+  deps.metrics.observe(route, req.method ?? 'GET', res.statusCode, seconds);
+  if (deps.logger.isLevelEnabled('info'))
+    deps.logger.info({ requestId, method: req.method, route, status: res.statusCode, ms: Math.round(seconds * 10_000) / 10 }, 'request');
+}
+
+/**
+ * Routes the request. What needs no operation (a protocol violation, OPTIONS, a plain
+ * route such as /healthz) is answered here, and `served` says how; a request for an
+ * operation is left routed in `exchange` (undefined is returned) for the steps after.
+ */
+function answerWithoutOperation(deps: PipelineDeps, exchange: Exchange): { served: void | Promise<void> } | undefined {
+  const { req, res } = exchange;
+  const violation = protocolViolation(req);
+  if (violation) {
+    exchange.route = 'malformed';
+    exchange.beforeAnswer();
+    sendError(res, violation.error, exchange.headers, violation.status);
+    return { served: undefined };
+  }
+  const url = originForm(req.url ?? '/');
+  const queryStart = url.indexOf('?');
+  const pathname = queryStart === -1 ? url : url.slice(0, queryStart);
+  if (req.method === 'OPTIONS') {
+    // `OPTIONS *` asks about the server as a whole (RFC 9110 §9.3.7).
+    const methods = pathname === '*' ? ['GET', 'HEAD', 'POST'] : deps.router.methodsFor(pathname, deps.config.draftsEnabled);
+    if (!methods.length) throw new ApiError('not_found');
+    exchange.route = 'options';
+    exchange.beforeAnswer();
+    deps.cors.answerOptions(req, res, methods, exchange.headers);
+    return { served: undefined };
+  }
+  const found = deps.router.find(req.method ?? 'GET', pathname);
+  if (!found) throw notFoundOrNotAllowed(deps.router.methodsFor(pathname, deps.config.draftsEnabled));
+  const { route } = found;
+  if (route.kind === 'plain') {
+    // The template, not the path: a label per requested /docs/... path would let any
+    // caller grow the metrics registry without bound.
+    exchange.route = route.path;
+    exchange.beforeAnswer();
+    for (let i = 0; i < exchange.headers.length; i += 2) res.setHeader(exchange.headers[i]!, exchange.headers[i + 1]!);
+    return { served: route.handle(req, res) };
+  }
+  exchange.route = route.operation.operationId;
+  if (route.draft && !deps.config.draftsEnabled) throw new ApiError('not_found');
+  exchange.operationRoute = route;
+  exchange.params = found.params;
+  if (queryStart !== -1 && !route.ignoresQuery) exchange.search = url.slice(queryStart + 1);
+  return undefined;
 }
 
 /** One request on its way through the pipeline: what its steps have learnt of it so far. */
