@@ -1,5 +1,5 @@
 // npm run db:structure: migrates a fresh embedded database and writes what it holds to
-// server/db/structure.sql (tests/server/migrations.test.ts checks it on both engines).
+// server/db/structure.sql (tests/operating/migrations.test.ts checks it on both engines).
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { migrate } from '../../server/db/migrate.js';

@@ -1,7 +1,7 @@
 // The table of an employment's record fields in server/importing/FORMAT.md, written from
 // the import's record schemas (server/importing/records.ts), which come from the
 // employment's declaration (server/domain/employment.ts): a field added there is listed
-// by `npx tsx scripts/importFormat/write.ts`, and tests/server/importFormat.test.ts fails
+// by `npx tsx scripts/importFormat/write.ts`, and tests/import/importFormat.test.ts fails
 // until it is.
 import { employmentRecordKindNames } from '../../server/domain/employment.js';
 import { companyIdPattern } from '../../server/domain/fields.js';

@@ -357,9 +357,9 @@ const rateLimited: Scenario[] = [
   },
 ];
 
-// Not driven here: 500 and 503 need a failing database (tests/hardening/ injects those faults);
+// Not driven here: 500 and 503 need a failing database (tests/operating/database-faults.test.ts injects those faults);
 // 417 needs an Expect header other than 100-continue, which fetch refuses to send and Prism's
-// own node:http would answer itself (tests/hardening/http-conformance.test.ts sends it raw).
+// own node:http would answer itself (tests/serving/http-conformance.test.ts sends it raw).
 const notDriven = new Set([417, 500, 503]);
 
 // Answers hello with a body the contract refuses: the proxy must report it.
@@ -458,7 +458,7 @@ describe('the real server through prism proxy', () => {
 
   it('cannot judge the server on a body that is not JSON: Prism answers that one itself', async () => {
     // Prism parses JSON bodies before forwarding; the server's own 400 invalid_request for
-    // this case is covered by tests/server/ instead.
+    // this case is covered by tests/serving/requests.test.ts instead.
     const result = await send({
       name: 'malformed JSON',
       operationId: 'searchPersons',

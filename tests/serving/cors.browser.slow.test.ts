@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`tests/hardening/cors.browser.slow.test.ts skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
+if (!hasChromium) console.warn(`tests/serving/cors.browser.slow.test.ts skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
 
 interface Seen {
   status: number;

@@ -2,7 +2,7 @@
 // exactly as it was, every table, source and derived, byte for byte: a write the database
 // refuses (here a trigger, as a constraint added later would), and on PostgreSQL the
 // connection dying mid-transaction. (Records the import's own checks reject are covered
-// by tests/server/import.test.ts.)
+// by tests/import/import.test.ts.)
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/openDatabase.js';
