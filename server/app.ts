@@ -7,10 +7,10 @@ import { AuditShipper } from './access/auditShipper.js';
 import { auditInStatement, auditOff, auditSpooled } from './access/auditWriter.js';
 import { Housekeeping } from './access/housekeeping.js';
 import { LastUseRecorder } from './access/lastUse.js';
-import { auditDurabilityFor, type Config, requirePersistentStorage } from './config.js';
+import { auditDurabilityFor, type Config, ConfigError, requirePersistentStorage } from './config.js';
 import { SqlCredentials } from './db/credentials.js';
 import type { Database, Queryable } from './db/database.js';
-import { migrate } from './db/migrate.js';
+import { migrate, pendingSteps } from './db/migrate.js';
 import { openDatabase } from './db/openDatabase.js';
 import { SqlPersonQueries } from './db/personQueries.js';
 import type { AccessAudit } from './domain/accessAudit.js';
@@ -46,6 +46,23 @@ function redisReady(redis: Redis, ms: number): Promise<boolean> {
     }
     redis.once('ready', onReady);
   });
+}
+
+/**
+ * The schema at start: migrated (the default, fine for one instance), or, with
+ * MIGRATE_ON_START=false (the migration runs as a step of its own), checked and refused
+ * when it is behind this release, without changing anything.
+ */
+async function schemaAtStart(db: Database, migrateOnStart: boolean): Promise<void> {
+  if (migrateOnStart) {
+    await migrate(db);
+    return;
+  }
+  const pending = await pendingSteps(db);
+  if (pending.length)
+    throw new ConfigError(
+      `MIGRATE_ON_START=false and the database schema is behind this release (pending: ${pending.join(', ')}): run the migration first (node dist/server/cli/migrate.js, or npm run migrate)`,
+    );
 }
 
 /** The replicas' router; its module (and pg's) is loaded only where replicas are configured. */
@@ -150,7 +167,10 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
 async function openData(config: Config, overrides: AppOverrides, logger: Logger) {
   if (!overrides.db) requirePersistentStorage(config);
   const db = overrides.db ?? (await openDatabase(config));
-  await migrate(db);
+  await schemaAtStart(db, config.migrateOnStart).catch(async (error) => {
+    if (!overrides.db) await db.close().catch(() => {});
+    throw error;
+  });
   // With replicas, the person operations and hello read through the router; every write
   // (the audit, last use, housekeeping) keeps the primary. Without, reads are the primary's.
   const replicas = config.replicaUrls.length ? await openReadRouter(config, db, logger) : undefined;

@@ -25,6 +25,8 @@ export interface Config {
   /** The primary itself, past the pooler: the audit spool's session-level locks and the commands connect here. */
   databaseDirectUrl?: string;
   pgliteDataDir?: string;
+  /** Apply pending migrations at start (the default); false: refuse to serve a schema that is behind. */
+  migrateOnStart: boolean;
   poolMax: number;
   statementTimeoutMs: number;
   /** PostgreSQL work_mem for the service's sessions (sorting and de-duplicating people). */
@@ -136,6 +138,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     transactionPooling: bool(env, 'PG_TRANSACTION_POOLING', false),
     databaseDirectUrl: env.DATABASE_DIRECT_URL ? postgresUrl('DATABASE_DIRECT_URL', env.DATABASE_DIRECT_URL) : undefined,
     pgliteDataDir: env.PGLITE_DATA_DIR || undefined,
+    migrateOnStart: bool(env, 'MIGRATE_ON_START', true),
     poolMax: int(env, 'PG_POOL_MAX', 10, 1, 1000),
     statementTimeoutMs: int(env, 'PG_STATEMENT_TIMEOUT_MS', 5_000, 0, 600_000),
     workMem: memory(env, 'PG_WORK_MEM', '32MB'),

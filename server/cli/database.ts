@@ -7,6 +7,11 @@ import { openDatabase } from '../db/openDatabase.js';
 
 /** `options` are added to the configured ones (a tool's own session settings). */
 export async function openCliDatabase(config: Config, options: Partial<DatabaseOptions> = {}): Promise<Database> {
+  return (await openMigratedCliDatabase(config, options)).db;
+}
+
+/** The command's database, migrated, and the steps that migrating it applied (`npm run migrate` reports them). */
+export async function openMigratedCliDatabase(config: Config, options: Partial<DatabaseOptions> = {}): Promise<{ db: Database; applied: string[] }> {
   if (!config.databaseUrl && !config.pgliteDataDir) {
     throw new Error(
       'set DATABASE_URL (PostgreSQL) or PGLITE_DATA_DIR (embedded database directory): an in-memory database would be lost when this command exits',
@@ -16,8 +21,9 @@ export async function openCliDatabase(config: Config, options: Partial<DatabaseO
   // session settings need a session of its own.
   const direct = config.databaseDirectUrl ? { databaseUrl: config.databaseDirectUrl, transactionPooling: false } : {};
   const db = await openDatabase({ ...config, ...options, ...direct });
+  let applied: string[];
   try {
-    await migrate(db);
+    applied = await migrate(db);
   } catch (error) {
     await db.close().catch(() => {});
     // Commands write, so they need the primary itself: say so when it cannot be reached.
@@ -25,7 +31,7 @@ export async function openCliDatabase(config: Config, options: Partial<DatabaseO
     const variable = config.databaseDirectUrl ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL';
     throw new Error(`cannot reach the primary (${variable}): ${(error as Error).message}; nothing was changed`, { cause: error });
   }
-  return db;
+  return { db, applied };
 }
 
 /** A connection that could not be made or was lost (PostgreSQL down, starting up, or out of reach). */

@@ -19,12 +19,40 @@ const upkeepFile = fileURLToPath(new URL('./derived/upkeep.sql', import.meta.url
 /** The upkeep source's name in schema_migrations (and in what migrate returns). */
 export const upkeepSource = 'derived/upkeep.sql';
 
+/** The migration files on disk, in the order they apply. */
+function migrationFiles(): string[] {
+  return readdirSync(migrationsDir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+}
+
+/** The upkeep source's schema_migrations row as it should read: its checksum and the last migration. */
+function upkeepVersion(upkeep: string, migrations: string[]): string {
+  return `${upkeepSource} sha256:${createHash('sha256').update(upkeep).digest('hex')} after ${migrations.at(-1)}`;
+}
+
+/**
+ * What migrate() would apply, without applying or creating anything (a server started with
+ * MIGRATE_ON_START=false refuses to serve when this is not empty).
+ */
+export async function pendingSteps(db: Database): Promise<string[]> {
+  let recorded: Set<string>;
+  try {
+    recorded = new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
+  } catch (error) {
+    if ((error as { code?: string }).code !== '42P01') throw error; // undefined_table: never migrated
+    recorded = new Set();
+  }
+  const migrations = migrationFiles();
+  const pending = migrations.filter((f) => !recorded.has(f));
+  if (!recorded.has(upkeepVersion(readFileSync(upkeepFile, 'utf8'), migrations))) pending.push(upkeepSource);
+  return pending;
+}
+
 /** Applies the pending migrations, then the upkeep source if it is due; returns what it applied. */
 export async function migrate(db: Database): Promise<string[]> {
   const recorded = await recordedSteps(db);
-  const migrations = readdirSync(migrationsDir)
-    .filter((f) => f.endsWith('.sql'))
-    .sort();
+  const migrations = migrationFiles();
   const applied: string[] = [];
   for (const file of migrations.filter((f) => !recorded.has(f))) {
     const sql = readFileSync(migrationsDir + file, 'utf8');
@@ -37,7 +65,7 @@ export async function migrate(db: Database): Promise<string[]> {
     if (done) applied.push(file);
   }
   const upkeep = readFileSync(upkeepFile, 'utf8');
-  const version = `${upkeepSource} sha256:${createHash('sha256').update(upkeep).digest('hex')} after ${migrations.at(-1)}`;
+  const version = upkeepVersion(upkeep, migrations);
   if (recorded.has(version)) return applied;
   const done = await migratorsTransaction(db, async (tx) => {
     if ((await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [version])).length) return false;

@@ -1,0 +1,34 @@
+// npm run migrate (node dist/server/cli/migrate.js in the image): applies the pending
+// migrations and the derived data's upkeep source, says in one line what it did, and exits.
+// For deployments that migrate as a step of their own (a Kubernetes Job) and start the
+// servers with MIGRATE_ON_START=false (docs/operating/postgresql.md).
+import { ConfigError, loadConfig } from '../config.js';
+import { fail } from './commandLine.js';
+import { openMigratedCliDatabase } from './database.js';
+
+const usage = `usage: npm run migrate   (node dist/server/cli/migrate.js)
+Applies the pending migrations, then the derived data's upkeep if it is due, to the database
+of DATABASE_URL (DATABASE_DIRECT_URL where set) or PGLITE_DATA_DIR, and exits. Takes no arguments.`;
+
+async function main(argv: string[]): Promise<void> {
+  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
+    process.stdout.write(`${usage}\n`);
+    return;
+  }
+  if (argv.length) fail(`unexpected argument "${argv[0]}": the migration takes no arguments (--help says more)`);
+  const config = loadConfig();
+  if (!config.databaseUrl && !config.pgliteDataDir)
+    fail('set DATABASE_URL (PostgreSQL) or PGLITE_DATA_DIR (embedded database directory): there is no database to migrate');
+  const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.pgliteDataDir}`;
+  const { db, applied } = await openMigratedCliDatabase(config);
+  await db.close();
+  process.stdout.write(applied.length ? `migrated ${where}: applied ${applied.join(', ')}\n` : `${where} is up to date: nothing to apply\n`);
+}
+
+// Each step runs in a transaction of its own: one that fails leaves nothing behind, and the
+// steps before it stay applied (docs/operating/postgresql.md).
+main(process.argv.slice(2)).catch((error) =>
+  fail(
+    error instanceof ConfigError ? `configuration error: ${error.message}` : `migration failed: ${String(error?.message ?? error).replace(/\s*\n\s*/g, ' ')}`,
+  ),
+);
