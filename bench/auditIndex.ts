@@ -4,8 +4,9 @@
 // after them (every service stopped, so every entry shipped) each audited measurement's
 // ids per response are read from the audit by its time window, and the merge of all
 // that is pending is timed, giving PostgreSQL's CPU time per id merged.
-import { mergeAuditPersonIndex } from '../server/db/accessAudit.js';
-import { openDatabase } from '../server/db/openDatabase.js';
+
+import { openDatabase } from '../server/db/engines/openDatabase.js';
+import { mergeAuditPersonIndex } from '../server/db/stores/accessAudit.js';
 import { cpuMicros } from './cpu.js';
 
 export interface AuditIndexMerge {

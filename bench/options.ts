@@ -10,7 +10,7 @@ import { type PersonKind, personKinds } from './scenarios.js';
 import type { HelloReference } from './targets.js';
 
 export const DEFAULT_BENCH_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/lookup_bench';
-const benchDir = fileURLToPath(new URL('./', import.meta.url));
+const benchDir = fileURLToPath(new URL('.//', import.meta.url));
 
 export interface EngineScale {
   people: number;

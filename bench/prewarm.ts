@@ -3,7 +3,7 @@
 // the operating system's cache the rest. Without it a measurement made after another phase
 // has written gigabytes elsewhere (the import bench's initial load) reads its pages from
 // disk, and times the disk rather than the work.
-import type { Queryable } from '../server/db/database.js';
+import type { Queryable } from '../server/db/engines/database.js';
 
 /**
  * Reads every table and index of the public schema; false where pg_prewarm is not

@@ -61,7 +61,7 @@ export function searchBodies(kind: Exclude<PersonKind, 'getPerson'>, samples: Fi
   }
 }
 
-/** `credential` as the service holds it (db/credentials.ts findActiveCredential), `config` as the service loads it. */
+/** `credential` as the service holds it (db/stores/credentials.ts findActiveCredential), `config` as the service loads it. */
 export function personWorkload(kind: PersonKind, samples: FilterSamples, credential: Credential, config: Config): PersonWorkload {
   if (kind === 'getPerson') {
     return {

@@ -2,7 +2,7 @@
 // TypeScript at run time): `node dist/server/main.js`, and the CLIs beside it
 // (`node dist/server/cli/credentials.js ...`). The files the server reads at run time go
 // where the compiled code looks for them: the migrations and the derived data's upkeep
-// source beside db/migrate.js (in migrations/ and derived/), the bundled contracts in
+// source where db/schema/migrate.js reads them (schema/migrations/ and derived/), the bundled contracts in
 // generated/, and the contract prepared for the server (prepareContract.ts) in
 // generated/prepared/. node_modules stays at the project root, where node finds it from dist/.
 // Usage: tsx scripts/build.ts [outDir] (default dist; must lie inside the project, next to node_modules).
@@ -18,9 +18,9 @@ export function build(outDir = join(root, 'dist')): void {
   if (relative(root, outDir).startsWith('..')) throw new Error(`${outDir} is outside ${root}: node would not find node_modules from there`);
   rmSync(outDir, { recursive: true, force: true });
   execFileSync(join(root, 'node_modules', '.bin', 'tsc'), ['-p', join(root, 'tsconfig.build.json'), '--outDir', outDir], { cwd: root, stdio: 'inherit' });
-  const migrations = join(outDir, 'server', 'db', 'migrations');
+  const migrations = join(outDir, 'server', 'db', 'schema', 'migrations');
   mkdirSync(migrations, { recursive: true });
-  cpSync(join(root, 'server', 'db', 'migrations'), migrations, { recursive: true });
+  cpSync(join(root, 'server', 'db', 'schema', 'migrations'), migrations, { recursive: true });
   cpSync(join(root, 'server', 'db', 'derived', 'upkeep.sql'), join(outDir, 'server', 'db', 'derived', 'upkeep.sql'));
   for (const bundle of readdirSync(join(root, 'generated')).filter((f) => f.endsWith('.yaml'))) {
     cpSync(join(root, 'generated', bundle), join(outDir, 'generated', bundle));

@@ -8,11 +8,11 @@ import { auditInStatement, auditOff, auditSpooled } from './access/auditWriter.j
 import { Housekeeping } from './access/housekeeping.js';
 import { LastUseRecorder } from './access/lastUse.js';
 import { auditDurabilityFor, type Config, ConfigError, requirePersistentStorage } from './config.js';
-import { SqlCredentials } from './db/credentials.js';
-import type { Database, Queryable } from './db/database.js';
-import { migrate, pendingSteps } from './db/migrate.js';
-import { openDatabase } from './db/openDatabase.js';
-import { SqlPersonQueries } from './db/personQueries.js';
+import type { Database, Queryable } from './db/engines/database.js';
+import { openDatabase } from './db/engines/openDatabase.js';
+import { SqlPersonQueries } from './db/persons/personQueries.js';
+import { migrate, pendingSteps } from './db/schema/migrate.js';
+import { SqlCredentials } from './db/stores/credentials.js';
 import type { AccessAudit } from './domain/accessAudit.js';
 import type { CredentialConfirmation } from './domain/credentials.js';
 import { Authenticator } from './http/authenticate.js';
@@ -67,7 +67,7 @@ async function schemaAtStart(db: Database, migrateOnStart: boolean): Promise<voi
 
 /** The replicas' router; its module (and pg's) is loaded only where replicas are configured. */
 async function openReadRouter(config: Config, primary: Database, logger: Logger) {
-  const { nameReplicas, ReadRouter } = await import('./db/readRouting.js');
+  const { nameReplicas, ReadRouter } = await import('./db/replicas/readRouting.js');
   return ReadRouter.open(primary, nameReplicas(config.replicaUrls), config, {
     maxLagMs: config.replicaMaxLagMs,
     checkTimeoutMs: config.replicaCheckTimeoutMs,

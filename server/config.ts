@@ -15,12 +15,12 @@ export interface Config {
   host: string;
   port: number;
   databaseUrl?: string;
-  /** Hot standbys of DATABASE_URL that serve the person operations and hello (server/db/readRouting.ts). */
+  /** Hot standbys of DATABASE_URL that serve the person operations and hello (server/db/replicas/readRouting.ts). */
   replicaUrls: string[];
   /** A replica whose heartbeat is older than this is passed over (docs/operating/replicas.md). */
   replicaMaxLagMs: number;
   replicaCheckTimeoutMs: number;
-  /** DATABASE_URL (and the replicas' URLs) lead to a pooler in transaction mode, PgBouncer's (server/db/transactionPooling.ts). */
+  /** DATABASE_URL (and the replicas' URLs) lead to a pooler in transaction mode, PgBouncer's (server/db/engines/transactionPooling.ts). */
   transactionPooling: boolean;
   /** The primary itself, past the pooler: the audit spool's session-level locks and the commands connect here. */
   databaseDirectUrl?: string;
@@ -31,7 +31,7 @@ export interface Config {
   statementTimeoutMs: number;
   /** PostgreSQL work_mem for the service's sessions (sorting and de-duplicating people). */
   workMem: string;
-  /** Credentials of up to this many companies pass them inline to the planner (see db/persons.ts). */
+  /** Credentials of up to this many companies pass them inline to the planner (see db/persons/persons.ts). */
   inlineCompaniesMax: number;
   /** How long a request waits for a pooled PostgreSQL connection before it is answered 503. */
   connectionTimeoutMs: number;

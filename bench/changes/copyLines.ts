@@ -1,4 +1,4 @@
-// COPY text lines (server/db/copyText.ts copyLine) streamed into a table, a few thousand at a time.
+// COPY text lines (server/db/engines/copyText.ts copyLine) streamed into a table, a few thousand at a time.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';

@@ -7,7 +7,7 @@
 
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import type { Queryable } from '../../server/db/database.js';
+import type { Queryable } from '../../server/db/engines/database.js';
 import { type EmploymentRecordKind, employeeFields, employmentRecordKindNames, employmentRecordKinds } from '../../server/domain/employment.js';
 import type { EmployeeRecord, ImportRecord } from '../../server/importing/records.js';
 import type { Dataset } from '../dataset/generate.js';

@@ -6,7 +6,7 @@
 // product's own work. Run in one transaction, timed, then rolled back.
 
 import pg from 'pg';
-import { copyLine } from '../../server/db/copyText.js';
+import { copyLine } from '../../server/db/engines/copyText.js';
 import { employeeRecordColumns } from '../../server/db/import/staging.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employeeRow } from '../../server/importing/rows.js';

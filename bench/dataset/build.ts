@@ -4,9 +4,9 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
-import type { Database } from '../../server/db/database.js';
-import { migrate } from '../../server/db/migrate.js';
-import { openDatabase } from '../../server/db/openDatabase.js';
+import type { Database } from '../../server/db/engines/database.js';
+import { openDatabase } from '../../server/db/engines/openDatabase.js';
+import { migrate } from '../../server/db/schema/migrate.js';
 import { type BenchCredential, type Company, createDataset, type Scale } from './generate.js';
 import { loadThroughImport } from './loadImport.js';
 import { loadPostgres } from './loadPostgres.js';

@@ -1,8 +1,9 @@
 // Dataset entities as rows of PostgreSQL's COPY text format, one table at a time: for the
 // employments, exactly the row the import would store (importing/rows.ts
 // storedEmploymentRow, from the one declaration of an employment, domain/employment.ts).
-import { copyLine } from '../../server/db/copyText.js';
+
 import { employmentColumns } from '../../server/db/employmentColumns.js';
+import { copyLine } from '../../server/db/engines/copyText.js';
 import { personTimeColumns } from '../../server/domain/employment.js';
 import type { EmployeeRecord, EmploymentRecord } from '../../server/importing/records.js';
 import { storedEmploymentRow } from '../../server/importing/rows.js';

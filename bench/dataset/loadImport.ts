@@ -1,7 +1,7 @@
 // Loads a generated dataset through the service's own import (importRecords), in chunks
 // of people so that memory stays flat: the path for PGlite and for small scales.
-import type { Database } from '../../server/db/database.js';
-import { migrate } from '../../server/db/migrate.js';
+import type { Database } from '../../server/db/engines/database.js';
+import { migrate } from '../../server/db/schema/migrate.js';
 import { type ImportSummary, importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import type { Dataset } from './generate.js';

@@ -5,9 +5,9 @@
 import type { Writable } from 'node:stream';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import { insertCredential } from '../../server/db/credentials.js';
-import { migrate } from '../../server/db/migrate.js';
-import { openDatabase } from '../../server/db/openDatabase.js';
+import { openDatabase } from '../../server/db/engines/openDatabase.js';
+import { migrate } from '../../server/db/schema/migrate.js';
+import { insertCredential } from '../../server/db/stores/credentials.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { liftKeysAndIndexes, restoreKeysAndIndexes, sameSchema, snapshotSchema } from './bulkSchema.js';
 import { appendEmployment, appendPerson, type CopyBuffers, type CopyTable, copyTables, emptyBuffers } from './copyFormat.js';

@@ -1,6 +1,6 @@
 // Which dataset a database holds: one row in bench_dataset, written last, so that a
 // half-built database never passes for a complete one.
-import type { Queryable } from '../../server/db/database.js';
+import type { Queryable } from '../../server/db/engines/database.js';
 import { GENERATOR_VERSION, type Scale } from './generate.js';
 import type { LoadResult } from './loadPostgres.js';
 

@@ -4,7 +4,7 @@
 // creation ranges, and the most common name fragments (the worst case of a substring
 // search). Restricted to the companies a credential sees. Deterministic for a seed:
 // rows are ordered by a hash of their id, not by random().
-import type { Queryable } from '../../server/db/database.js';
+import type { Queryable } from '../../server/db/engines/database.js';
 import { foldName } from '../../server/domain/names.js';
 import { Random } from './random.js';
 

@@ -9,8 +9,8 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { join } from 'node:path';
-import type { Database } from '../../server/db/database.js';
-import { openDatabase } from '../../server/db/openDatabase.js';
+import type { Database } from '../../server/db/engines/database.js';
+import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { type ChangeFiles, churn, peopleChange } from '../changes/files.js';
 import {

@@ -2,8 +2,8 @@
 // each person kind's filters (at most 100 per kind), for the credential of one large
 // company, derived as the service derives them from its configuration.
 import { loadConfig } from '../../server/config.js';
-import { findActiveCredential } from '../../server/db/credentials.js';
-import type { Queryable } from '../../server/db/database.js';
+import type { Queryable } from '../../server/db/engines/database.js';
+import { findActiveCredential } from '../../server/db/stores/credentials.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import type { DatasetInfo } from '../dataset/build.js';

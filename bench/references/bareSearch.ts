@@ -7,9 +7,9 @@
 // the credentials of BENCH_CREDENTIALS as the service holds them.
 import { createServer, type ServerResponse } from 'node:http';
 import { loadConfig } from '../../server/config.js';
-import { findActiveCredential } from '../../server/db/credentials.js';
-import { openDatabase } from '../../server/db/openDatabase.js';
-import { findPersons, pageOf } from '../../server/db/persons.js';
+import { openDatabase } from '../../server/db/engines/openDatabase.js';
+import { findPersons, pageOf } from '../../server/db/persons/persons.js';
+import { findActiveCredential } from '../../server/db/stores/credentials.js';
 import type { Credential } from '../../server/domain/credentials.js';
 import { type SearchRequest, searchFilter } from '../../server/domain/persons.js';
 import { hashToken, hashTokenBase64 } from '../../server/domain/tokens.js';

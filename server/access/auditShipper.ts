@@ -1,6 +1,6 @@
 // Moves the spooled access-audit entries (auditSpool.ts) into access_audit: every
 // SHIP_INTERVAL_MS, and all of them at shutdown. Each batch and the file's new shipped
-// offset commit in one statement (db/accessAudit.ts), so whatever crashes when, an entry
+// offset commit in one statement (db/stores/accessAudit.ts), so whatever crashes when, an entry
 // is inserted exactly once. Only whole lines are shipped.
 //
 // Ownership: this instance holds a session-level advisory lock per file of its own, on a
@@ -22,6 +22,7 @@
 import { accessSync, constants, existsSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../config.js';
+import type { Database, Session } from '../db/engines/database.js';
 import {
   auditSpoolDatabaseId,
   auditSpoolProgress,
@@ -31,8 +32,7 @@ import {
   shipAuditSpoolBatch,
   tryLockAuditSpool,
   unlockAuditSpool,
-} from '../db/accessAudit.js';
-import type { Database, Session } from '../db/database.js';
+} from '../db/stores/accessAudit.js';
 import type { Logger } from '../observability/logger.js';
 import { AuditSpool, closeSpoolFile, createSpoolFile, newSpoolName, offlinePrefix, offlineSpoolName, SPOOL_SUFFIX, type SpoolFile } from './auditSpool.js';
 
@@ -86,7 +86,7 @@ export class AuditShipper {
     private readonly dir: string,
     private readonly logger: Logger,
     readonly spool: AuditSpool,
-    /** This database's name in offline files (db/accessAudit.ts auditSpoolDatabaseId). */
+    /** This database's name in offline files (db/stores/accessAudit.ts auditSpoolDatabaseId). */
     private readonly databaseId: string,
     options: ShipperOptions,
   ) {

@@ -18,7 +18,7 @@ export const SPOOL_SUFFIX = '.ndjson';
 /**
  * The entry as its spool line: a JSON object whose keys are access_audit's columns, the
  * ids as PostgreSQL's array literal (a string PostgreSQL reads in one go, far cheaper
- * than a JSON array of strings: db/accessAudit.ts ships the lines as they are).
+ * than a JSON array of strings: db/stores/accessAudit.ts ships the lines as they are).
  */
 export function spoolLine(entry: SpooledEntry): string {
   return JSON.stringify({

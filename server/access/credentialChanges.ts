@@ -3,9 +3,9 @@
 // with a message meant for the operator, when it names an unknown credential or company.
 // Running instances follow within CREDENTIAL_CACHE_MS (server/http/authenticate.ts).
 
-import { type CredentialSummary, lockCredential, replaceCompanySet, rotateToken, setExpiry, unknownCompanies } from '../db/credentials.js';
-import type { Database, Queryable } from '../db/database.js';
-import { lockDataWriters } from '../db/writersLock.js';
+import type { Database, Queryable } from '../db/engines/database.js';
+import { type CredentialSummary, lockCredential, replaceCompanySet, rotateToken, setExpiry, unknownCompanies } from '../db/stores/credentials.js';
+import { lockDataWriters } from '../db/stores/writersLock.js';
 import { hashToken, newToken } from '../domain/tokens.js';
 
 /** A change the operator asked for that cannot be made; the message says why. */

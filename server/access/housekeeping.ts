@@ -4,10 +4,11 @@
 // can still hold them. It runs at start and then every hour in each instance; an
 // advisory lock lets one instance at a time work, and deletions go in bounded batches,
 // each its own short transaction, so neither requests nor imports wait on a long one.
-import { deleteExpiredAuditEntries, mergeAuditPersonIndex } from '../db/accessAudit.js';
-import { removeReplacedCompanySets } from '../db/credentials.js';
-import type { Database } from '../db/database.js';
-import { withHousekeepingLock } from '../db/housekeeping.js';
+
+import type { Database } from '../db/engines/database.js';
+import { deleteExpiredAuditEntries, mergeAuditPersonIndex } from '../db/stores/accessAudit.js';
+import { removeReplacedCompanySets } from '../db/stores/credentials.js';
+import { withHousekeepingLock } from '../db/stores/housekeeping.js';
 import type { Logger } from '../observability/logger.js';
 
 export const HOUSEKEEPING_INTERVAL_MS = 3_600_000;

@@ -2,8 +2,9 @@
 // notes the time in memory; one statement a minute writes every credential's latest use
 // (so at most one write per credential per minute per instance, off the request path).
 // A failed write is logged and retried with the next one; it never fails a request.
-import { type CredentialUse, recordCredentialUse } from '../db/credentials.js';
-import type { Queryable } from '../db/database.js';
+
+import type { Queryable } from '../db/engines/database.js';
+import { type CredentialUse, recordCredentialUse } from '../db/stores/credentials.js';
 import type { Credential } from '../domain/credentials.js';
 import type { Logger } from '../observability/logger.js';
 

@@ -1,7 +1,7 @@
 // npm run access-audit -- person <personId> | credential <credentialId> [--since <when>] [--until <when>] [--json]
 // Who retrieved a person, or what a credential retrieved, from the access audit.
 import { ConfigError, loadConfig } from '../config.js';
-import { type AuditPeriod, type AuditRecord, auditOfCredential, auditOfPerson } from '../db/accessAudit.js';
+import { type AuditPeriod, type AuditRecord, auditOfCredential, auditOfPerson } from '../db/stores/accessAudit.js';
 import { parseInstant } from '../domain/durations.js';
 import { canonicalUuid } from '../domain/formats.js';
 import { fail, parseCommandLine } from './commandLine.js';

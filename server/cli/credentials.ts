@@ -2,7 +2,7 @@
 // at create and rotate; only their SHA-256 is stored, and `list` never shows either.
 import { CredentialChangeRefused, changeExpiry, grantCompanies, MAX_OVERLAP_MS, revokeCompanies, rotate } from '../access/credentialChanges.js';
 import { ConfigError, loadConfig } from '../config.js';
-import { type CredentialSummary, insertCredential, listCredentials, revokeCredential, unknownCompanies } from '../db/credentials.js';
+import { type CredentialSummary, insertCredential, listCredentials, revokeCredential, unknownCompanies } from '../db/stores/credentials.js';
 import { formatDuration, parseDuration, parseInstant } from '../domain/durations.js';
 import { hashToken, newToken } from '../domain/tokens.js';
 import { fail, parseCommandLine } from './commandLine.js';

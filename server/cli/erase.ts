@@ -2,7 +2,7 @@
 // Removes the data and every copy the service keeps of it, in one transaction, and says
 // what went (ids and counts only: this output holds no personal value). See docs/operating/erasure.md.
 import { ConfigError, loadConfig } from '../config.js';
-import { rewriteTablesWithPersonalData, tablesWithPersonalData } from '../db/erasure.js';
+import { rewriteTablesWithPersonalData, tablesWithPersonalData } from '../db/stores/erasure.js';
 import { companyIdPattern } from '../domain/fields.js';
 import { canonicalUuid } from '../domain/formats.js';
 import { type Erasure, ErasureRefused, eraseCompany, eraseEmployment, erasePerson } from '../privacy/erasure.js';

@@ -1,5 +1,5 @@
 // Loads the demo dataset into an empty database (never over existing data).
-import type { Database } from '../db/database.js';
+import type { Database } from '../db/engines/database.js';
 import { demoCredentials } from './credentials.js';
 
 export interface DemoLoad {

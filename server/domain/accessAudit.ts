@@ -19,7 +19,7 @@ export interface SpooledEntry {
 
 /**
  * The entry the person query writes in the statement that reads the response: the entry
- * commits with the read or neither happens (server/db/persons.ts).
+ * commits with the read or neither happens (server/db/persons/persons.ts).
  */
 export interface AuditInStatement {
   credentialId: string;

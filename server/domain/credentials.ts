@@ -1,5 +1,5 @@
 // A credential as a request carries it once its token is found: who it is and which
-// companies it opens. The data layer finds it (db/credentials.ts implements
+// companies it opens. The data layer finds it (db/stores/credentials.ts implements
 // ActiveCredentials); HTTP authenticates with it and operations authorize by it.
 
 export interface Credential {
@@ -12,7 +12,7 @@ export interface Credential {
   companyList: readonly string[];
   /**
    * How many companies the database held that the credential does not, when it was read.
-   * It only picks how a search reads (server/db/persons.ts): the query finds those
+   * It only picks how a search reads (server/db/persons/persons.ts): the query finds those
    * companies again itself, so a company added since changes the speed, not the answer.
    */
   companiesOutside: number;
@@ -44,7 +44,7 @@ export interface CredentialConfirmation extends ActiveCredentials {
   available(): boolean;
 }
 
-/** Where a token's credential is found (the port db/credentials.ts implements). */
+/** Where a token's credential is found (the port db/stores/credentials.ts implements). */
 export interface ActiveCredentials {
   /** The credential a token (by its SHA-256) opens now: not revoked, not expired, and the current token or a replaced one still in its overlap. */
   findActive(tokenHash: Buffer): Promise<Credential | undefined>;

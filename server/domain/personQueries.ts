@@ -1,4 +1,4 @@
-// What the person operations ask of the data layer (the port db/personQueries.ts
+// What the person operations ask of the data layer (the port db/persons/personQueries.ts
 // implements): the page of people a filter selects, and many exact lookups at once.
 
 import type { AuditInStatement } from './accessAudit.js';

@@ -1,6 +1,6 @@
 // What the person operations mean: turning a search request into a filter over the
 // credential's companies, and the page of people it selects. The people come back as the
-// contract's JSON, built by the person query (server/db/personJson.ts), and are sent as
+// contract's JSON, built by the person query (server/db/persons/personJson.ts), and are sent as
 // they are.
 import type { components } from '../../generated/types.full.js';
 import { ApiError } from '../errors.js';

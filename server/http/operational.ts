@@ -21,7 +21,7 @@ export function operationalRoutes(deps: {
   draining: () => boolean;
   /** The access audit can record a response now (its spool has a file open); absent: always. */
   auditReady?: () => boolean;
-  /** Where reads go to replicas: each database's state, known without a query (db/readRouting.ts). */
+  /** Where reads go to replicas: each database's state, known without a query (db/replicas/readRouting.ts). */
   databases?: () => readonly { name: string; role: string; up: boolean; lagMs?: number }[];
 }): Record<string, PlainHandler> {
   // Loaded and built on the first request for them: the rendered reference holds Redoc's

@@ -5,8 +5,8 @@
 // one text per table, with its problems in file order (the first ones, and how many).
 // Needs no connection: it runs where the import runs, or in a worker (checkWorker.ts).
 import { Ajv, type ValidateFunction } from 'ajv';
-import { type CopyValue, copyLine } from '../db/copyText.js';
 import { kindColumns } from '../db/employmentColumns.js';
+import { type CopyValue, copyLine } from '../db/engines/copyText.js';
 import type { ImportProblem } from '../db/import/problems.js';
 import { kindStagingTable, type StagingTable, stagingTables } from '../db/import/staging.js';
 import { type EmploymentRecordKind, type EmploymentRecordKindName, employmentRecordKindNames, employmentRecordKinds } from '../domain/employment.js';

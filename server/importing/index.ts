@@ -4,14 +4,14 @@
 // database, then apply it set-based, or write nothing and name the problems. Readers see
 // the database before the file or after it (server/importing/FORMAT.md).
 import { stat } from 'node:fs/promises';
-import type { Database } from '../db/database.js';
+import type { Database } from '../db/engines/database.js';
 import { applyImport, countOutcomes, type Outcome } from '../db/import/apply.js';
 import { findProblems, type ImportProblem, unknownSnapshotCompanies } from '../db/import/problems.js';
 import { chooseReach, type Reach } from '../db/import/reach.js';
 import { resolveImport } from '../db/import/resolve.js';
 import { analyzeStaging, createStagingTables } from '../db/import/staging.js';
 import type { Upkeep } from '../db/import/upkeep.js';
-import { lockDataWriters } from '../db/writersLock.js';
+import { lockDataWriters } from '../db/stores/writersLock.js';
 import { employmentRecordKindNames } from '../domain/employment.js';
 import { ImportParseError, type ImportSource, isNdjsonFile, readBatches } from './read.js';
 import { type ImportRecord, type StoredRecordType, storedRecordTypes } from './records.js';

@@ -2,7 +2,7 @@
 // copied into their staging tables (db/import/staging.ts), one copy at a time on the
 // import's connection while the next records are checked, so memory stays flat whatever
 // the file's size. Problems are counted, the first ones kept, in file order.
-import type { Transaction } from '../db/database.js';
+import type { Transaction } from '../db/engines/database.js';
 import type { ImportProblem } from '../db/import/problems.js';
 import { copyIntoStaging, type StagingTable } from '../db/import/staging.js';
 import { type CheckedChunk, RecordChecker } from './check.js';

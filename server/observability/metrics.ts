@@ -9,7 +9,7 @@
 // the process metrics are read at scrape time, and the event-loop and GC ones start then.
 // The exposition is prom-client's own, unchanged.
 import type { Metric, Registry } from 'prom-client';
-import type { DatabaseStatus, PoolStats } from '../db/database.js';
+import type { DatabaseStatus, PoolStats } from '../db/engines/database.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
@@ -37,7 +37,7 @@ export class Metrics {
 
   constructor(
     private readonly poolStats?: () => PoolStats,
-    /** Where reads go to replicas: each database's state (db/readRouting.ts). */
+    /** Where reads go to replicas: each database's state (db/replicas/readRouting.ts). */
     private readonly databases?: () => DatabaseStatus[],
   ) {}
 

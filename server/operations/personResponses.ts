@@ -1,5 +1,5 @@
 // The contract's GetPersonResponse and SearchPersonsResponse, written around the Person
-// objects PostgreSQL built as JSON text (db/personJson.ts), which are sent untouched.
+// objects PostgreSQL built as JSON text (db/persons/personJson.ts), which are sent untouched.
 import type { PersonPage } from '../domain/persons.js';
 
 export const getPersonResponseJson = (asOf: string, personJson: string) => `{"asOf":"${asOf}","person":${personJson}}`;

@@ -3,9 +3,9 @@
 // is what it removed. A dry run reads the same scope in one snapshot and changes nothing.
 // Reports hold ids and counts only, never a personal value.
 
-import { lockCredential, removeCompaniesFromReplacedSets, replaceCompanySet } from '../db/credentials.js';
-import type { Database, Queryable, Transaction } from '../db/database.js';
 import { deleteCompanies, deleteEmployments, deletePersons } from '../db/derived/index.js';
+import type { Database, Queryable, Transaction } from '../db/engines/database.js';
+import { lockCredential, removeCompaniesFromReplacedSets, replaceCompanySet } from '../db/stores/credentials.js';
 import {
   auditEntriesNaming,
   companyScope,
@@ -14,8 +14,8 @@ import {
   replacedSetMemberships,
   resampleStatistics,
   unlinkedLookalikes,
-} from '../db/erasure.js';
-import { lockDataWriters } from '../db/writersLock.js';
+} from '../db/stores/erasure.js';
+import { lockDataWriters } from '../db/stores/writersLock.js';
 
 /** An erasure that cannot be made (an unknown id); the message says why, for the operator. */
 export class ErasureRefused extends Error {}
@@ -51,7 +51,7 @@ export interface CompanyErasure {
   personsKept: number;
   /** Credentials whose companies held it, each with the companies it keeps. */
   credentials: { id: string; name: string; companiesLeft: string[] }[];
-  /** Memberships of company sets credentials no longer point at (see db/credentials.ts), including the sets this erasure replaced. */
+  /** Memberships of company sets credentials no longer point at (see db/stores/credentials.ts), including the sets this erasure replaced. */
   replacedSetMemberships: number;
   unlinkedLookalikes: string[];
   auditEntriesKept: number;

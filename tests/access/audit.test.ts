@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Housekeeping } from '../../server/access/housekeeping.js';
 import { loadConfig } from '../../server/config.js';
-import { auditOfCredential, auditOfPerson, insertAuditEntries } from '../../server/db/accessAudit.js';
-import { findActiveCredential } from '../../server/db/credentials.js';
+import { auditOfCredential, auditOfPerson, insertAuditEntries } from '../../server/db/stores/accessAudit.js';
+import { findActiveCredential } from '../../server/db/stores/credentials.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { createLogger } from '../../server/observability/logger.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';

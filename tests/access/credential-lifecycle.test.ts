@@ -5,7 +5,7 @@
 // companies it was answered for, its total and its people from the same company set.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changeExpiry, grantCompanies, revokeCompanies, rotate } from '../../server/access/credentialChanges.js';
-import { findActiveCredential, insertCredential } from '../../server/db/credentials.js';
+import { findActiveCredential, insertCredential } from '../../server/db/stores/credentials.js';
 import { hashToken, newToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';

@@ -5,8 +5,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantCompanies, revokeCompanies } from '../../server/access/credentialChanges.js';
 import { Housekeeping } from '../../server/access/housekeeping.js';
-import { findActiveCredential, removeReplacedCompanySets } from '../../server/db/credentials.js';
-import { withHousekeepingLock } from '../../server/db/housekeeping.js';
+import { findActiveCredential, removeReplacedCompanySets } from '../../server/db/stores/credentials.js';
+import { withHousekeepingLock } from '../../server/db/stores/housekeeping.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import { createLogger } from '../../server/observability/logger.js';
@@ -38,7 +38,7 @@ describe.each(engines)('credential company changes on %s', (engine) => {
     const after = await held(tokens.both);
     expect(after.companySetId).not.toBe(before.companySetId);
     expect(after.companyList).toEqual(['acme-corp', 'globex', 'secret-co']);
-    // The companies it lacks, which pick how its name searches read (db/persons.ts).
+    // The companies it lacks, which pick how its name searches read (db/persons/persons.ts).
     expect([before.companiesOutside, after.companiesOutside]).toEqual([1, 0]);
     expect(await rollup(after.companySetId)).toBe(3);
     // What a cache still holding the old credential reads is unchanged.

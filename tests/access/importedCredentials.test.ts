@@ -4,8 +4,8 @@
 // delete a company that only replaced sets still name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantCompanies } from '../../server/access/credentialChanges.js';
-import { findActiveCredential } from '../../server/db/credentials.js';
 import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
+import { findActiveCredential } from '../../server/db/stores/credentials.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rotate } from '../../server/access/credentialChanges.js';
 import { LastUseRecorder } from '../../server/access/lastUse.js';
-import { findActiveCredential, listCredentials } from '../../server/db/credentials.js';
+import { findActiveCredential, listCredentials } from '../../server/db/stores/credentials.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { createLogger } from '../../server/observability/logger.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';

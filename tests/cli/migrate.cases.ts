@@ -5,8 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { pendingSteps } from '../../server/db/migrate.js';
-import { openDatabase } from '../../server/db/openDatabase.js';
+import { openDatabase } from '../../server/db/engines/openDatabase.js';
+import { pendingSteps } from '../../server/db/schema/migrate.js';
 import { runCommand } from '../helpers/commands.js';
 import { describeOnEngines, type Engine, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 

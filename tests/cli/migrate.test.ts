@@ -4,7 +4,7 @@
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pendingSteps } from '../../server/db/migrate.js';
+import { pendingSteps } from '../../server/db/schema/migrate.js';
 import { runCommand } from '../helpers/commands.js';
 import { commandEngines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { migrateCommand } from './migrate.cases.js';

@@ -3,7 +3,7 @@
 // and the values the planner's statistics sampled.
 // On PGlite, whose one session every caller shares, its temporary tables too; a
 // PostgreSQL session cannot read another's, and which pooled one answers is chance.
-import type { Database } from '../../server/db/database.js';
+import type { Database } from '../../server/db/engines/database.js';
 
 export type Dump = Record<string, string[]>;
 

@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { migrate } from '../../server/db/migrate.js';
-import { openDatabase } from '../../server/db/openDatabase.js';
+import { openDatabase } from '../../server/db/engines/openDatabase.js';
+import { migrate } from '../../server/db/schema/migrate.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

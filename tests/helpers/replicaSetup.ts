@@ -3,9 +3,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Database } from '../../server/db/database.js';
-import { migrate } from '../../server/db/migrate.js';
-import { openDatabase } from '../../server/db/openDatabase.js';
+import type { Database } from '../../server/db/engines/database.js';
+import { openDatabase } from '../../server/db/engines/openDatabase.js';
+import { migrate } from '../../server/db/schema/migrate.js';
 import { importRecords } from '../../server/importing/index.js';
 import { smallDataset } from '../fixtures/small.js';
 import { type ReplicatedCluster, startReplicatedCluster } from './replicatedCluster.js';

@@ -2,7 +2,7 @@
 // employment's membership, invitation, linked user, participation and coverage are
 // columns of it (server/domain/employment.ts), counted where they are set; its external ids are a list
 // stored with it, counted by their number.
-import type { Database } from '../../server/db/database.js';
+import type { Database } from '../../server/db/engines/database.js';
 
 const counted: Record<string, string> = {
   companies: 'SELECT count(*) AS n FROM companies',

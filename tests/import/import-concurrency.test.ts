@@ -4,7 +4,7 @@
 // after it, never between; derived data stays exact throughout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
-import { findPersons } from '../../server/db/persons.js';
+import { findPersons } from '../../server/db/persons/persons.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee } from '../fixtures/small.js';

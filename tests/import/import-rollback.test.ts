@@ -5,7 +5,7 @@
 // by tests/import/import.test.ts.)
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/db/openDatabase.js';
+import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { ImportRejected, importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee, ids, smallDataset } from '../fixtures/small.js';
@@ -64,7 +64,7 @@ describe.each(engines)('a failed import on %s', (engine) => {
 });
 
 // The connection dying mid-transaction must roll back and must not crash the process: pg
-// emits 'error' on the checked-out client, which server/db/postgres.ts now listens for
+// emits 'error' on the checked-out client, which server/db/engines/postgres.ts now listens for
 // (without it vitest reported "Uncaught Exception: read ECONNRESET").
 describe.skipIf(!process.env.DATABASE_URL)('an import whose PostgreSQL connection dies mid-transaction', () => {
   let database: ThrowawayDatabase;

@@ -2,7 +2,7 @@
 // every bad record is named with its line and reason. (What a good file changes:
 // importChanges.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/database.js';
+import type { Database } from '../../server/db/engines/database.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { ImportParseError, ImportRejected, importRecords, importText } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';

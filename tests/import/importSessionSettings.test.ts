@@ -2,9 +2,9 @@
 // database option `sessionSettings`) hold in the session an import runs in, on both
 // engines, from before its first temporary table; and an import still runs there.
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/database.js';
-import { migrate } from '../../server/db/migrate.js';
-import { openDatabase } from '../../server/db/openDatabase.js';
+import type { Database } from '../../server/db/engines/database.js';
+import { openDatabase } from '../../server/db/engines/openDatabase.js';
+import { migrate } from '../../server/db/schema/migrate.js';
 import { IMPORT_SESSION_SETTINGS, importRecords } from '../../server/importing/index.js';
 import { smallDataset } from '../fixtures/small.js';
 import { engines, throwawayDatabase } from '../helpers/databases.js';

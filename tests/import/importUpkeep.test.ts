@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedDataAndRebuild, readDerivedData } from '../../server/db/derived/index.js';
-import { describeStructure } from '../../server/db/structure.js';
+import { describeStructure } from '../../server/db/schema/structure.js';
 import { ImportRejected, importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee, ids, smallDataset } from '../fixtures/small.js';

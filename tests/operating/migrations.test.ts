@@ -1,5 +1,5 @@
 // The schema is one baseline migration plus whatever comes after it, and the derived
-// data's upkeep is one repeatable source applied after them; server/db/structure.sql is
+// data's upkeep is one repeatable source applied after them; server/db/schema/structure.sql is
 // what they produce: migrating an empty database from scratch gives exactly that file, on
 // each engine (`npm run db:structure` rewrites it after a change). Migrating again changes
 // nothing; the upkeep source is applied again when the checksum recorded for it is not
@@ -7,17 +7,17 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/database.js';
 import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
-import { migrate, upkeepSource } from '../../server/db/migrate.js';
-import { describeStructure } from '../../server/db/structure.js';
+import type { Database } from '../../server/db/engines/database.js';
+import { migrate, upkeepSource } from '../../server/db/schema/migrate.js';
+import { describeStructure } from '../../server/db/schema/structure.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
-const committed = readFileSync(new URL('../../server/db/structure.sql', import.meta.url), 'utf8');
+const committed = readFileSync(new URL('../../server/db/schema/structure.sql', import.meta.url), 'utf8');
 const upkeepChecksum = createHash('sha256')
   .update(readFileSync(new URL('../../server/db/derived/upkeep.sql', import.meta.url)))
   .digest('hex');
-const lastMigration = readdirSync(new URL('../../server/db/migrations/', import.meta.url))
+const lastMigration = readdirSync(new URL('../../server/db/schema/migrations/', import.meta.url))
   .sort()
   .at(-1);
 const upkeepRow = { version: `${upkeepSource} sha256:${upkeepChecksum} after ${lastMigration}` };
@@ -51,7 +51,7 @@ describe.each(engines)('migrating on %s', (engine) => {
   });
   afterAll(() => database?.drop());
 
-  it('gives exactly server/db/structure.sql from scratch (run `npm run db:structure` after a change)', async () => {
+  it('gives exactly server/db/schema/structure.sql from scratch (run `npm run db:structure` after a change)', async () => {
     const applied = await migrate(database.db);
     expect(applied).toContain('001_baseline.sql');
     expect(applied.at(-1)).toBe(upkeepSource);

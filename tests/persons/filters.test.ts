@@ -1,8 +1,8 @@
-// Each search filter declares whether the people rollups can count it (server/db/personFilters.ts):
+// Each search filter declares whether the people rollups can count it (server/db/persons/personFilters.ts):
 // a listing counts from the rollups only when every filter set says they can.
 import { describe, expect, it } from 'vitest';
-import { listingRollup } from '../../server/db/listingFromRollups.js';
-import { rollupsCanCount } from '../../server/db/personFilters.js';
+import { listingRollup } from '../../server/db/persons/listingFromRollups.js';
+import { rollupsCanCount } from '../../server/db/persons/personFilters.js';
 import { personFilters } from '../../server/domain/employment.js';
 
 const base = { credentialId: 'c', authorizedCompanies: ['a', 'b'], inlineCompaniesMax: 200, limit: 10, offset: 0 };

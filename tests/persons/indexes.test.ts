@@ -6,9 +6,9 @@
 // dropping each index inside a rolled-back transaction.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_SETTINGS } from '../../server/db/database.js';
-import { findPersons } from '../../server/db/persons.js';
-import { findPersonsByKey } from '../../server/db/personsByKey.js';
+import { SESSION_SETTINGS } from '../../server/db/engines/database.js';
+import { findPersons } from '../../server/db/persons/persons.js';
+import { findPersonsByKey } from '../../server/db/persons/personsByKey.js';
 import { foldName } from '../../server/domain/names.js';
 import type { LookupKey } from '../../server/domain/personQueries.js';
 import type { PersonFilter } from '../../server/domain/persons.js';

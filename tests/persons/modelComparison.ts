@@ -4,7 +4,7 @@
 // replicas/reads.test.ts. A failure names its seed; rerun randomized.test.ts with SEED=<n>
 // DATASETS=1 to replay it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/database.js';
+import type { Database } from '../../server/db/engines/database.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { Call } from '../helpers/call.js';
 import { engines } from '../helpers/databases.js';
@@ -19,7 +19,7 @@ const e164Of = new Map(phones.flatMap((p) => p.formats.map((f) => [f, p.e164] as
  * many with the credential join; `queries` searches and gets on each.
  */
 export function compareWithModel({ firstSeed, datasets, queries }: { firstSeed: number; datasets: number; queries: number }): void {
-  // Both ways of authorizing in SQL (db/persons.ts): companies inline, and the join with
+  // Both ways of authorizing in SQL (db/persons/persons.ts): companies inline, and the join with
   // credential_companies that broad credentials use (forced here with a limit of 0).
   const modes = [
     { authorization: 'inline companies', inlineMax: '200', datasets },

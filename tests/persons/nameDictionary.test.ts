@@ -3,7 +3,7 @@
 // kept by the database itself. Whatever writes employees (the import, COPY, plain SQL), a name
 // is searchable by fragments of any length from the statement that wrote it on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPersons } from '../../server/db/persons.js';
+import { findPersons } from '../../server/db/persons/persons.js';
 import { foldName } from '../../server/domain/names.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';

@@ -3,9 +3,9 @@
 // a rebuild from scratch, and giving the same people as reading every employment.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/database.js';
 import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
-import { findPersons } from '../../server/db/persons.js';
+import type { Database } from '../../server/db/engines/database.js';
+import { findPersons } from '../../server/db/persons/persons.js';
 import { foldName } from '../../server/domain/names.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';

@@ -1,14 +1,14 @@
 // A name fragment of three or more characters is matched in the name pieces, which hold a
-// few columns of an employment (server/db/nameRoutes.ts). A search that also sets a filter
+// few columns of an employment (server/db/persons/nameRoutes.ts). A search that also sets a filter
 // on another column must be sent where that column is, never fail in SQL: here a filter
 // this test declares itself, on the city, which the pieces lack, over one company, several
 // inline, several joined and nearly every company, against what the records themselves say.
 // And the columns each route is said to hold are the ones its table has.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/database.js';
 import { employmentColumns } from '../../server/db/employmentColumns.js';
-import { namePiecesColumns } from '../../server/db/nameRoutes.js';
-import { pageOf, personQuery } from '../../server/db/persons.js';
+import type { Database } from '../../server/db/engines/database.js';
+import { namePiecesColumns } from '../../server/db/persons/nameRoutes.js';
+import { pageOf, personQuery } from '../../server/db/persons/persons.js';
 import { personFilters, personTimeColumns } from '../../server/domain/employment.js';
 import { foldName } from '../../server/domain/names.js';
 import type { PersonFilter } from '../../server/domain/persons.js';

@@ -3,7 +3,7 @@
 // copy that disagrees with its person is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
-import { findPersons } from '../../server/db/persons.js';
+import { findPersons } from '../../server/db/persons/persons.js';
 import { importRecords } from '../../server/importing/index.js';
 import { employee as fixtureEmployee } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';

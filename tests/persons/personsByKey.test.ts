@@ -1,13 +1,13 @@
-// The coalesced statement of exact lookups (server/db/personsByKey.ts) answers each ask
+// The coalesced statement of exact lookups (server/db/persons/personsByKey.ts) answers each ask
 // exactly as the person query (findPersons) answers it alone: the same total and the same
 // page, person by person, under each form of authorization (one company, an inline list,
 // the joined company set), with or without a choice of external systems, for a person id
 // or a phone, on any page; and one batch holds many callers' asks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertCredential } from '../../server/db/credentials.js';
-import { SqlPersonQueries } from '../../server/db/personQueries.js';
-import { findPersons } from '../../server/db/persons.js';
-import { findPersonsByKey } from '../../server/db/personsByKey.js';
+import { SqlPersonQueries } from '../../server/db/persons/personQueries.js';
+import { findPersons } from '../../server/db/persons/persons.js';
+import { findPersonsByKey } from '../../server/db/persons/personsByKey.js';
+import { insertCredential } from '../../server/db/stores/credentials.js';
 import { type LookupKey, lookupKeyOf, type PageAsk } from '../../server/domain/personQueries.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';

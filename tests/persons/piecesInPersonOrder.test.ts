@@ -1,11 +1,11 @@
 // A name fragment searched over nearly every company reads its name pieces in person order
-// (db/persons.ts, *_name_pieces_by_person), skipping the entries of the few companies outside the
+// (db/persons/persons.ts, *_name_pieces_by_person), skipping the entries of the few companies outside the
 // credential. It must answer exactly as reading company by company does: same people, same
 // employments, same exact total, page by page; and whatever the credential's count of
 // outside companies says, because that count is only a hint read when the credential was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../server/db/database.js';
-import { findPersons, pageOf } from '../../server/db/persons.js';
+import type { Database } from '../../server/db/engines/database.js';
+import { findPersons, pageOf } from '../../server/db/persons/persons.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';

@@ -2,10 +2,10 @@
 // imports of any order and plain-SQL moves and deletes, equal at every step to a count
 // from scratch, and giving the same pages and totals as reading every matching employment.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertCredential } from '../../server/db/credentials.js';
-import type { Database } from '../../server/db/database.js';
 import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
-import { findPersons } from '../../server/db/persons.js';
+import type { Database } from '../../server/db/engines/database.js';
+import { findPersons } from '../../server/db/persons/persons.js';
+import { insertCredential } from '../../server/db/stores/credentials.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';

@@ -8,9 +8,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Database } from '../../server/db/database.js';
 import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
-import { openDatabase } from '../../server/db/openDatabase.js';
+import type { Database } from '../../server/db/engines/database.js';
+import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { createLogger } from '../../server/observability/logger.js';
 import type { CompanyErasure, PersonErasure } from '../../server/privacy/erasure.js';
 import { erased, erasedIds, erasedPersonIds, erasureDataset, goneCompany, erasureIds as ids, kept, erasureTokens as tokens } from '../fixtures/erasure.js';

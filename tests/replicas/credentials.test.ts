@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { grantCompanies, rotate } from '../../server/access/credentialChanges.js';
-import { insertCredential, revokeCredential } from '../../server/db/credentials.js';
-import type { Database } from '../../server/db/database.js';
+import type { Database } from '../../server/db/engines/database.js';
+import { insertCredential, revokeCredential } from '../../server/db/stores/credentials.js';
 import { hashToken, newToken } from '../../server/domain/tokens.js';
 import { CONFIRMATIONS_PER_SECOND } from '../../server/http/authenticate.js';
 import { ids, tokens } from '../fixtures/small.js';

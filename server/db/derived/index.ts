@@ -2,7 +2,7 @@
 // the check that the kept structures equal that rebuild, and the delete path erasure and
 // operators use. Upkeep itself is in the database (follow_employment_changes and its
 // companions, upkeep.sql beside this file), so every writer gets it.
-import type { Database, Queryable } from '../database.js';
+import type { Database, Queryable } from '../engines/database.js';
 
 /** Each derived table, read in a fixed order (its whole key), so that two readings compare. */
 export const derivedTables = {

@@ -5,7 +5,7 @@
 -- A repeatable source, not a migration: the migrator applies it after the migrations
 -- whenever its text has changed or a migration has been added since, in one transaction
 -- under the migrators' lock, and records its checksum and the last migration in
--- schema_migrations (server/db/migrate.ts). So every statement here must be safe to run
+-- schema_migrations (server/db/schema/migrate.ts). So every statement here must be safe to run
 -- again: CREATE OR REPLACE FUNCTION and CREATE OR REPLACE TRIGGER. Removing an object takes an explicit
 -- DROP ... IF EXISTS here; changing a function's arguments or result takes a DROP first.
 -- It changes no stored row; the helpers that decide what stored rows mean (utc_day,
@@ -17,7 +17,7 @@
 -- ---------------------------------------------------------------------------
 -- One writer of source data at a time. Every writer takes this lock before it brings the
 -- derived data up to date, and an import holds it for its whole transaction
--- (server/db/writersLock.ts): under READ COMMITTED each writer then sees what the one
+-- (server/db/stores/writersLock.ts): under READ COMMITTED each writer then sees what the one
 -- before it committed, so the derived data stays exact under concurrent writers. Readers
 -- never take it.
 -- ---------------------------------------------------------------------------

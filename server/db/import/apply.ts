@@ -3,9 +3,9 @@
 // once each, whole, only where something differs), deletions of employments and persons,
 // and companies last. The derived data follows in the database (server/db/derived).
 
-import { removeCompaniesFromReplacedSets, replaceCompanySet } from '../credentials.js';
-import type { Transaction } from '../database.js';
 import { employmentColumns } from '../employmentColumns.js';
+import type { Transaction } from '../engines/database.js';
+import { removeCompaniesFromReplacedSets, replaceCompanySet } from '../stores/credentials.js';
 import { buildDeferredIndexes, deferIndexesIfEmpty } from './deferredIndexes.js';
 import { type Reach, storedRow } from './reach.js';
 import { beginUpkeep, finishUpkeep, type Upkeep } from './upkeep.js';
@@ -70,7 +70,7 @@ async function writeCredentials(tx: Transaction): Promise<void> {
     INSERT INTO credentials (id, name, token_hash) SELECT id, name, token_hash FROM import_credential_outcomes WHERE outcome IN ('added', 'changed')
     ON CONFLICT (id) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash`);
   // A new credential's first company set has its own id; a stored credential whose
-  // companies change gets a new set, as every change of companies does (db/credentials.ts).
+  // companies change gets a new set, as every change of companies does (db/stores/credentials.ts).
   await tx.query(`
     INSERT INTO credential_companies (credential_id, company_id)
     SELECT o.id, c FROM import_credential_outcomes o CROSS JOIN unnest(o.companies) AS c WHERE o.outcome = 'added'`);

@@ -9,7 +9,7 @@
 // The foreign keys checked at commit (an employment's person and its times) are dropped
 // too and added again last: adding one checks every row in one join, where a kept one
 // would queue a check per row written and probe the person of each.
-import type { Transaction } from '../database.js';
+import type { Transaction } from '../engines/database.js';
 
 /** The tables whose indexes an initial load builds after its rows. */
 const filledTables = ['employees', 'last_name_pieces', 'first_name_pieces', 'last_name_dictionary', 'first_name_dictionary'] as const;

@@ -4,7 +4,7 @@
 // are returned with the count of all.
 
 import { employmentRecordKindNames } from '../../domain/employment.js';
-import type { Transaction } from '../database.js';
+import type { Transaction } from '../engines/database.js';
 import { companyAfter, personAfter } from './resolve.js';
 
 export interface ImportProblem {

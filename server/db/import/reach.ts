@@ -4,7 +4,7 @@
 // cheaper than as many lookups. The planner would choose by its estimates of the staged
 // keys, which for a change file are too high to keep it from scanning the stored tables: the
 // choice is made here, once per import, from the file's size and the table's.
-import type { Transaction } from '../database.js';
+import type { Transaction } from '../engines/database.js';
 
 export type Reach = 'probe' | 'join';
 

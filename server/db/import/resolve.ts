@@ -5,8 +5,8 @@
 // absent). problems.ts checks the state after; apply.ts writes it.
 
 import { employeeFields, employmentRecordKindNames } from '../../domain/employment.js';
-import type { Transaction } from '../database.js';
 import { columnType, employmentColumns, foldedColumns, kindColumns, kindPresent } from '../employmentColumns.js';
+import type { Transaction } from '../engines/database.js';
 import { timed } from './apply.js';
 import { type Reach, reachFor, storedEmployments, storedRow } from './reach.js';
 import { inlineKindColumns, inlineLine, kindStagingTable } from './staging.js';

@@ -6,8 +6,8 @@
 
 import { type EmploymentRecordKindName, employeeFields, employmentRecordKindNames } from '../../domain/employment.js';
 import type { SqlType } from '../../domain/fields.js';
-import type { Transaction } from '../database.js';
 import { foldedColumns, kindColumns } from '../employmentColumns.js';
+import type { Transaction } from '../engines/database.js';
 
 type Columns = readonly { column: string; type: SqlType | 'integer' | 'bytea' | 'text[]' }[];
 

@@ -8,8 +8,8 @@
 // the full comparison keeps it. Where the digests are equal nothing about the employment
 // changes: its row in the resolve's table is its keys and 'unchanged'.
 import { type EmploymentRecordKind, type EmploymentRecordKindName, employmentRecordKindNames, employmentRecordKinds } from '../../domain/employment.js';
-import type { Transaction } from '../database.js';
 import { columnType, employmentColumns } from '../employmentColumns.js';
+import type { Transaction } from '../engines/database.js';
 import { inlineLine, kindStagingTable } from './staging.js';
 
 const kinds = employmentRecordKindNames;

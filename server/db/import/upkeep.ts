@@ -5,7 +5,7 @@
 // written. Otherwise the per-statement upkeep follows each write, in proportion to the
 // change. Either way everything is in the import's one transaction, under the writers'
 // lock: readers see before or after, and the choice cannot go stale while the import runs.
-import type { Transaction } from '../database.js';
+import type { Transaction } from '../engines/database.js';
 
 export type Upkeep = 'fill' | 'per-statement';
 

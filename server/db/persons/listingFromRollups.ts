@@ -6,7 +6,7 @@
 // its day) and summed as integers; only the few days the page spans are turned into
 // instants. (Bounds computed for every day of a three-year range, and numeric running
 // sums, were half the time of offset 10,000.)
-import type { FilterRules, PersonFilter } from '../domain/persons.js';
+import type { FilterRules, PersonFilter } from '../../domain/persons.js';
 import { rollupsCanCount } from './personFilters.js';
 
 /** A people rollup and the key of the rows that count this listing. */

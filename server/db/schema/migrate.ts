@@ -1,6 +1,6 @@
 // The schema comes from two kinds of SQL file, the same on both engines
 // (docs/contributing/database.md):
-// - migrations, db/migrations/NNN_name.sql: each applied once, in order, in its own
+// - migrations, db/schema/migrations/NNN_name.sql: each applied once, in order, in its own
 //   transaction, and recorded by file name in schema_migrations;
 // - the repeatable upkeep source, db/derived/upkeep.sql (how derived data follows the
 //   source tables): applied after the migrations whenever its text has changed or a
@@ -12,10 +12,10 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Database, Transaction } from './database.js';
+import type { Database, Transaction } from '../engines/database.js';
 
 const migrationsDir = fileURLToPath(new URL('./migrations/', import.meta.url));
-const upkeepFile = fileURLToPath(new URL('./derived/upkeep.sql', import.meta.url));
+const upkeepFile = fileURLToPath(new URL('../derived/upkeep.sql', import.meta.url));
 /** The upkeep source's name in schema_migrations (and in what migrate returns). */
 export const upkeepSource = 'derived/upkeep.sql';
 

@@ -2,9 +2,9 @@
 // hashes are stored. A credential's companies are an immutable company set that a change
 // replaces (credential_companies), so a cached credential always reads one consistent set.
 import { randomUUID } from 'node:crypto';
-import type { ActiveCredentials, Credential } from '../domain/credentials.js';
-import type { Queryable } from './database.js';
-import { READ_POSITION, walPosition } from './walPosition.js';
+import type { ActiveCredentials, Credential } from '../../domain/credentials.js';
+import type { Queryable } from '../engines/database.js';
+import { READ_POSITION, walPosition } from '../replicas/walPosition.js';
 
 /**
  * The credential a token opens now: not revoked, not expired, and the current token or a

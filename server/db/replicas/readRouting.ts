@@ -9,10 +9,10 @@
 // primary serves. With the primary down too, the freshest replica serves whatever its
 // lag: its answer says how old it is (decision 0016). A read whose database fails it by
 // being down runs again on another: reads are idempotent.
-import type { Database, DatabaseOptions, DatabaseStatus, Queryable, QueryOptions } from './database.js';
+import type { Database, DatabaseOptions, DatabaseStatus, Queryable, QueryOptions } from '../engines/database.js';
+import { openPostgres } from '../engines/postgres.js';
 import type { DatabaseState } from './databaseState.js';
 import { Heartbeat, replicaStatement } from './heartbeat.js';
-import { openPostgres } from './postgres.js';
 import { CHECK_INTERVAL_MS, ReplicaHealth } from './replicaHealth.js';
 
 /** A replica to open: its name in logs, metrics and /readyz (host:port, never a password), and its URL. */

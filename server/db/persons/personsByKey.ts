@@ -6,9 +6,9 @@
 // every authorized employment and its source records.
 // tests/persons/personsByKey.test.ts holds the two to the same answers.
 
-import { personFilters } from '../domain/employment.js';
-import type { LookupKey, PageAnswer, PageAsk, PersonsByKeyFilter } from '../domain/personQueries.js';
-import type { Queryable } from './database.js';
+import { personFilters } from '../../domain/employment.js';
+import type { LookupKey, PageAnswer, PageAsk, PersonsByKeyFilter } from '../../domain/personQueries.js';
+import type { Queryable } from '../engines/database.js';
 import { filterCondition } from './personFilters.js';
 import { AS_OF, employeeJson, iso } from './personJson.js';
 

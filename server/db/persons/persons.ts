@@ -14,11 +14,11 @@
 // company is the exception to both: its name pieces are read in person order, each entry
 // checked against the few companies the credential lacks.
 
-import type { AuditInStatement } from '../domain/accessAudit.js';
-import { personFilters } from '../domain/employment.js';
-import type { FilterRule } from '../domain/fields.js';
-import type { FilterValues, PersonFilter, PersonPage } from '../domain/persons.js';
-import type { Queryable } from './database.js';
+import type { AuditInStatement } from '../../domain/accessAudit.js';
+import { personFilters } from '../../domain/employment.js';
+import type { FilterRule } from '../../domain/fields.js';
+import type { FilterValues, PersonFilter, PersonPage } from '../../domain/persons.js';
+import type { Queryable } from '../engines/database.js';
 import { listingRollup, pageAndTotalFromRollups } from './listingFromRollups.js';
 import { nameRouter } from './nameRoutes.js';
 import { filterCondition, filterParameter } from './personFilters.js';
@@ -222,7 +222,7 @@ export function personQuery<Rules extends typeof personFilters>(
       // per company, or (short) names from an array the planner cannot see into in any case;
       // a listing reads rollup rows and a few days of one index. So each shape is planned
       // once per connection, not on every call, which saves planning on every search (see
-      // also plan_cache_mode in database.ts). A short fragment over an inline list of
+      // also plan_cache_mode in engines/database.ts). A short fragment over an inline list of
       // companies was the exception (its generic plan descended the name index once per
       // name and company, slower than planning each call), hence the join for those.
       { prepared: true, after: filter.readPosition },

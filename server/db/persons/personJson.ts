@@ -3,9 +3,9 @@
 // parsing rows, building objects and serializing them again. The Employee follows the
 // employment's declaration (domain/employment.ts, employeeJsonLayout); contract validation
 // of every response in the tests keeps this shape honest.
-import { type EmploymentRecordKind, employeeFields, employeeJsonLayout, employmentRecordKinds } from '../domain/employment.js';
-import type { DerivedNode, Field, RecordNode } from '../domain/fields.js';
-import { kindPresent } from './employmentColumns.js';
+import { type EmploymentRecordKind, employeeFields, employeeJsonLayout, employmentRecordKinds } from '../../domain/employment.js';
+import type { DerivedNode, Field, RecordNode } from '../../domain/fields.js';
+import { kindPresent } from '../employmentColumns.js';
 
 /** An instant as the contract writes it, e.g. 2024-03-01T09:30:00.000Z (as Date.toISOString would); NULL stays NULL. */
 export const iso = (instant: string) => `to_char(${instant} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -13,7 +13,7 @@ export const iso = (instant: string) => `to_char(${instant} AT TIME ZONE 'UTC', 
 /**
  * The instant of the statement's snapshot as `asOf` shows it (milliseconds): what the
  * response, the membership status and the access audit entry all refer to. On a replica
- * the statement reads the primary's heartbeat instead (heartbeat.ts replaces this text).
+ * the statement reads the primary's heartbeat instead (replicas/heartbeat.ts replaces this text).
  */
 export const AS_OF = `date_trunc('milliseconds', statement_timestamp())`;
 

@@ -1,9 +1,9 @@
 // The domain's PersonQueries (server/domain/personQueries.ts) over SQL: app.ts hands one
 // to the operations. Each method is the query of its own module, on this database.
-import type { AuditInStatement } from '../domain/accessAudit.js';
-import type { LookupKey, PageAsk, PersonQueries, PersonsByKeyFilter } from '../domain/personQueries.js';
-import type { PersonFilter, PersonPage } from '../domain/persons.js';
-import type { Queryable } from './database.js';
+import type { AuditInStatement } from '../../domain/accessAudit.js';
+import type { LookupKey, PageAsk, PersonQueries, PersonsByKeyFilter } from '../../domain/personQueries.js';
+import type { PersonFilter, PersonPage } from '../../domain/persons.js';
+import type { Queryable } from '../engines/database.js';
 import { findPersons, pageOf } from './persons.js';
 import { findPersonsByKey } from './personsByKey.js';
 

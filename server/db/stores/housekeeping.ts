@@ -1,6 +1,6 @@
 // Housekeeping runs in every instance; one advisory lock lets one instance at a time do a
 // step, and the others skip it rather than queue behind it.
-import type { Database, Queryable } from './database.js';
+import type { Database, Queryable } from '../engines/database.js';
 
 const HOUSEKEEPING_LOCK = 728303;
 

@@ -1,7 +1,7 @@
 // What an erasure covers, read before anything is deleted (server/privacy/erasure.ts
 // deletes it through the delete path, server/db/derived). Every answer is ids and counts:
 // nothing here reads a personal value out of the database.
-import type { Queryable } from './database.js';
+import type { Queryable } from '../engines/database.js';
 
 export interface PersonScope {
   employments: { id: string; companyId: string }[];

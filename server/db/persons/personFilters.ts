@@ -2,9 +2,9 @@
 // employment's declaration (domain/employment.ts personFilters; the rule's words are
 // domain/fields.ts FilterRule), and whether the people rollups can count what the set
 // filters select.
-import { personFilters } from '../domain/employment.js';
-import type { FilterRule } from '../domain/fields.js';
-import type { FilterRules, FilterValues } from '../domain/persons.js';
+import { personFilters } from '../../domain/employment.js';
+import type { FilterRule } from '../../domain/fields.js';
+import type { FilterRules, FilterValues } from '../../domain/persons.js';
 
 const operators = { equals: '=', atLeast: '>=', below: '<', contains: 'LIKE' } as const;
 

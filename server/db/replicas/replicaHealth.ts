@@ -4,7 +4,7 @@
 // (heartbeat.ts). A replica that does not answer within REPLICA_CHECK_TIMEOUT_MS, or fails, is
 // down until it answers again. Between checks the known age grows with the time passed,
 // so a replica is never taken for fresher than it was.
-import type { Database, Session } from './database.js';
+import type { Database, Session } from '../engines/database.js';
 import { DatabaseState } from './databaseState.js';
 import { walPosition } from './walPosition.js';
 

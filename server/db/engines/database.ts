@@ -15,12 +15,12 @@ export interface QueryOptions {
    */
   prepared?: boolean;
   /**
-   * Where reads may go to replicas (db/readRouting.ts): run this where the data is at least
-   * this far in the primary's history (walPosition.ts); a replica not known to have
+   * Where reads may go to replicas (db/replicas/readRouting.ts): run this where the data is at least
+   * this far in the primary's history (replicas/walPosition.ts); a replica not known to have
    * replayed that far is passed over.
    */
   after?: bigint;
-  /** The first row's `read_position` (walPosition.ts READ_POSITION) says how far the database that answered had got. */
+  /** The first row's `read_position` (replicas/walPosition.ts READ_POSITION) says how far the database that answered had got. */
   reportsPosition?: boolean;
   /**
    * Abandons the query when it aborts (a database found down): the query rejects with the
@@ -32,7 +32,7 @@ export interface QueryOptions {
 
 /** A transaction's connection: queries, and COPY into a table. */
 export interface Transaction extends Queryable {
-  /** COPY `text` (PostgreSQL's COPY text format, db/copyText.ts) into `table` (`columns`). */
+  /** COPY `text` (PostgreSQL's COPY text format, db/engines/copyText.ts) into `table` (`columns`). */
   copyIn(table: string, columns: readonly string[], text: string | Uint8Array<ArrayBuffer>): Promise<void>;
 }
 
@@ -58,7 +58,7 @@ export interface Session extends Queryable {
   close(): Promise<void>;
 }
 
-/** A database's state where reads go to replicas, as /readyz and /metrics show it (db/readRouting.ts). */
+/** A database's state where reads go to replicas, as /readyz and /metrics show it (db/replicas/readRouting.ts). */
 export interface DatabaseStatus {
   /** `primary`, or a replica's host:port. */
   name: string;
