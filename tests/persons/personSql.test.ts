@@ -1,0 +1,129 @@
+// Golden SQL: the statement the person query and the exact lookups send to the database, for
+// every shape they take (each route, form of authorization, paging and audit), committed as
+// text under tests/persons/golden/. A change to the SQL the database receives shows in
+// review as a change of these files (`npx vitest run --project fast tests/persons/personSql.test.ts -u`
+// rewrites them). What each shape answers is checked on both engines by the model tests;
+// this holds the text itself, placeholders and parameters included.
+import { describe, expect, it } from 'vitest';
+import type { Queryable, QueryOptions } from '../../server/db/engines/database.js';
+import { findPersons, personQuery } from '../../server/db/persons/persons.js';
+import { findPersonsByKey } from '../../server/db/persons/personsByKey.js';
+import type { AuditInStatement } from '../../server/domain/accessAudit.js';
+import { personFilters } from '../../server/domain/employment.js';
+import type { LookupKey } from '../../server/domain/personQueries.js';
+import type { PersonFilter } from '../../server/domain/persons.js';
+
+const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
+const PERSON = '00000000-0000-4000-8000-000000000042';
+const companies = (n: number) => Array.from({ length: n }, (_, i) => `co-${i + 1}`);
+
+/** A database that answers nothing and keeps what it was sent: the statement, as text. */
+function recorder(row: Record<string, unknown> = {}): { db: Queryable; sent: () => string } {
+  let text = '';
+  const db = {
+    query: async (sql: string, params: unknown[] = [], options: QueryOptions = {}) => {
+      const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
+      text = `-- params: ${json(params)}\n-- options: ${json(options)}\n${sql}\n`;
+      return [row];
+    },
+  } as unknown as Queryable;
+  return { db, sent: () => text };
+}
+
+const filter = (n: number, set: Partial<PersonFilter> = {}): PersonFilter => ({
+  credentialId: CREDENTIAL,
+  authorizedCompanies: companies(n),
+  inlineCompaniesMax: 3,
+  limit: 50,
+  offset: 0,
+  ...set,
+});
+const audit: AuditInStatement = { credentialId: CREDENTIAL, operation: 'searchPersons', synchronousCommit: true };
+
+/** Each shape of the person query: a name, the filter, and the audit entry it writes in the statement. */
+const shapes: [string, PersonFilter, AuditInStatement?][] = [
+  ['listing-one-company', filter(1)],
+  ['listing-inline', filter(3)],
+  ['listing-joined', filter(5)],
+  ['listing-created-range-one-company', filter(1, { createdFrom: '2024-01-01T12:00:00Z', createdBefore: '2024-03-01T00:00:00Z' })],
+  ['listing-created-from-joined', filter(5, { createdFrom: '2024-01-01T12:00:00Z' })],
+  ['listing-company', filter(3, { companyId: 'co-2', createdBefore: '2024-03-01T00:00:00Z' })],
+  ['listing-company-outside', filter(3, { companyId: 'co-9' })],
+  ['listing-audited-async', filter(2, { offset: 10_000 }), { ...audit, synchronousCommit: false }],
+  ['phone-one-company', filter(1, { phone: '+14155550999' })],
+  ['phone-inline', filter(3, { phone: '+14155550999' })],
+  ['phone-joined', filter(5, { phone: '+14155550999' })],
+  ['person-id-audited', filter(2, { personId: PERSON }), { ...audit, operation: 'getPerson' }],
+  ['person-id-joined-audited-async', filter(5, { personId: PERSON }), { ...audit, operation: 'getPerson', synchronousCommit: false }],
+  ['last-name-pieces-one-company', filter(1, { lastName: 'durand' })],
+  ['last-name-piece-alone', filter(1, { lastName: 'dur' })],
+  ['last-name-pieces-inline', filter(3, { lastName: 'durand' })],
+  ['last-name-pieces-many-inline', filter(150, { lastName: 'durand' })],
+  ['last-name-pieces-joined', filter(151, { lastName: 'durand' })],
+  ['last-name-pieces-person-order', filter(5, { lastName: 'durand', companiesOutside: 1 })],
+  ['last-name-pieces-person-order-joined', filter(200, { lastName: 'durand', companiesOutside: 10 })],
+  ['last-name-pieces-company-not-person-order', filter(5, { lastName: 'durand', companyId: 'co-2', companiesOutside: 1 })],
+  ['first-name-pieces', filter(2, { firstName: 'anna' })],
+  ['first-name-pieces-person-order', filter(5, { firstName: 'anna', companiesOutside: 0 })],
+  ['last-name-dictionary-one-company', filter(1, { lastName: 'du' })],
+  ['last-name-dictionary-several', filter(2, { lastName: 'du' })],
+  ['first-name-dictionary-leads-short-last-name', filter(1, { firstName: 'anna', lastName: 'du' })],
+  ['names-both-short', filter(1, { firstName: 'a', lastName: 'du' })],
+  ['last-name-escaped', filter(1, { lastName: 'd%_\\r' })],
+  ['names-with-phone', filter(2, { lastName: 'durand', firstName: 'an', phone: '+14155550999' })],
+  [
+    'names-with-created-range',
+    filter(3, { lastName: 'durand', firstName: 'anna', createdFrom: '2024-01-01T00:00:00Z', createdBefore: '2024-02-01T00:00:00Z' }),
+  ],
+  ['last-name-with-company', filter(3, { lastName: 'durand', companyId: 'co-3' })],
+  ['systems-and-read-position', filter(2, { lastName: 'durand', externalIdSystems: ['hr', 'payroll'], readPosition: 42n }), audit],
+];
+
+describe('the person query sends', () => {
+  for (const [name, shape, entry] of shapes) {
+    it(name, async () => {
+      const { db, sent } = recorder();
+      await findPersons(db, shape, entry);
+      await expect(sent()).toMatchFileSnapshot(`golden/persons/${name}.sql`);
+    });
+  }
+
+  // A filter on a column the name pieces lack (tests/persons/nameRoutes.test.ts) sends a name search to the employees.
+  const withCity = personQuery({ ...personFilters, city: { column: 'city', match: 'equals', rollups: 'cannot' } } as const);
+  for (const [name, shape] of [
+    ['city-with-last-name', { ...filter(3, { lastName: 'durand' }), city: 'Lyon' }],
+    ['city-without-names', { ...filter(3), city: 'Lyon' }],
+  ] as const) {
+    it(name, async () => {
+      const { db, sent } = recorder();
+      await withCity(db, shape);
+      await expect(sent()).toMatchFileSnapshot(`golden/persons/${name}.sql`);
+    });
+  }
+});
+
+describe('the exact lookups send', () => {
+  const asks = [
+    { value: 'a', limit: 50, offset: 0 },
+    { value: 'b', limit: 1, offset: 3 },
+  ];
+  for (const key of ['phone', 'personId'] satisfies LookupKey[]) {
+    for (const [form, n] of [
+      ['one-company', 1],
+      ['inline', 3],
+      ['joined', 5],
+    ] as const) {
+      it(`${key}-${form}`, async () => {
+        const { db, sent } = recorder({ as_of: '', ask: null });
+        await findPersonsByKey(db, { credentialId: CREDENTIAL, authorizedCompanies: companies(n), inlineCompaniesMax: 3 }, key, asks);
+        await expect(sent()).toMatchFileSnapshot(`golden/personsByKey/${key}-${form}.sql`);
+      });
+    }
+  }
+  it('systems-and-read-position', async () => {
+    const { db, sent } = recorder({ as_of: '', ask: null });
+    const lookup = { credentialId: CREDENTIAL, authorizedCompanies: companies(2), inlineCompaniesMax: 3, externalIdSystems: ['hr'], readPosition: 7n };
+    await findPersonsByKey(db, lookup, 'personId', asks);
+    await expect(sent()).toMatchFileSnapshot('golden/personsByKey/systems-and-read-position.sql');
+  });
+});
