@@ -28,6 +28,8 @@ import { RateLimits } from './limits/rateLimiter.js';
 import { FaultLog } from './observability/faultLog.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
+import { openTracing } from './observability/openTracing.js';
+import type { Tracing } from './observability/tracing.js';
 import { createOperations } from './operations/index.js';
 import { loadServedContract } from './servedContract.js';
 
@@ -95,10 +97,13 @@ export interface AppOverrides {
 }
 
 export async function createApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
-  const logger = overrides.logger ?? createLogger(config.logLevel);
-  const { db, replicas, reads, confirmation } = await openData(config, overrides, logger);
+  // Traces only where configured: otherwise no OpenTelemetry module is even loaded.
+  const tracing = config.tracing && (await openTracing(config.tracing));
+  const logger = overrides.logger ?? createLogger(config.logLevel, undefined, tracing ? () => tracing.logFields() : undefined);
+  const { db, replicas, reads, confirmation } = await openData(config, overrides, logger, tracing);
   const api = await loadServedContract();
   const redis = await connectRedis(config, logger);
+  if (redis && tracing) tracing.redis(redis);
   const jobs = await startJobs(config, db, logger);
 
   // While closing, every response says Connection: close, so a keep-alive client lets go
@@ -137,6 +142,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     logger,
     faults,
     metrics,
+    tracing,
   });
   const inFlight = new Set<ServerResponse>();
   const server = createHttpServer(config, handler, inFlight, () => closing, logger, metrics);
@@ -159,12 +165,13 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       await Promise.all([jobs.lastUse.close(), jobs.housekeeping.close(), jobs.auditShipper?.close()]);
       await replicas?.close();
       if (!overrides.db) await db.close();
+      await tracing?.shutdown();
     },
   };
 }
 
-/** The primary (migrated), and with replicas the router reads go through. */
-async function openData(config: Config, overrides: AppOverrides, logger: Logger) {
+/** The primary (migrated), and with replicas the router reads go through (traced where traces are on). */
+async function openData(config: Config, overrides: AppOverrides, logger: Logger, tracing: Tracing | undefined) {
   if (!overrides.db) requirePersistentStorage(config);
   const db = overrides.db ?? (await openDatabase(config));
   await schemaAtStart(db, config.migrateOnStart).catch(async (error) => {
@@ -174,9 +181,11 @@ async function openData(config: Config, overrides: AppOverrides, logger: Logger)
   // With replicas, the person operations and hello read through the router; every write
   // (the audit, last use, housekeeping) keeps the primary. Without, reads are the primary's.
   const replicas = config.replicaUrls.length ? await openReadRouter(config, db, logger) : undefined;
-  const reads: Queryable = replicas ?? db;
+  // With traces on, what requests ask of the database makes child spans of theirs.
+  const traced = (target: Queryable) => (tracing ? tracing.queryable(target) : target);
+  const reads: Queryable = traced(replicas ?? db);
   // What a replica does not know yet is asked of the primary before a 401 or 403.
-  const primaryCredentials = new SqlCredentials(db, true);
+  const primaryCredentials = new SqlCredentials(traced(db), true);
   const confirmation: CredentialConfirmation | undefined = replicas && {
     findActive: (tokenHash) => primaryCredentials.findActive(tokenHash),
     available: () => replicas.primaryUp,

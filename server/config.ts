@@ -72,6 +72,33 @@ export interface Config {
   corsOrigins: string[];
   /** Addresses and CIDR ranges of the proxies whose X-Forwarded-For is believed. */
   trustedProxies: string[];
+  /** OpenTelemetry traces, from the standard OTEL_* variables; absent (off) unless an OTLP endpoint is set. */
+  tracing?: TracingSettings;
+}
+
+/** The samplers of OTEL_TRACES_SAMPLER that the service offers (the specification's built-in ones). */
+export const SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+export type SamplerName = (typeof SAMPLERS)[number];
+
+/** What observability/tracing.ts needs to export spans (docs/operating/observability.md#traces). */
+export interface TracingSettings {
+  /** The traces URL itself: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
+  url: string;
+  protocol: 'http/protobuf' | 'http/json';
+  /** Sent with every export (an API key, a tenant); never logged. */
+  headers: Record<string, string>;
+  timeoutMs: number;
+  compression: 'gzip' | 'none';
+  serviceName: string;
+  /** OTEL_RESOURCE_ATTRIBUTES, such as deployment.environment.name. */
+  resourceAttributes: Record<string, string>;
+  sampler: SamplerName;
+  /** The ratio of the traceidratio samplers (OTEL_TRACES_SAMPLER_ARG), 0..1. */
+  samplerRatio: number;
+  /** An incoming W3C traceparent is continued (OTEL_PROPAGATORS holds tracecontext, the default). */
+  continueTraces: boolean;
+  /** The batch span processor (OTEL_BSP_*). */
+  batch: { scheduleDelayMs: number; maxQueueSize: number; maxExportBatchSize: number; exportTimeoutMs: number };
 }
 
 const environments: Environment[] = ['development', 'sandbox', 'production'];
@@ -174,7 +201,85 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
       return normalized;
     }),
     trustedProxies: trustedProxies(env),
+    tracing: tracingSettings(env),
   };
+}
+
+/**
+ * The standard OTEL_* variables, as far as the service honours them. Traces are off (and
+ * no OpenTelemetry module is loaded) unless an OTLP endpoint is set; OTEL_SDK_DISABLED=true
+ * or OTEL_TRACES_EXPORTER=none turn them off again.
+ */
+function tracingSettings(env: NodeJS.ProcessEnv): TracingSettings | undefined {
+  const tracesEndpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined;
+  const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined;
+  if (!tracesEndpoint && !endpoint) return undefined;
+  if (bool(env, 'OTEL_SDK_DISABLED', false)) return undefined;
+  if (oneOf(env, 'OTEL_TRACES_EXPORTER', ['otlp', 'none'], 'otlp') === 'none') return undefined;
+  const url = tracesEndpoint
+    ? otlpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', tracesEndpoint)
+    : `${otlpUrl('OTEL_EXPORTER_OTLP_ENDPOINT', endpoint!).replace(/\/+$/, '')}/v1/traces`;
+  const perSignal = (name: string) => (env[`OTEL_EXPORTER_OTLP_TRACES_${name}`] ? `OTEL_EXPORTER_OTLP_TRACES_${name}` : `OTEL_EXPORTER_OTLP_${name}`);
+  const protocolVariable = perSignal('PROTOCOL');
+  if (env[protocolVariable] === 'grpc')
+    throw new ConfigError(`${protocolVariable}=grpc is not supported: use http/protobuf (the default) or http/json, on the collector's HTTP port (4318)`);
+  const propagators = list(env, 'OTEL_PROPAGATORS');
+  const unknownPropagator = propagators.find((name) => !['tracecontext', 'baggage', 'none'].includes(name));
+  if (unknownPropagator) throw new ConfigError(`OTEL_PROPAGATORS may hold tracecontext, baggage or none; got "${unknownPropagator}"`);
+  const sampler = oneOf<SamplerName>(env, 'OTEL_TRACES_SAMPLER', SAMPLERS, 'parentbased_always_on');
+  return {
+    url,
+    protocol: oneOf(env, protocolVariable, ['http/protobuf', 'http/json'], 'http/protobuf'),
+    headers: keyValues(env, perSignal('HEADERS')),
+    timeoutMs: int(env, perSignal('TIMEOUT'), 10_000, 1, 600_000),
+    compression: oneOf(env, perSignal('COMPRESSION'), ['gzip', 'none'], 'none'),
+    serviceName: env.OTEL_SERVICE_NAME || 'person-lookup',
+    resourceAttributes: keyValues(env, 'OTEL_RESOURCE_ATTRIBUTES'),
+    sampler,
+    samplerRatio: sampler.endsWith('traceidratio') ? ratio(env, 'OTEL_TRACES_SAMPLER_ARG') : 1,
+    continueTraces: propagators.length === 0 || propagators.includes('tracecontext'),
+    batch: {
+      scheduleDelayMs: int(env, 'OTEL_BSP_SCHEDULE_DELAY', 5_000, 1, 3_600_000),
+      maxQueueSize: int(env, 'OTEL_BSP_MAX_QUEUE_SIZE', 2_048, 1, 1_000_000),
+      maxExportBatchSize: int(env, 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE', 512, 1, 1_000_000),
+      exportTimeoutMs: int(env, 'OTEL_BSP_EXPORT_TIMEOUT', 30_000, 1, 600_000),
+    },
+  };
+}
+
+/** An OTLP/HTTP endpoint: an http or https URL. */
+function otlpUrl(name: string, text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname)
+    throw new ConfigError(`${name} must be an http:// or https:// URL such as http://otel-collector:4318; got "${text}"`);
+  return text;
+}
+
+/** `key1=value1,key2=value2`, values percent-decoded (the W3C Baggage format the OTEL_* lists use). Values are never quoted back: they may be secrets. */
+function keyValues(env: NodeJS.ProcessEnv, name: string): Record<string, string> {
+  const pairs: Record<string, string> = {};
+  for (const entry of list(env, name)) {
+    const at = entry.indexOf('=');
+    const key = entry.slice(0, at).trim();
+    let value: string | undefined;
+    try {
+      value = at > 0 ? decodeURIComponent(entry.slice(at + 1).trim()) : undefined;
+    } catch {}
+    if (!key || value === undefined) throw new ConfigError(`${name} must list key=value pairs separated by commas (values percent-encoded)`);
+    pairs[key] = value;
+  }
+  return pairs;
+}
+
+function ratio(env: NodeJS.ProcessEnv, name: string): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return 1;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > 1) throw new ConfigError(`${name} must be a number in 0..1; got "${raw}"`);
+  return value;
 }
 
 /** The audit durability in force: the one set, else `spool` on PostgreSQL and `commit` on embedded PGlite. */

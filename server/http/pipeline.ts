@@ -11,6 +11,7 @@ import type { RateLimits } from '../limits/rateLimiter.js';
 import type { FaultLog } from '../observability/faultLog.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import type { RequestSpan, Tracing } from '../observability/tracing.js';
 import type { OperationHandler, OperationId, OperationResult } from '../operations/types.js';
 import type { ServedContract } from '../servedContract.js';
 import type { Authenticator } from './authenticate.js';
@@ -39,6 +40,8 @@ export interface PipelineDeps {
   logger: Logger;
   faults: FaultLog;
   metrics: Metrics;
+  /** Traces, where configured: each request runs inside its server span. */
+  tracing?: Tracing;
 }
 
 export function createRequestHandler(deps: PipelineDeps) {
@@ -49,8 +52,13 @@ export function createRequestHandler(deps: PipelineDeps) {
   // hello need no promise, so such a request is served in one synchronous run; the steps
   // that wait (a database lookup, Redis, a body, a person operation) continue as promises.
   // The steps are made once; what a request's steps learn of it travels in its Exchange.
-  return function handleRequest(req: IncomingMessage, res: ServerResponse): void | Promise<void> {
-    const exchange = new Exchange(req, res);
+  const { tracing } = deps;
+  return tracing
+    ? (req: IncomingMessage, res: ServerResponse) => tracing.request(req, (span) => handleRequest(req, res, span))
+    : (req: IncomingMessage, res: ServerResponse) => handleRequest(req, res, undefined);
+
+  function handleRequest(req: IncomingMessage, res: ServerResponse, span: RequestSpan | undefined): void | Promise<void> {
+    const exchange = new Exchange(req, res, span);
     deps.cors.addHeaders(req, exchange.headers);
     let served: void | Promise<void> | undefined;
     try {
@@ -62,7 +70,7 @@ export function createRequestHandler(deps: PipelineDeps) {
       return served.catch((error: unknown) => fail(exchange, error)).finally(() => finish(deps, exchange));
     }
     finish(deps, exchange);
-  };
+  }
 
   function fail(exchange: Exchange, error: unknown): void {
     failed(deps, exchange, error);
@@ -145,7 +153,8 @@ function failed(deps: PipelineDeps, exchange: Exchange, error: unknown): void {
 }
 
 /** The request's metric and log line, once it is answered. */
-function finish(deps: PipelineDeps, { req, res, route, started, requestId }: Exchange): void {
+function finish(deps: PipelineDeps, { req, res, route, started, requestId, span, template }: Exchange): void {
+  span?.end(req.method, template, res.statusCode);
   const seconds = (performance.now() - started) / 1000;
   deps.metrics.observe(route, req.method ?? 'GET', res.statusCode, seconds);
   if (deps.logger.isLevelEnabled('info'))
@@ -184,13 +193,14 @@ function answerWithoutOperation(deps: PipelineDeps, exchange: Exchange): { serve
   if (route.kind === 'plain') {
     // The template, not the path: a label per requested /docs/... path would let any
     // caller grow the metrics registry without bound.
-    exchange.route = route.path;
+    exchange.route = exchange.template = route.path;
     exchange.beforeAnswer();
     for (let i = 0; i < exchange.headers.length; i += 2) res.setHeader(exchange.headers[i]!, exchange.headers[i + 1]!);
     return { served: route.handle(req, res) };
   }
   exchange.route = route.operation.operationId;
   if (route.draft && !deps.config.draftsEnabled) throw new ApiError('not_found');
+  exchange.template = route.operation.path;
   exchange.operationRoute = route;
   exchange.params = found.params;
   if (queryStart !== -1 && !route.ignoresQuery) exchange.search = url.slice(queryStart + 1);
@@ -203,6 +213,8 @@ class Exchange {
   readonly requestId: string;
   /** The metrics and log label: the operationId, a plain route's template, or what happened instead. */
   route = 'unmatched';
+  /** The matched route's template (`/v1/persons/{personId}`), the trace span's name; none where nothing matched. */
+  template: string | undefined = undefined;
   /**
    * The headers every answer to this request carries (the budget's, once spent), flat.
    * X-Request-Id goes out with the others in writeHead, not setHeader: a header set
@@ -222,6 +234,7 @@ class Exchange {
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
+    readonly span: RequestSpan | undefined,
   ) {
     this.requestId = requestIdOf(req.headers['x-request-id']);
     this.headers = ['X-Request-Id', this.requestId];

@@ -45,10 +45,12 @@ export function serializeError(error: unknown, depth = 0): Record<string, unknow
   return out;
 }
 
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+/** `fields`: added to every line (traces on: the current span's ids, tracing.ts logFields). */
+export function createLogger(level: string, destination?: pino.DestinationStream, fields?: () => Record<string, string>): Logger {
   return pino(
     {
       level,
+      ...(fields && { mixin: fields }),
       base: { service: 'person-lookup' },
       serializers: { err: serializeError },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
