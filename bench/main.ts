@@ -10,6 +10,7 @@
 //   from the primary, and the lag during a change file; bench/replicas/)
 //   --imports [--imports-small-people 100000] [--imports-change-people 10000] (instead: only
 //   the import measurements, each beside a raw COPY of the same rows; bench/imports/)
+//   --tracing (instead: hello and Get person with OpenTelemetry traces on beside off; bench/tracing/)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { IMPORT_RESULTS, importGoals, withImportSection, writeImportResults } from './imports/report.js';
@@ -17,6 +18,7 @@ import { parseBenchArgs } from './options.js';
 import { replicaRows, withReplicaSection, writeReplicaResults } from './replicas/report.js';
 import { buildReport, renderMarkdown } from './report.js';
 import { runBench } from './run.js';
+import { TRACING_RESULTS, tracingGoal, withTracingSection, writeTracingResults } from './tracing/report.js';
 
 async function main(): Promise<void> {
   const options = parseBenchArgs(process.argv.slice(2));
@@ -41,11 +43,23 @@ async function main(): Promise<void> {
     log(`\nreport: ${join(options.outDir, 'latest.md')} (its import section), ${join(options.outDir, IMPORT_RESULTS)}`);
     return;
   }
+  if (options.tracing) {
+    const { runTracingBench } = await import('./tracing/run.js');
+    const result = await runTracingBench(options, log);
+    writeTracingResults(result, options.outDir);
+    const goal = tracingGoal(result);
+    log(`\n${goal.met ? 'MET    ' : 'NOT MET'}  ${goal.goal}: ${goal.measured}`);
+    log(`\nreport: ${join(options.outDir, 'latest.md')} (its tracing section), ${join(options.outDir, TRACING_RESULTS)}`);
+    return;
+  }
   const raw = await runBench(options, log);
   const report = buildReport(raw);
   writeFileSync(join(options.outDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   // The replica and import figures come from their own runs (--replica, --imports): kept, saying which.
-  writeFileSync(join(options.outDir, 'latest.md'), withImportSection(withReplicaSection(renderMarkdown(report), options.outDir), options.outDir));
+  writeFileSync(
+    join(options.outDir, 'latest.md'),
+    withTracingSection(withImportSection(withReplicaSection(renderMarkdown(report), options.outDir), options.outDir), options.outDir),
+  );
   log('');
   for (const t of report.targets) log(`${t.met === undefined ? '-' : t.met ? 'MET    ' : 'NOT MET'}  ${t.goal}: ${t.measured}`);
   log(`\nreport: ${join(options.outDir, 'latest.md')}`);

@@ -67,6 +67,8 @@ export interface BenchOptions {
    * searches while a change file is applied; each beside a raw COPY of the same rows.
    */
   imports?: { smallPeople: number; changePeople: number };
+  /** `--tracing`: instead of the usual run, hello and Get person with OpenTelemetry traces on beside off (bench/tracing/). */
+  tracing: boolean;
 }
 
 export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
@@ -103,6 +105,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       replica: { type: 'boolean', default: false },
       'replica-people': { type: 'string', default: '200000' },
       imports: { type: 'boolean', default: false },
+      tracing: { type: 'boolean', default: false },
       'imports-small-people': { type: 'string', default: '100000' },
       'imports-change-people': { type: 'string', default: '10000' },
     },
@@ -121,7 +124,9 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     if (unknown.length) throw new Error(`--${name}: unknown ${unknown.join(', ')} (known: ${allowed.join(', ')})`);
     return items as T[];
   };
-  if (values.imports && values.replica) throw new Error('--imports and --replica are separate runs: give one of them');
+  if ([values.imports, values.replica, values.tracing].filter(Boolean).length > 1)
+    throw new Error('--imports, --replica and --tracing are separate runs: give one of them');
+  if (values.tracing && values['no-postgres']) throw new Error('--tracing measures the service on PostgreSQL: it cannot run with --no-postgres');
   if (values.imports && values['no-postgres']) throw new Error('--imports measures the import on PostgreSQL: it cannot run with --no-postgres');
   const seed = num('seed', values.seed, 0);
   const pglitePeople = num('pglite-people', values['pglite-people'], 1);
@@ -156,6 +161,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     phases: values['no-phases'] || values['no-postgres'] ? [] : list('phases', values.phases, allPhases),
     workDir: values['work-dir'],
     replica: values.replica ? { people: num('replica-people', values['replica-people'], 1) } : undefined,
+    tracing: values.tracing,
     imports: values.imports
       ? {
           smallPeople: num('imports-small-people', values['imports-small-people'], 1),

@@ -1,0 +1,108 @@
+// The tracing run's figures (run.ts) as a section of bench/results/latest.md, between two
+// markers: `--tracing` replaces it there, and a full run keeps the last one (saying which
+// run it comes from), since a full run measures the service with traces off only.
+import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
+import { median, round } from '../stats.js';
+import type { TracingRunResult } from './run.js';
+
+export const TRACES_OFF = 'service, traces off';
+export const TRACES_ON = 'service, traces on';
+const BEGIN = '<!-- tracing: written by npm run bench -- --tracing -->';
+const END = '<!-- /tracing -->';
+export const TRACING_RESULTS = 'tracing.json';
+/** Traces on may cost at most this share of the throughput (issue 49). */
+export const TRACING_FLOOR = 0.85;
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? round(n, digits).toLocaleString('en-US') : '–');
+const ms = (n: number) => (n >= 10 ? fmt(n, 1) : fmt(n, 2));
+const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '–');
+
+interface TargetFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** CPU µs of the service process per request. */
+  cpu: number;
+}
+
+export interface TracingRow {
+  label: string;
+  off: TargetFigures;
+  on: TargetFigures;
+  /** On over off by req/s, and by CPU per request (off's CPU over on's: the rate a CPU-bound machine would show). */
+  ratio: number;
+  cpuRatio: number;
+  /** The lowest and highest of the rounds' own req/s ratios: how far the host's noise moves it. */
+  roundRatios: [number, number];
+}
+
+/** Each scenario's medians over the rounds, traces on and off. */
+export function tracingRows(result: TracingRunResult): TracingRow[] {
+  const labels = [...new Map(result.comparison.map((m) => [m.scenario, m.label])).entries()];
+  return labels.map(([scenario, label]) => {
+    const of = (target: string): TargetFigures => {
+      const runs = result.comparison.filter((m) => m.scenario === scenario && m.target === target).map((m) => m.measured);
+      return {
+        rps: median(runs.map((m) => m.rps)),
+        p50: median(runs.map((m) => m.p50)),
+        p99: median(runs.map((m) => m.p99)),
+        cpu: median(runs.map((m) => m.cpuUsPerRequest ?? Number.NaN)),
+      };
+    };
+    const inRound = (target: string, round: number) =>
+      result.comparison.find((m) => m.scenario === scenario && m.target === target && m.round === round)?.measured.rps ?? Number.NaN;
+    const rounds = [...new Set(result.comparison.map((m) => m.round))].map((r) => inRound(TRACES_ON, r) / inRound(TRACES_OFF, r)).filter(Number.isFinite);
+    const [off, on] = [of(TRACES_OFF), of(TRACES_ON)];
+    return { label, off, on, ratio: on.rps / off.rps, cpuRatio: off.cpu / on.cpu, roundRatios: [Math.min(...rounds), Math.max(...rounds)] };
+  });
+}
+
+/** The goal, as the run's summary line says it. */
+export function tracingGoal(result: TracingRunResult): { goal: string; measured: string; met: boolean } {
+  const rows = tracingRows(result);
+  return {
+    goal: `Traces on (every request sampled) cost at most ${pct(1 - TRACING_FLOOR)} of hello and Get person throughput`,
+    measured: rows.map((r) => `${r.label} ${pct(r.ratio)} by req/s, ${pct(r.cpuRatio)} by CPU per request`).join('; '),
+    met: rows.every((r) => r.ratio >= TRACING_FLOOR),
+  };
+}
+
+export function renderTracingSection(result: TracingRunResult): string {
+  const rows = tracingRows(result);
+  const goal = tracingGoal(result);
+  const o = result.options;
+  const lines = [
+    '## Tracing cost (OpenTelemetry traces on / off)',
+    '',
+    `From \`npm run bench -- --tracing\`: run ${result.startedAt} → ${result.finishedAt}, commit ${result.revision}; PostgreSQL bench dataset of ` +
+      `${fmt(o.people)} people, the credential of one large company; ${o.durationS} s per measurement, ${o.connections} connections, ` +
+      `${o.rounds} alternating rounds (medians), after ${o.warmupS} s of warm-up; load average (1 min) ${result.loadAverage.start} at the start, ` +
+      `${result.loadAverage.end} at the end.`,
+    'The built service twice, side by side: traces off (no `OTEL_*` variable) and on with the defaults (`OTEL_EXPORTER_OTLP_ENDPOINT` only: ' +
+      '`parentbased_always_on`, every request sampled; OTLP/HTTP protobuf, batches every 5 s) exporting to a sink on loopback that discards ' +
+      `what it gets (${fmt(result.sink.batches)} batches, ${fmt(result.sink.bytes / 1024 / 1024, 1)} MiB received). A hello makes one span ` +
+      '(its credential is cached), a Get person two (the request and its statement).',
+    '',
+    `**Target: ${goal.goal}.** ${goal.measured} — **${goal.met ? 'met' : 'not met'}**; the rounds' own ratios spread over ` +
+      `${pct(Math.min(...rows.map((r) => r.roundRatios[0])))}–${pct(Math.max(...rows.map((r) => r.roundRatios[1])))}.`,
+    '',
+    'CPU µs/req: CPU time of the service process per answered request; "on / off (CPU)" is off\'s over on\'s, the rate ratio a CPU-bound machine would show.',
+    '',
+    '| Operation | traces off req/s | traces on req/s | on / off | rounds | off CPU µs/req | on CPU µs/req | on / off (CPU) | off p50 ms | on p50 ms | off p99 ms | on p99 ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.label} | ${fmt(r.off.rps)} | ${fmt(r.on.rps)} | ${pct(r.ratio)} | ${pct(r.roundRatios[0])}–${pct(r.roundRatios[1])} | ` +
+        `${fmt(r.off.cpu)} | ${fmt(r.on.cpu)} | ${pct(r.cpuRatio)} | ${ms(r.off.p50)} | ${ms(r.on.p50)} | ${ms(r.off.p99)} | ${ms(r.on.p99)} |`,
+    ),
+  ];
+  return `${BEGIN}\n${lines.join('\n')}\n${END}\n`;
+}
+
+const section: ResultsSection<TracingRunResult> = { begin: BEGIN, end: END, resultsFile: TRACING_RESULTS, render: renderTracingSection };
+
+/** latest.md with the tracing section (from `outDir`'s tracing.json) in place of the one it holds, or at its end. */
+export const withTracingSection = (markdown: string, outDir: string): string => withResultsSection(markdown, outDir, section);
+
+/** Writes the tracing run's figures and its section of latest.md. */
+export const writeTracingResults = (result: TracingRunResult, outDir: string): void => writeResultsSection(result, outDir, section);

@@ -1,0 +1,147 @@
+// `npm run bench -- --tracing`: what OpenTelemetry traces cost. The service (built, as in
+// production, on the PostgreSQL bench dataset) with traces off beside the same service with
+// them on at the default sampler (parentbased_always_on: every request sampled), exporting
+// OTLP/HTTP protobuf to a local sink that accepts each batch and discards it; hello and Get
+// person, in the same alternating rounds of one run.
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { loadConfig } from '../../server/config.js';
+import { findActiveCredential } from '../../server/db/credentials.js';
+import { openDatabase } from '../../server/db/openDatabase.js';
+import { hashToken } from '../../server/domain/tokens.js';
+import { ensureDataset } from '../dataset/build.js';
+import { scaleFor } from '../dataset/generate.js';
+import { drawSamples } from '../dataset/samples.js';
+import { type Measured, measureHttp } from '../loadHttp.js';
+import { describeMachine, type Machine, pinSelf } from '../machine.js';
+import type { BenchOptions } from '../options.js';
+import { alternatingSteps, type Scenario } from '../plan.js';
+import { prewarm } from '../prewarm.js';
+import { childEnv, type Running, startTarget } from '../processes.js';
+import { personKinds, personWorkload } from '../scenarios.js';
+import { round } from '../stats.js';
+import { serviceTarget } from '../targets.js';
+import { TRACES_OFF, TRACES_ON } from './report.js';
+
+export interface TracingRunResult {
+  startedAt: string;
+  finishedAt: string;
+  machine: Machine;
+  revision: string;
+  options: Pick<BenchOptions, 'durationS' | 'rounds' | 'connections' | 'warmupS' | 'samples'> & { people: number };
+  loadAverage: { start: number; end: number };
+  /** Span batches the sink received, and their bytes: the spans did go out. */
+  sink: { batches: number; bytes: number };
+  comparison: { scenario: string; label: string; target: string; round: number; measured: Measured }[];
+}
+
+export async function runTracingBench(options: BenchOptions, log: (line: string) => void): Promise<TracingRunResult> {
+  if (!options.postgres) throw new Error('--tracing measures the service on PostgreSQL: it cannot run with --no-postgres');
+  const startedAt = new Date().toISOString();
+  const machine = describeMachine();
+  if (machine.pinning) pinSelf(machine.pinning.loadCpu);
+  const cpu = machine.pinning?.targetCpu;
+  const { databaseUrl, people, companies, seed } = options.postgres;
+  const info = await ensureDataset({ engine: 'postgres', databaseUrl }, { scale: scaleFor(people, { companies, seed }), rebuild: options.rebuild, log });
+  const sink = await startSpanSink();
+  const running: Running[] = [];
+  const db = await openDatabase({ databaseUrl, poolMax: 2 });
+  try {
+    await prewarm(db);
+    const oneLarge = info.credentials.find((c) => c.key === 'oneLarge')!;
+    const held = (await findActiveCredential(db, hashToken(oneLarge.token)))!;
+    const samples = await drawSamples(db, oneLarge.companies, { count: options.samples, seed: info.scale.seed });
+    const ready = { companyId: oneLarge.companies[0]!, token: oneLarge.token };
+    const off = serviceTarget(TRACES_OFF, { databaseUrl }, ready);
+    const on = serviceTarget(TRACES_ON, { databaseUrl }, ready, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
+    const targets = { [TRACES_ON]: { kind: 'http' as const, process: TRACES_ON }, [TRACES_OFF]: { kind: 'http' as const, process: TRACES_OFF } };
+    const scenarios: Scenario[] = [
+      {
+        id: 'hello',
+        group: 'postgres',
+        label: 'hello',
+        token: oneLarge.token,
+        http: [{ method: 'GET', path: `/v1/companies/${ready.companyId}/hello` }],
+        targets,
+      },
+      {
+        id: 'getPerson',
+        group: 'postgres',
+        label: personKinds.getPerson,
+        kind: 'getPerson',
+        credential: 'oneLarge',
+        token: oneLarge.token,
+        http: personWorkload('getPerson', samples, held, loadConfig(childEnv(off.env))).http,
+        targets,
+      },
+    ];
+    const services: Record<string, Running> = {};
+    for (const spec of [off, on]) {
+      services[spec.name] = await startTarget(spec, cpu);
+      running.push(services[spec.name]!);
+      log(`${spec.name}: up`);
+    }
+    const measure = (scenario: Scenario, target: string, durationS: number) =>
+      measureHttp({
+        url: services[target]!.url,
+        token: scenario.token,
+        requests: scenario.http,
+        connections: options.connections,
+        durationS,
+        pid: services[target]!.pid,
+      });
+    const loadAtStart = os.loadavg()[0]!;
+    if (options.warmupS > 0) for (const scenario of scenarios) for (const target of Object.keys(targets)) await measure(scenario, target, options.warmupS);
+    const comparison: TracingRunResult['comparison'] = [];
+    for (const step of alternatingSteps(scenarios, options.rounds)) {
+      const measured = await measure(step.scenario, step.target, options.durationS);
+      comparison.push({ scenario: step.scenario.id, label: step.scenario.label, target: step.target, round: step.round, measured });
+      log(`round ${step.round} ${step.scenario.label} · ${step.target}: ${Math.round(measured.rps)} req/s, p99 ${round(measured.p99, 2)} ms`);
+    }
+    return {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      machine,
+      revision: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() || 'unknown',
+      options: {
+        durationS: options.durationS,
+        rounds: options.rounds,
+        connections: options.connections,
+        warmupS: options.warmupS,
+        samples: options.samples,
+        people,
+      },
+      loadAverage: { start: round(loadAtStart, 2), end: round(os.loadavg()[0]!, 2) },
+      sink: sink.received,
+      comparison,
+    };
+  } finally {
+    await Promise.all(running.map((r) => r.stop()));
+    await db.close();
+    await sink.close();
+  }
+}
+
+/** An OTLP/HTTP endpoint on loopback that answers every export 200 and keeps nothing but a count. */
+async function startSpanSink(): Promise<{ url: string; received: { batches: number; bytes: number }; close(): Promise<void> }> {
+  const received = { batches: 0, bytes: 0 };
+  const server = createServer((req, res) => {
+    req.on('data', (chunk: Buffer) => (received.bytes += chunk.length));
+    req.on('end', () => {
+      received.batches++;
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
