@@ -2,7 +2,7 @@
 // otel/ and loaded by openTracing.ts only where the configuration asks for traces.
 import type { IncomingMessage } from 'node:http';
 import type { Redis } from 'ioredis';
-import type { Queryable } from '../db/database.js';
+import type { Queryable } from '../db/engines/database.js';
 
 export interface Tracing {
   /**

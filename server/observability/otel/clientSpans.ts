@@ -5,7 +5,7 @@
 // Work outside a request (migrations, housekeeping, the audit shipper) makes no spans.
 import { context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import type { Redis } from 'ioredis';
-import type { Queryable } from '../../db/database.js';
+import type { Queryable } from '../../db/engines/database.js';
 
 export function queryableSpans(tracer: Tracer, target: Queryable): Queryable {
   return {
