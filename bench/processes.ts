@@ -1,21 +1,11 @@
 // Processes under test: spawned, timed from spawn to the first successful response
 // (cold start), sampled for memory, and stopped. Every target runs as its own process,
 // the service exactly as production runs it (targets.ts).
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { freePort, startServiceProcess } from '../support/serviceProcess.js';
 import { onCpu } from './machine.js';
 
-/** Every child the bench started, killed if the bench itself exits early (budget, Ctrl-C, crash). */
-const live = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of live) child.kill('SIGKILL');
-});
-
-export function track(child: ChildProcess): ChildProcess {
-  live.add(child);
-  child.once('exit', () => live.delete(child));
-  return child;
-}
+export { track } from '../support/serviceProcess.js';
 
 export interface TargetSpec {
   name: string;
@@ -63,49 +53,31 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export async function startTarget(spec: TargetSpec, cpu: number | undefined, timeoutMs = 120_000): Promise<Running> {
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const [command, ...args] = onCpu(spec.portFlag ? [...spec.argv, spec.portFlag, String(port)] : spec.argv, cpu);
   const started = performance.now();
-  const child = track(spawn(command!, args, { env: childEnv({ ...spec.env, PORT: String(port) }), stdio: ['ignore', 'ignore', 'pipe'] }));
-  const stderr = tail(child);
-  let exited: string | undefined;
-  child.once('exit', (code, signal) => (exited = `exited (${signal ?? code})`));
-
-  const deadline = started + timeoutMs;
-  for (;;) {
-    if (exited) throw new Error(`${spec.name} ${exited} before answering: ${stderr()}`);
-    if (performance.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${spec.name} did not answer within ${timeoutMs / 1000} s: ${stderr()}`);
-    }
-    if (await answers(url + spec.ready.path, spec.ready.token)) break;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  const target = await startServiceProcess({
+    command: onCpu(spec.portFlag ? [...spec.argv, spec.portFlag, String(port)] : spec.argv, cpu),
+    baseEnv: childEnv({}),
+    env: { ...spec.env, PORT: String(port) },
+    ready: { port, ...spec.ready },
+    startTimeoutMs: timeoutMs,
+    keepOutput: false,
+  }).catch((error: Error) => {
+    throw new Error(`${spec.name} ${error.message}`);
+  });
   const coldStartMs = performance.now() - started;
-  return { name: spec.name, pid: child.pid!, url, coldStartMs, exited: () => exited, stderr, stop: () => stopChild(child) };
-}
-
-async function answers(url: string, token: string): Promise<boolean> {
-  try {
-    const response = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(2_000) });
-    await response.arrayBuffer();
-    return response.status === 200;
-  } catch {
-    return false;
-  }
+  let exited: string | undefined;
+  void target.exited.then(({ code, signal }) => (exited = `exited (${signal ?? code})`));
+  return {
+    name: spec.name,
+    pid: target.process.pid!,
+    url: target.url,
+    coldStartMs,
+    exited: () => exited,
+    stderr: () => target.output().trim() || '(no output)',
+    stop: () => target.terminate().then(() => {}),
+  };
 }
 
 export async function stopChild(child: ChildProcess): Promise<void> {
@@ -115,11 +87,4 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(timer);
-}
-
-/** The last few KB a child wrote to stderr, for error messages. */
-function tail(child: ChildProcess): () => string {
-  let text = '';
-  child.stderr?.on('data', (chunk: Buffer) => (text = (text + chunk.toString('utf8')).slice(-4_000)));
-  return () => text.trim() || '(no output)';
 }

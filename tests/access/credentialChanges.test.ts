@@ -2,24 +2,18 @@
 // rollup each time, the old set kept whole until housekeeping removes it, and concurrent
 // changes of one credential that all land.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { grantCompanies, revokeCompanies } from '../../server/access/credentialChanges.js';
 import { Housekeeping } from '../../server/access/housekeeping.js';
 import { findActiveCredential, removeReplacedCompanySets } from '../../server/db/stores/credentials.js';
 import { withHousekeepingLock } from '../../server/db/stores/housekeeping.js';
 import { hashToken } from '../../server/domain/tokens.js';
-import { importRecords } from '../../server/importing/index.js';
 import { createLogger } from '../../server/observability/logger.js';
-import { smallDataset, tokens } from '../fixtures/small.js';
-import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { tokens } from '../fixtures/small.js';
+import { engines, useThrowawayDatabase } from '../helpers/databases.js';
 
 describe.each(engines)('credential company changes on %s', (engine) => {
-  let database: ThrowawayDatabase;
-  beforeAll(async () => {
-    database = await throwawayDatabase(engine);
-    await importRecords(database.db, smallDataset(), 'US');
-  });
-  afterAll(() => database?.drop());
+  const database = useThrowawayDatabase(engine);
   const db = () => database.db;
   const held = async (token: string) => (await findActiveCredential(db(), hashToken(token)))!;
   const rollup = async (setId: string) =>

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportRunResult } from '../../bench/imports/run.js';
-import { runBench } from '../helpers/bench.js';
+import { runBenchCommand } from '../helpers/benchCommand.js';
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 
@@ -29,7 +29,7 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
     const url = new URL(databaseUrl!);
     url.pathname = `/${name}`;
     const args = ['--imports', '--people', '2000', '--imports-small-people', '500', '--imports-change-people', '20', '--database-url', url.toString()];
-    ({ exitCode, output } = await runBench(
+    ({ exitCode, output } = await runBenchCommand(
       [...args, '--kinds', 'getPerson,nameSubstring', '--samples', '50', '--out', results, '--work-dir', join(work, 'changes')],
       { ...process.env, IMPORT_TIMINGS: '1' },
     ));

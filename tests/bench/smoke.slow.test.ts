@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../../bench/report.js';
-import { runBench } from '../helpers/bench.js';
+import { runBenchCommand } from '../helpers/benchCommand.js';
 
 const work = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
 let exitCode: number | null = null;
@@ -18,7 +18,7 @@ let output = '';
 const tiny = ['--duration', '1', '--rounds', '1', '--warmup', '0', '--cold-starts', '1', '--samples', '50', '--budget', '120'];
 
 beforeAll(async () => {
-  ({ exitCode, output } = await runBench([
+  ({ exitCode, output } = await runBenchCommand([
     '--no-postgres',
     '--pglite-people',
     '200',
@@ -102,7 +102,7 @@ describe.runIf(databaseUrl)('npm run bench on PostgreSQL: access audit on and of
   beforeAll(async () => {
     const url = new URL(databaseUrl!);
     url.pathname = `/${name}`;
-    ({ exitCode: code, output: log } = await runBench([
+    ({ exitCode: code, output: log } = await runBenchCommand([
       '--no-pglite',
       '--people',
       '300',

@@ -5,10 +5,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { describe, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { migrate } from '../../server/db/schema/migrate.js';
+import { importRecords } from '../../server/importing/index.js';
+import type { ImportRecord } from '../../server/importing/records.js';
+import { smallDataset } from '../fixtures/small.js';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -85,5 +88,29 @@ export async function throwawayDatabase(engine: Engine, options: { migrate?: boo
       await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await cleanup.end();
     },
+  };
+}
+
+/**
+ * A throwaway database for the tests around it (a file or a describe block), holding
+ * `records` (the small dataset unless told): made in beforeAll, dropped in afterAll.
+ * Its `db` and `url` are read inside tests and hooks, once it is made.
+ */
+export function useThrowawayDatabase(engine: Engine, records: () => ImportRecord[] = smallDataset): ThrowawayDatabase {
+  let database: ThrowawayDatabase | undefined;
+  beforeAll(async () => {
+    database = await throwawayDatabase(engine);
+    await importRecords(database.db, records(), 'US');
+  });
+  afterAll(() => database?.drop());
+  const made = () => database ?? expect.fail('the throwaway database is made in beforeAll: read it inside a test or hook');
+  return {
+    get db() {
+      return made().db;
+    },
+    get url() {
+      return made().url;
+    },
+    drop: () => made().drop(),
   };
 }

@@ -4,6 +4,8 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 
+export { freePort } from '../../support/serviceProcess.js';
+
 export interface NpmScriptRun {
   /** Everything npm and the script wrote. */
   output(): string;
@@ -77,17 +79,5 @@ export function portFree(port: number, host = '127.0.0.1'): Promise<boolean> {
     const socket = net.connect(port, host);
     socket.once('connect', () => (socket.destroy(), resolve(false)));
     socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-  });
-}
-
-/** A port nothing listens on now (Prism takes a fixed port). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
   });
 }

@@ -4,12 +4,12 @@
 // connection dying mid-transaction. (Records the import's own checks reject are covered
 // by tests/import/import.test.ts.)
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { ImportRejected, importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
-import { employee, ids, smallDataset } from '../fixtures/small.js';
-import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { employee, ids } from '../fixtures/small.js';
+import { engines, useThrowawayDatabase } from '../helpers/databases.js';
 import { postgresTarget, viaPort } from '../helpers/environment.js';
 import { databaseFingerprint as counts } from '../helpers/storedCounts.js';
 import { startTcpProxy } from '../helpers/tcpProxy.js';
@@ -34,12 +34,7 @@ function freshImport(): ImportRecord[] {
 }
 
 describe.each(engines)('a failed import on %s', (engine) => {
-  let database: ThrowawayDatabase;
-  beforeAll(async () => {
-    database = await throwawayDatabase(engine);
-    await importRecords(database.db, smallDataset(), 'US');
-  });
-  afterAll(() => database?.drop());
+  const database = useThrowawayDatabase(engine);
 
   it('rolls back every table when the database refuses the last write', async () => {
     await database.db.query(`CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused by test trigger'; END $$`);
@@ -67,12 +62,7 @@ describe.each(engines)('a failed import on %s', (engine) => {
 // emits 'error' on the checked-out client, which server/db/engines/postgres.ts now listens for
 // (without it vitest reported "Uncaught Exception: read ECONNRESET").
 describe.skipIf(!process.env.DATABASE_URL)('an import whose PostgreSQL connection dies mid-transaction', () => {
-  let database: ThrowawayDatabase;
-  beforeAll(async () => {
-    database = await throwawayDatabase('postgres');
-    await importRecords(database.db, smallDataset(), 'US');
-  });
-  afterAll(() => database?.drop());
+  const database = useThrowawayDatabase('postgres');
 
   it('fails, leaves nothing behind, and does not take the process down', async () => {
     // Adding the new employment waits a moment (after the import has already changed,

@@ -1,13 +1,13 @@
 // Import is all-or-nothing on each engine: a file with any bad record writes nothing, and
 // every bad record is named with its line and reason. (What a good file changes:
 // importChanges.test.ts.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/engines/database.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { ImportParseError, ImportRejected, importRecords, importText } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee, ids, smallDataset, tokens } from '../fixtures/small.js';
-import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { engines, useThrowawayDatabase } from '../helpers/databases.js';
 import { startTestServer } from '../helpers/server.js';
 import { databaseFingerprint as snapshot } from '../helpers/storedCounts.js';
 
@@ -21,12 +21,7 @@ async function rejection(db: Database, records: ImportRecord[]): Promise<ImportR
 }
 
 describe.each(engines)('import on %s', (engine) => {
-  let database: ThrowawayDatabase;
-  beforeAll(async () => {
-    database = await throwawayDatabase(engine);
-    await importRecords(database.db, smallDataset(), 'US');
-  });
-  afterAll(() => database?.drop());
+  const database = useThrowawayDatabase(engine);
 
   const newPerson = '11111111-2222-4333-8444-555555555555';
   const newEmployee = '66666666-7777-4888-9999-000000000000';

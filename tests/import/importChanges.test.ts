@@ -10,7 +10,7 @@ import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
 import { ImportRejected, type ImportSummary, importFile, importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee, ids, smallDataset, tokens } from '../fixtures/small.js';
-import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { engines, useThrowawayDatabase } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { storedRecordCounts } from '../helpers/storedCounts.js';
 
@@ -253,12 +253,7 @@ describe.each(engines)('an import that changes stored data on %s', (engine) => {
 });
 
 describe.each(engines)('deleting at the source on %s', (engine) => {
-  let database: ThrowawayDatabase;
-  beforeAll(async () => {
-    database = await throwawayDatabase(engine);
-    await importRecords(database.db, smallDataset(), 'US');
-  });
-  afterAll(() => database?.drop());
+  const database = useThrowawayDatabase(engine);
 
   it('deletes a company once its employments go and no credential names it; a name only its people bore leaves the dictionaries', async () => {
     const gone = await importRecords(

@@ -3,9 +3,8 @@
 // Needs a real PostgreSQL (DATABASE_URL); the faults are real, not simulated: a table lock
 // makes statements wait, and a TCP proxy between the server and PostgreSQL is cut.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importRecords } from '../../server/importing/index.js';
-import { smallDataset, tokens } from '../fixtures/small.js';
-import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { tokens } from '../fixtures/small.js';
+import { useThrowawayDatabase } from '../helpers/databases.js';
 import { databaseUrl, postgresTarget, viaPort } from '../helpers/environment.js';
 import { lockTable, untilSomeoneWaitsForALock } from '../helpers/locks.js';
 import { type ConfiguredServer, startConfiguredServer } from '../helpers/server.js';
@@ -22,12 +21,7 @@ function expectUnavailable(res: { status: number; body: unknown; headers: Header
 }
 
 describe.runIf(databaseUrl)('database faults', () => {
-  let database: ThrowawayDatabase;
-  beforeAll(async () => {
-    database = await throwawayDatabase('postgres');
-    await importRecords(database.db, smallDataset(), 'US');
-  });
-  afterAll(() => database?.drop());
+  const database = useThrowawayDatabase('postgres');
 
   describe('a statement over PG_STATEMENT_TIMEOUT_MS', () => {
     let server: ConfiguredServer;

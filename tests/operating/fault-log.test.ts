@@ -1,13 +1,12 @@
 // Logs under faults: a storm of failures (the database down, or a bug answering 500 on
 // every request) writes the first failure once, with its stack, then one summary line per
 // window with the count, not a stack per request; and never a request's own values.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../server/errors.js';
-import { importRecords } from '../../server/importing/index.js';
 import { FaultLog } from '../../server/observability/faultLog.js';
 import { serializeError } from '../../server/observability/logger.js';
-import { smallDataset, tokens } from '../fixtures/small.js';
-import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { tokens } from '../fixtures/small.js';
+import { useThrowawayDatabase } from '../helpers/databases.js';
 import { databaseUrl, postgresTarget, viaPort } from '../helpers/environment.js';
 import { captureLogs } from '../helpers/logCapture.js';
 import { startConfiguredServer, startTestServer } from '../helpers/server.js';
@@ -44,12 +43,7 @@ describe('the fault log', () => {
 });
 
 describe('a storm of 500s (PGlite)', () => {
-  let database: ThrowawayDatabase;
-  beforeAll(async () => {
-    database = await throwawayDatabase('pglite');
-    await importRecords(database.db, smallDataset(), 'US');
-  });
-  afterAll(() => database?.drop());
+  const database = useThrowawayDatabase('pglite');
 
   it(`writes ${STORM} failures as one full line and one summary`, async () => {
     const logs = captureLogs('info');
@@ -78,12 +72,7 @@ describe('a storm of 500s (PGlite)', () => {
 });
 
 describe.runIf(databaseUrl)('a storm of 503s while PostgreSQL is down', () => {
-  let database: ThrowawayDatabase;
-  beforeAll(async () => {
-    database = await throwawayDatabase('postgres');
-    await importRecords(database.db, smallDataset(), 'US');
-  });
-  afterAll(() => database?.drop());
+  const database = useThrowawayDatabase('postgres');
 
   it(`writes ${STORM} failures as one full line and summaries, and serves again after`, async () => {
     const proxy = await startTcpProxy(postgresTarget(database.url!));

@@ -1,19 +1,13 @@
 // The delete path erasure and operators call (server/db/derived/index.ts): deleting
 // employments, persons or companies leaves every derived structure equal to a rebuild,
 // and a name only the deleted bore leaves the dictionaries and the name pieces.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { deleteCompanies, deleteEmployments, deletePersons, derivedDataAndRebuild } from '../../server/db/derived/index.js';
-import { importRecords } from '../../server/importing/index.js';
-import { ids, smallDataset } from '../fixtures/small.js';
-import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { ids } from '../fixtures/small.js';
+import { engines, useThrowawayDatabase } from '../helpers/databases.js';
 
 describe.each(engines)('the delete path on %s', (engine) => {
-  let database: ThrowawayDatabase;
-  beforeAll(async () => {
-    database = await throwawayDatabase(engine);
-    await importRecords(database.db, smallDataset(), 'US');
-  });
-  afterAll(() => database?.drop());
+  const database = useThrowawayDatabase(engine);
 
   const expectExact = async () => {
     const { kept, rebuilt } = await derivedDataAndRebuild(database.db);

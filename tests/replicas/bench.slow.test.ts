@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FROM_PRIMARY, FROM_REPLICA } from '../../bench/replicas/report.js';
 import type { ReplicaRunResult } from '../../bench/replicas/run.js';
-import { runBench } from '../helpers/bench.js';
+import { runBenchCommand } from '../helpers/benchCommand.js';
 import { describeReplication } from '../helpers/replicaSuite.js';
 
 describeReplication('npm run bench -- --replica, at a tiny scale', () => {
@@ -23,7 +23,7 @@ describeReplication('npm run bench -- --replica, at a tiny scale', () => {
     mkdirSync(results, { recursive: true });
     writeFileSync(join(results, 'latest.md'), '# Benchmark report, earlier\n\n## Targets\n\nkept\n');
     const args = ['--replica', '--replica-people', '2000', '--kinds', 'getPerson,nameSubstring', '--duration', '1', '--rounds', '1'];
-    ({ exitCode, output } = await runBench([...args, '--warmup', '0', '--samples', '50', '--out', results, '--work-dir', join(work, 'changes')]));
+    ({ exitCode, output } = await runBenchCommand([...args, '--warmup', '0', '--samples', '50', '--out', results, '--work-dir', join(work, 'changes')]));
   }, 300_000);
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 

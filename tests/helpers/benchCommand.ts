@@ -12,7 +12,7 @@ export interface BenchRun {
   output: string;
 }
 
-export async function runBench(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<BenchRun> {
+export async function runBenchCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<BenchRun> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/main.ts', ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
