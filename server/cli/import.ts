@@ -1,33 +1,72 @@
-// npm run import -- <file.ndjson|file.json> [--snapshot COMPANY_ID]...
+// npm run import -- [--dry-run] <file.ndjson|file.json> [--snapshot COMPANY_ID]... [--max-deletions PERCENT]
 // (package.json caps the heap at 128 MB: the import streams, and a cap keeps V8 from
 // letting garbage grow the process past 256 MB on a large file.)
 // Applies source records (see server/importing/FORMAT.md) all-or-nothing: added, replaced
 // or deleted by id, in file order; a snapshot company's employments the file lacks are
-// deleted. On rejection every problem is listed with its line and nothing is written.
+// deleted, up to --max-deletions percent of them. On rejection every problem is listed with
+// its line and nothing is written. --dry-run says what the file would do and writes
+// nothing. Progress goes to stderr; SIGINT or SIGTERM stops it, writing nothing.
 import { ConfigError, loadConfig } from '../config.js';
-import { IMPORT_SESSION_SETTINGS, ImportParseError, ImportRejected, type ImportSummary, importFile } from '../importing/index.js';
+import { IMPORT_SESSION_SETTINGS, ImportInterrupted, ImportParseError, ImportRejected, type ImportSummary, importFile } from '../importing/index.js';
+import { ProgressReport } from '../importing/progressReport.js';
 import { storedRecordTypes } from '../importing/records.js';
+import { DEFAULT_MAX_DELETIONS_PERCENT } from '../importing/snapshotGuard.js';
 import { fail, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
-const usage = 'usage: import <file.ndjson | file.json> [--snapshot COMPANY_ID]...';
+const usage = 'usage: import [--dry-run] <file.ndjson | file.json> [--snapshot COMPANY_ID]... [--max-deletions PERCENT]';
+
+/** Exit codes of a command stopped by a signal, as a shell reports one killed by it. */
+const signalExitCodes = { SIGINT: 130, SIGTERM: 143 } as const;
 
 async function main(argv: string[]): Promise<void> {
-  const parsed = parseCommandLine(argv, { snapshot: { type: 'string', multiple: true } }, usage);
+  const parsed = parseCommandLine(
+    argv,
+    { snapshot: { type: 'string', multiple: true }, 'max-deletions': { type: 'string' }, 'dry-run': { type: 'boolean' } },
+    usage,
+  );
   const [file, ...extra] = parsed.positionals;
   if (!file || extra.length) fail(usage);
+  const maxDeletions = maxDeletionsPercent(parsed.values['max-deletions'], parsed.values.snapshot);
+  const dryRun = parsed.values['dry-run'] === true;
   const config = loadConfig();
+
+  // A signal aborts the import, which rolls back; the command then says so and exits 130 or 143.
+  const stop = new AbortController();
+  let stoppedBy: keyof typeof signalExitCodes | undefined;
+  for (const signal of Object.keys(signalExitCodes) as (keyof typeof signalExitCodes)[]) {
+    process.on(signal, () => {
+      if (stoppedBy) return;
+      stoppedBy = signal;
+      stop.abort();
+    });
+  }
+
   const db = await openCliDatabase(config, { sessionSettings: IMPORT_SESSION_SETTINGS });
+  const progress = new ProgressReport({ live: process.stderr.isTTY === true, label: dryRun ? 'import (dry run)' : 'import' });
   try {
     const started = Date.now();
-    const summary = await importFile(db, file, { defaultPhoneRegion: config.defaultPhoneRegion, snapshotCompanies: parsed.values.snapshot });
+    const summary = await importFile(db, file, {
+      defaultPhoneRegion: config.defaultPhoneRegion,
+      snapshotCompanies: parsed.values.snapshot,
+      snapshotGuard: { maxDeletionsPercent: maxDeletions },
+      dryRun,
+      progress,
+      signal: stop.signal,
+    });
+    await progress.stop();
     process.stdout.write(renderSummary(summary, Date.now() - started));
+    if (stoppedBy && !dryRun) process.stderr.write(`${stoppedBy} came as the import was committing: it was written whole\n`);
   } catch (error) {
-    if (error instanceof ImportRejected) {
+    await progress.stop();
+    if (error instanceof ImportInterrupted) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = signalExitCodes[stoppedBy ?? 'SIGINT'];
+    } else if (error instanceof ImportRejected) {
       process.stderr.write(
         `import rejected, nothing was written. ${error.total} problem(s)${error.total > error.problems.length ? `, the first ${error.problems.length}` : ''}:\n`,
       );
-      for (const p of error.problems) process.stderr.write(`  line ${p.line}: ${p.record}: ${p.message}\n`);
+      for (const p of error.problems) process.stderr.write(`  line ${p.line}: ${p.record ? `${p.record}: ` : ''}${p.message}\n`);
       process.exitCode = 2;
     } else if (error instanceof ImportParseError) {
       process.stderr.write(`import rejected, nothing was written: ${error.message}\n`);
@@ -38,9 +77,21 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+/** --max-deletions as a number from 0 to 100 (default 20); it only means something with --snapshot. */
+function maxDeletionsPercent(given: string | undefined, snapshots: string[] | undefined): number {
+  if (given === undefined) return DEFAULT_MAX_DELETIONS_PERCENT;
+  if (!snapshots?.length) fail(`--max-deletions applies to --snapshot, and none is given\n${usage}`);
+  if (!/^\d+(\.\d+)?$/.test(given) || Number(given) > 100) fail(`--max-deletions must be a percentage from 0 to 100, not ${JSON.stringify(given)}\n${usage}`);
+  return Number(given);
+}
+
 /** One line per record type the file touched: "employee: 3 added, 1 changed, 2 unchanged, ...". */
 export function renderSummary(summary: ImportSummary, ms: number): string {
-  const lines = [`imported ${summary.records} record(s) in ${ms} ms`];
+  const lines = [
+    summary.dryRun
+      ? `dry run, nothing was written: the file would import ${summary.records} record(s) (checked in ${ms} ms)`
+      : `imported ${summary.records} record(s) in ${ms} ms`,
+  ];
   for (const type of storedRecordTypes) {
     const c = summary[type];
     if (!Object.values(c).some(Boolean)) continue;

@@ -16,9 +16,10 @@ import { foldName } from '../domain/names.js';
 import { toE164 } from '../domain/phone.js';
 import { unstorableText } from '../domain/text.js';
 import { hashToken } from '../domain/tokens.js';
-import { parseLine, type Sourced } from './read.js';
+import { MAX_LINE_BYTES, type NdjsonPiece, parseLine, type Sourced, TOO_LONG } from './read.js';
 import { type CredentialRecord, type ImportRecord, recordFormats, recordSchemas } from './records.js';
 import { employeeRow } from './rows.js';
+import { invalidUtf8, isUtf8Range } from './utf8.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false, formats: recordFormats });
 const validators = Object.fromEntries(Object.entries(recordSchemas).map(([type, schema]) => [type, ajv.compile(schema)])) as Record<
@@ -31,14 +32,12 @@ const instantPositions = Object.fromEntries(
   Object.entries(stagingTables).map(([table, columns]) => [table, columns.flatMap((c, i) => (c.type === 'timestamptz' ? [i] : []))]),
 ) as Record<StagingTable, number[]>;
 
-/** A checked run of records: COPY text per staging table, and the problems found. */
+/** A checked run of records: COPY text per staging table, and the problems found (lines that are not records among them). */
 export interface CheckedChunk {
   rows: Partial<Record<StagingTable, Uint8Array<ArrayBuffer>>>;
   records: number;
   problems: ImportProblem[];
   problemCount: number;
-  unparsable: ImportProblem[];
-  unparsableCount: number;
 }
 
 const label = (r: any): string =>
@@ -63,8 +62,6 @@ export class RecordChecker {
   private records = 0;
   private problems: ImportProblem[] = [];
   private problemCount = 0;
-  private unparsable: ImportProblem[] = [];
-  private unparsableCount = 0;
   /** Phones as read → E.164 (or null when unparseable), for the employments of one person that repeat theirs. */
   private readonly phones = new Map<string, string | null>();
   private readonly kindRow: Record<EmploymentRecordKindName, (record: any) => CopyValue[]>;
@@ -95,8 +92,12 @@ export class RecordChecker {
     return this.pending;
   }
 
-  /** Checks the lines of NDJSON bytes whose first line is `firstLine`. */
-  addLines(bytes: Buffer, firstLine: number): void {
+  /** Checks the lines of a piece of an NDJSON file (read.ts): each is a record, blank, or a problem of its own. */
+  addLines({ bytes: piece, firstLine, firstByte, tooLong }: NdjsonPiece): void {
+    if (tooLong) return this.lineProblem(firstLine, TOO_LONG);
+    const bytes = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+    // Checked as UTF-8 once whole (fast); only a piece that is not is searched line by line.
+    const utf8 = isUtf8Range(bytes);
     // Decoded a line at a time: a line of ASCII then stays a one-byte string, which decodes
     // and parses several times faster than its part of a decoded whole (where one
     // character beyond Latin-1 anywhere makes every line two-byte). A newline byte is never
@@ -104,26 +105,32 @@ export class RecordChecker {
     let line = firstLine;
     let start = 0;
     for (let end = bytes.indexOf(10); end !== -1; end = bytes.indexOf(10, start)) {
-      this.addLine(bytes.toString('utf8', start, end), line++);
+      this.addLine(bytes, start, end, line++, firstByte, utf8);
       start = end + 1;
     }
-    this.addLine(bytes.toString('utf8', start), line);
+    this.addLine(bytes, start, bytes.length, line, firstByte, utf8);
   }
 
-  private addLine(text: string, line: number): void {
+  private addLine(bytes: Buffer, start: number, end: number, line: number, firstByte: number, utf8: boolean): void {
+    if (end - start > MAX_LINE_BYTES) return this.lineProblem(line, TOO_LONG);
+    const bad = utf8 ? undefined : invalidUtf8(bytes, start, end);
+    if (bad) return this.lineProblem(line, `not valid UTF-8 at byte offset ${firstByte + bad.at}: ${bad.problem}`);
+    const text = bytes.toString('utf8', start, end);
     const sourced = parseLine(text, line);
     // U+0000 and lone surrogates reach a string only through a \u escape.
     if (sourced) this.add(sourced, text.includes('\\u'));
   }
 
+  /** A line that is no record: it says nothing of any record, so it is named by its line alone. */
+  private lineProblem(line: number, message: string): void {
+    if (this.problems.length < this.keep) this.problems.push({ line, record: '', message });
+    this.problemCount++;
+  }
+
   /** Checks one record; `escaped: false` says its JSON text had no \u escape. */
   add(sourced: Sourced, escaped = true): void {
     const { line } = sourced;
-    if ('unparsable' in sourced) {
-      if (this.unparsable.length < this.keep) this.unparsable.push({ line, record: 'record', message: sourced.unparsable });
-      this.unparsableCount++;
-      return;
-    }
+    if ('unparsable' in sourced) return this.lineProblem(line, sourced.unparsable);
     this.records++;
     const value = sourced.value as any;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -210,13 +217,10 @@ export class RecordChecker {
       records: this.records,
       problems: this.problems,
       problemCount: this.problemCount,
-      unparsable: this.unparsable,
-      unparsableCount: this.unparsableCount,
     };
     this.rows = new Map();
-    this.pending = this.records = this.problemCount = this.unparsableCount = 0;
+    this.pending = this.records = this.problemCount = 0;
     this.problems = [];
-    this.unparsable = [];
     return chunk;
   }
 

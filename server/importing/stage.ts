@@ -6,7 +6,7 @@ import type { Transaction } from '../db/engines/database.js';
 import type { ImportProblem } from '../db/import/problems.js';
 import { copyIntoStaging, type StagingTable } from '../db/import/staging.js';
 import { type CheckedChunk, RecordChecker } from './check.js';
-import type { Sourced } from './read.js';
+import type { NdjsonPiece, Sourced } from './read.js';
 
 /** Characters of COPY text checked in this thread before they are copied. */
 const CHUNK_LENGTH = 1 << 20;
@@ -28,7 +28,6 @@ export class ProblemList {
 
 export class Stager {
   readonly problems: ProblemList;
-  readonly unparsable: ProblemList;
   records = 0;
   /** The copy under way: the next records are checked while the database takes it. */
   private copying: Promise<void> = Promise.resolve();
@@ -41,7 +40,6 @@ export class Stager {
     keep: number,
   ) {
     this.problems = new ProblemList(keep);
-    this.unparsable = new ProblemList(keep);
     this.checker = new RecordChecker(defaultPhoneRegion, keep);
   }
 
@@ -51,11 +49,16 @@ export class Stager {
     if (this.checker.pendingLength >= CHUNK_LENGTH) await this.addChecked(this.checker.take());
   }
 
+  /** Checks a piece of an NDJSON file here (when it is not checked in workers), and copies once enough are checked. */
+  async addPiece(piece: NdjsonPiece): Promise<void> {
+    this.checker.addLines(piece);
+    if (this.checker.pendingLength >= CHUNK_LENGTH) await this.addChecked(this.checker.take());
+  }
+
   /** Takes a chunk checked elsewhere (the next part of the file): its problems, and its rows to copy. */
   async addChecked(chunk: CheckedChunk): Promise<void> {
     this.records += chunk.records;
     this.problems.addAll(chunk.problems, chunk.problemCount);
-    this.unparsable.addAll(chunk.unparsable, chunk.unparsableCount);
     for (const [table, rows] of Object.entries(chunk.rows) as [StagingTable, Uint8Array<ArrayBuffer>][]) await this.copy(table, rows);
   }
 

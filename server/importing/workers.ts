@@ -4,12 +4,11 @@
 // database, so the two overlap. Pieces go out in file order and their chunks come back in
 // file order, so problems are listed as they would be in one thread. A worker that fails
 // fails the import (nothing is written: the transaction rolls back).
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { CheckedChunk } from './check.js';
-import { ndjsonPieces } from './read.js';
+import { type NdjsonPiece, ndjsonPieces } from './read.js';
+import { workerEntry } from './workerEntry.js';
 
 export interface CheckWorkerData {
   defaultPhoneRegion: string;
@@ -31,13 +30,7 @@ export interface WorkerOptions {
 /** Per worker: a heap small enough that the import stays within its memory budget (FORMAT.md). */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 };
 
-// Under tsx (development, tests) the worker is TypeScript: it registers tsx's loader first
-// (a worker's --import does not apply to its own entry on Node 20). Built, it is JavaScript.
-const typescript = import.meta.url.endsWith('.ts');
-const tsxApi = () => pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href.replace(/\.cjs$/, '.mjs'); // (its ES module build)
-const script = typescript
-  ? `import(${JSON.stringify(tsxApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL('./checkWorker.ts', import.meta.url).href)}); })`
-  : new URL('./checkWorker.js', import.meta.url);
+const entry = workerEntry('checkWorker');
 
 class CheckWorker {
   private readonly worker: Worker;
@@ -45,16 +38,16 @@ class CheckWorker {
   private failure?: Error;
 
   constructor(data: CheckWorkerData) {
-    this.worker = new Worker(script, { eval: typescript, workerData: data, resourceLimits: WORKER_LIMITS });
+    this.worker = new Worker(entry.script, { eval: entry.eval, workerData: data, resourceLimits: WORKER_LIMITS });
     this.worker.on('message', (chunk: CheckedChunk) => this.waiting.shift()?.resolve(chunk));
     this.worker.on('error', (error) => this.fail(error));
     this.worker.on('exit', (code) => this.fail(new Error(`an import check worker stopped (exit code ${code})`)));
   }
 
-  check(bytes: Uint8Array, firstLine: number): Promise<CheckedChunk> {
+  check(piece: NdjsonPiece): Promise<CheckedChunk> {
     if (this.failure) return Promise.reject(this.failure);
     const checked = new Promise<CheckedChunk>((resolve, reject) => this.waiting.push({ resolve, reject }));
-    this.worker.postMessage({ bytes, firstLine }, [bytes.buffer as ArrayBuffer]);
+    this.worker.postMessage(piece, [piece.bytes.buffer]);
     return checked;
   }
 
@@ -78,8 +71,8 @@ export async function* checkedInWorkers(path: string, data: Omit<CheckWorkerData
   const most = count * 2;
   try {
     let next = 0;
-    for await (const { bytes, firstLine } of ndjsonPieces(path, options.pieceBytes)) {
-      const checked = workers[next++ % count]!.check(bytes, firstLine);
+    for await (const piece of ndjsonPieces(path, options.pieceBytes)) {
+      const checked = workers[next++ % count]!.check(piece);
       // (A failure surfaces where the chunk is waited for, not as an unhandled rejection before.)
       checked.catch(() => {});
       inFlight.push(checked);

@@ -158,7 +158,10 @@ describe.each(engines)('import on %s', (engine) => {
     await importText(database.db, JSON.stringify([{ type: 'company', id: 'array-co', name: 'A' }]), 'US');
     const rows = await database.db.query('SELECT id FROM companies WHERE id IN ($1, $2)', ['ndjson-co', 'array-co']);
     expect(rows).toHaveLength(2);
-    await expect(importText(database.db, `${line}\n{oops`, 'US')).rejects.toBeInstanceOf(ImportParseError);
+    const malformed = await importText(database.db, `${line}\n{oops`, 'US').catch((e) => e);
+    expect(malformed).toBeInstanceOf(ImportRejected);
+    expect(malformed.problems).toEqual([{ line: 2, record: '', message: "not valid JSON at column 2: Expected property name or '}'" }]);
+    await expect(importText(database.db, '[{"type":"company"', 'US')).rejects.toBeInstanceOf(ImportParseError);
   });
 
   it('stores only a hash of a fixture token, and a given hash as it is', async () => {

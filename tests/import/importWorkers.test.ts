@@ -1,14 +1,14 @@
 // An NDJSON file is checked in worker threads, in pieces (server/importing/workers.ts).
 // Cut into many small pieces over two workers, a file comes to exactly what one thread
 // makes of it: the same stored data and summary, the same problems with the same lines
-// (the first 100, and how many), unparsable lines included. A worker that fails fails the
+// (the first 100, and how many), unparsable lines among them. A worker that fails fails the
 // import, and nothing is written.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ImportParseError, ImportRejected, importFile, importRecords } from '../../server/importing/index.js';
+import { ImportRejected, importFile, importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee, smallDataset } from '../fixtures/small.js';
 import { engines, throwawayDatabase } from '../helpers/databases.js';
@@ -119,8 +119,17 @@ describe.each(engines)('an NDJSON file checked in workers, on %s', { timeout: 18
     const database = await throwawayDatabase(engine);
     try {
       const error = await importFile(database.db, path, { defaultPhoneRegion: 'US', workers: inPieces }).catch((e) => e);
-      expect(error).toBeInstanceOf(ImportParseError);
-      expect(error.message).toBe('line 701: not valid JSON\nline 853: not valid JSON');
+      expect(error).toBeInstanceOf(ImportRejected);
+      // (Line 701 held a person: the employment on line 702 now names an unknown one, and says so too.)
+      expect(error.problems).toEqual([
+        { line: 701, record: '', message: 'not valid JSON at column 20: Expected double-quoted property name' },
+        {
+          line: 702,
+          record: expect.stringMatching(/^employee /),
+          message: expect.stringMatching(/^unknown person .*: not in this import nor in the database$/),
+        },
+        { line: 853, record: '', message: "not valid JSON at column 2: Expected property name or '}'" },
+      ]);
     } finally {
       await database.drop();
     }

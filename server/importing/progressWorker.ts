@@ -1,0 +1,33 @@
+// The thread that writes the import command's progress (progressReport.ts): it reads the
+// step and the count the import's thread sets, and writes straight to stderr's file
+// descriptor, so its lines go on while the import's thread is held by a statement.
+import { writeSync } from 'node:fs';
+import { workerData } from 'node:worker_threads';
+import type { ProgressWorkerData } from './progressReport.js';
+
+const data = workerData as ProgressWorkerData;
+const numbers = new Int32Array(data.shared);
+let readingEndedAt: number | undefined;
+
+function line(): string {
+  const now = Date.now();
+  const step = data.steps[Atomics.load(numbers, 0)] ?? 'starting';
+  const records = Atomics.load(numbers, 1);
+  // The rate of reading and checking: while it runs, and as it ended once past it.
+  if (step !== 'reading and checking' && step !== 'waiting for another import' && records && readingEndedAt === undefined) readingEndedAt = now;
+  const seconds = ((readingEndedAt ?? now) - data.startedAt) / 1000;
+  const rate = seconds > 0 ? Math.round(records / seconds) : 0;
+  const elapsed = Math.round((now - data.startedAt) / 1000);
+  return `${data.label}: ${step}; ${records.toLocaleString('en-US')} records read and checked (${rate.toLocaleString('en-US')} records/s); ${elapsed} s`;
+}
+
+function write(text: string): void {
+  try {
+    writeSync(2, text);
+  } catch {
+    // (stderr closed or full: progress is not worth failing for.)
+  }
+}
+
+// (The import's thread ends this thread, and clears a live line.)
+setInterval(() => write(data.live ? `\r\x1b[K${line()}` : `${line()}\n`), data.everyMs);
