@@ -8,8 +8,8 @@ import { auditInStatement, auditOff, auditSpooled } from './access/auditWriter.j
 import { Housekeeping } from './access/housekeeping.js';
 import { LastUseRecorder } from './access/lastUse.js';
 import { auditDurabilityFor, type Config, ConfigError, requirePersistentStorage } from './config.js';
+import { connectDatabase } from './db/engines/connect.js';
 import type { Database, Queryable } from './db/engines/database.js';
-import { openDatabase } from './db/engines/openDatabase.js';
 import { SqlPersonQueries } from './db/persons/personQueries.js';
 import { migrate, pendingSteps } from './db/schema/migrate.js';
 import { SqlCredentials } from './db/stores/credentials.js';
@@ -25,6 +25,7 @@ import { operationalRoutes } from './http/operational.js';
 import { createRequestHandler } from './http/pipeline.js';
 import { buildRouter } from './http/router.js';
 import { RateLimits } from './limits/rateLimiter.js';
+import { RedisHealth } from './limits/redisHealth.js';
 import { FaultLog } from './observability/faultLog.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
@@ -173,7 +174,12 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
 /** The primary (migrated), and with replicas the router reads go through (traced where traces are on). */
 async function openData(config: Config, overrides: AppOverrides, logger: Logger, tracing: Tracing | undefined) {
   if (!overrides.db) requirePersistentStorage(config);
-  const db = overrides.db ?? (await openDatabase(config));
+  const db =
+    overrides.db ??
+    (await connectDatabase(config, {
+      connectTimeoutMs: config.databaseConnectTimeoutMs,
+      onWaiting: (cause) => logger.warn({ cause, timeoutMs: config.databaseConnectTimeoutMs }, 'database not reachable yet; waiting for it'),
+    }));
   await schemaAtStart(db, config.migrateOnStart).catch(async (error) => {
     if (!overrides.db) await db.close().catch(() => {});
     throw error;
@@ -204,10 +210,10 @@ async function connectRedis(config: Config, logger: Logger): Promise<Redis | und
     lazyConnect: false,
     commandTimeout: REDIS_TIMEOUT_MS,
   });
-  redis.on('error', (error) => logger.warn({ err: error }, 'redis unavailable; rate limits fall back to this instance'));
+  const health = new RedisHealth(redis, logger);
   // Until Redis is ready every request draws on this instance's own fallback budget, so
   // give it a moment at start; a Redis that is down delays the start by that much only.
-  if (!(await redisReady(redis, REDIS_START_WAIT_MS))) logger.warn('redis not ready at start; rate limits use this instance until it is');
+  if (!(await redisReady(redis, REDIS_START_WAIT_MS))) health.lost(`not ready within ${REDIS_START_WAIT_MS} ms of the start`);
   return redis;
 }
 

@@ -15,6 +15,8 @@ export interface Config {
   host: string;
   port: number;
   databaseUrl?: string;
+  /** How long a PostgreSQL that cannot be reached at start is waited for, with backoff (server/db/engines/connect.ts). */
+  databaseConnectTimeoutMs: number;
   /** Hot standbys of DATABASE_URL that serve the person operations and hello (server/db/replicas/readRouting.ts). */
   replicaUrls: string[];
   /** A replica whose heartbeat is older than this is passed over (docs/operating/replicas.md). */
@@ -56,6 +58,8 @@ export interface Config {
   logLevel: string;
   /** Load the demo dataset into an empty database at start. */
   loadDemoData: boolean;
+  /** The published demo tokens may be served on an address other than loopback (DEMO_ON_ALL_INTERFACES). */
+  demoOnAllInterfaces: boolean;
   /** Record every person operation in the access audit (server/access/auditWriter.ts); cannot be off in production. */
   auditEnabled: boolean;
   /** Access-audit entries older than this are deleted by the service's housekeeping. */
@@ -102,6 +106,7 @@ export interface TracingSettings {
 }
 
 const environments: Environment[] = ['development', 'sandbox', 'production'];
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export class ConfigError extends Error {}
 
@@ -151,14 +156,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 function readConfig(env: NodeJS.ProcessEnv): Config {
-  const environment = (env.APP_ENV ?? 'development') as Environment;
+  const environment = (env.APP_ENV || 'development') as Environment;
   if (!environments.includes(environment)) throw new ConfigError(`APP_ENV must be one of ${environments.join(', ')}; got "${environment}"`);
+  // Every Node platform sets NODE_ENV=production; starting in development there would serve
+  // the demo data and the tokens the README publishes.
+  if (env.NODE_ENV === 'production' && environment === 'development') {
+    throw new ConfigError(
+      `NODE_ENV=production but APP_ENV is ${env.APP_ENV ? 'development' : 'unset (development)'}: set APP_ENV=production (or sandbox) for a deployment, or unset NODE_ENV to develop`,
+    );
+  }
   return {
     environment,
     draftsEnabled: bool(env, 'DRAFTS_ENABLED', environment === 'development'),
-    host: env.HOST ?? '127.0.0.1',
+    host: env.HOST || '127.0.0.1',
     port: int(env, 'PORT', 3000, 0, 65535),
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: env.DATABASE_URL ? postgresUrl('DATABASE_URL', env.DATABASE_URL) : undefined,
+    databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 30_000, 0, 3_600_000),
     replicaUrls: list(env, 'DATABASE_REPLICA_URLS').map((url) => postgresUrl('DATABASE_REPLICA_URLS', url)),
     replicaMaxLagMs: int(env, 'REPLICA_MAX_LAG_MS', 5_000, 100, 3_600_000),
     replicaCheckTimeoutMs: int(env, 'REPLICA_CHECK_TIMEOUT_MS', 750, 50, 60_000),
@@ -171,7 +184,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     workMem: memory(env, 'PG_WORK_MEM', '32MB'),
     inlineCompaniesMax: int(env, 'PG_INLINE_COMPANIES_MAX', 200, 0, 1_000_000),
     connectionTimeoutMs: int(env, 'PG_CONNECTION_TIMEOUT_MS', 5_000, 1, 600_000),
-    redisUrl: env.REDIS_URL || undefined,
+    redisUrl: env.REDIS_URL ? redisUrl(env.REDIS_URL) : undefined,
     rateLimitKeyPrefix: env.RATE_LIMIT_KEY_PREFIX || 'rl',
     rateLimit: {
       points: int(env, 'RATE_LIMIT_BURST', 100, 1, 1_000_000),
@@ -186,8 +199,9 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1, 3_600_000),
     credentialCacheMs: int(env, 'CREDENTIAL_CACHE_MS', 10_000, 0, 3_600_000),
     defaultPhoneRegion: (env.DEFAULT_PHONE_REGION ?? 'US').toUpperCase(),
-    logLevel: env.LOG_LEVEL ?? 'info',
+    logLevel: oneOf(env, 'LOG_LEVEL', logLevels, 'info'),
     loadDemoData: bool(env, 'DEMO_DATA', environment === 'development'),
+    demoOnAllInterfaces: bool(env, 'DEMO_ON_ALL_INTERFACES', false),
     auditEnabled: bool(env, 'AUDIT_ENABLED', true),
     auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 365, 1, 3650),
     auditDurability: env.AUDIT_DURABILITY ? oneOf<AuditDurability>(env, 'AUDIT_DURABILITY', ['spool', 'commit', 'flush'], 'spool') : undefined,
@@ -303,6 +317,14 @@ export function requirePersistentStorage(config: Pick<Config, 'environment' | 'd
   );
 }
 
+/** Whether `host` (HOST) is reachable from this machine only: 127.0.0.0/8, ::1, localhost. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost' || bare === '::1') return true;
+  const v4 = bare.startsWith('::ffff:') ? bare.slice(7) : bare;
+  return isIP(v4) === 4 && v4.startsWith('127.');
+}
+
 function trustedProxies(env: NodeJS.ProcessEnv): string[] {
   const entries = list(env, 'TRUSTED_PROXIES');
   try {
@@ -346,15 +368,38 @@ function normalizeOrigin(text: string): string | undefined {
   }
 }
 
-/** A PostgreSQL connection string (postgres:// or postgresql://), as `name` holds it. */
+/**
+ * A PostgreSQL connection string (postgres:// or postgresql://, with a host or a `host=`
+ * socket directory), as `name` holds it. The message never quotes it: it may hold a password.
+ */
 function postgresUrl(name: string, text: string): string {
   let url: URL | undefined;
   try {
     url = new URL(text);
   } catch {}
-  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || !url.hostname)
-    throw new ConfigError(`${name} must hold PostgreSQL connection strings such as postgres://user@replica-1:5432/lookup; got one that is not`);
+  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || !(url.hostname || url.searchParams.get('host')))
+    throw new ConfigError(
+      `${name} must ${name.endsWith('S') ? 'hold PostgreSQL connection strings' : 'be a PostgreSQL connection string'} such as postgres://user@db-1:5432/lookup; ${describeMalformed(url, text)}`,
+    );
   return text;
+}
+
+function redisUrl(text: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {}
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname)
+    throw new ConfigError(`REDIS_URL must be a Redis URL such as redis://redis-1:6379 (rediss:// for TLS); ${describeMalformed(url, text)}`);
+  return text;
+}
+
+/** Why a URL is not one, without its text (which may hold a password). */
+function describeMalformed(url: URL | undefined, text: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return 'got one with no scheme:// at its start';
+  if (!url) return 'got one that does not parse as a URL';
+  if (!url.hostname) return `got ${url.protocol}// with no host`;
+  return `got a ${url.protocol}// URL`;
 }
 
 /** A comma-separated list; blanks around entries ignored, empty entries dropped. */

@@ -1,38 +1,74 @@
 // `npm start`: the service on its configured database (embedded PGlite by default),
 // with demo data in an empty development database, and a token to try it with.
-import { createApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import type { AddressInfo } from 'node:net';
+import { type App, createApp } from './app.js';
+import { describeProblem } from './cli/problems.js';
+import { type Config, ConfigError, isLoopbackHost, loadConfig } from './config.js';
+import type { DemoLoad } from './demo/load.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createApp(config);
-  const { logger } = app;
-  // The demo loader brings the importer and the demo dataset: loaded only where it runs.
-  const demo = config.loadDemoData ? await (await import('./demo/load.js')).loadDemoIfEmpty(app.db, config.defaultPhoneRegion) : undefined;
+  const demo = await demoData(app, config);
   const url = await app.listen();
-
+  const { address, port } = app.server.address() as AddressInfo;
   const database = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : config.pgliteDataDir ? `PGlite in ${config.pgliteDataDir}` : 'PGlite in memory';
-  logger.info({ url, environment: config.environment, database, draftsEnabled: config.draftsEnabled }, 'listening');
-  if (demo) {
-    const [token] = demo.tokens;
-    process.stdout.write(
-      `${[
-        '',
-        `Person and Employment Lookup Service (${config.environment}) on ${url}, ${database}`,
-        demo.loaded ? `Demo data loaded: ${demo.summary}` : 'Demo data already present.',
-        '',
-        'Demo tokens (development only):',
-        ...demo.tokens.map((t) => `  ${t.token}   ${t.name}`),
-        '',
-        'Try:',
-        `  curl -s -H "Authorization: Bearer ${token!.token}" ${url}/v1/companies/acme-corp/hello`,
-        `  curl -s -H "Authorization: Bearer ${token!.token}" -H "Content-Type: application/json" -d '{"lastName":"dur"}' ${url}/v1/persons/search`,
-        `  open ${url}/docs`,
-        '',
-      ].join('\n')}\n`,
+  app.logger.info({ url, address, port, environment: config.environment, database, draftsEnabled: config.draftsEnabled }, 'listening');
+  if (demo) process.stdout.write(banner(config, demo, url, `${address.includes(':') ? `[${address}]` : address}:${port}`, database));
+  stopOnSignals(app, config);
+}
+
+/**
+ * The demo data where it is wanted. The demo tokens are published in the README: on an
+ * address other than loopback they are left out, and a database that already holds them
+ * is refused, unless DEMO_ON_ALL_INTERFACES says to serve them anyway.
+ */
+async function demoData(app: App, config: Config): Promise<DemoLoad | undefined> {
+  const exposed = !isLoopbackHost(config.host) && !config.demoOnAllInterfaces;
+  // The demo loader brings the importer and the demo dataset: loaded only where it runs.
+  const { activeDemoCredentials, loadDemoIfEmpty } = await import('./demo/load.js');
+  const demo = config.loadDemoData ? await loadDemoIfEmpty(app.db, config.defaultPhoneRegion, !exposed) : undefined;
+  const served = exposed ? await activeDemoCredentials(app.db) : [];
+  if (served.length) {
+    throw new ConfigError(
+      `HOST=${config.host} is reachable from other machines, and this database holds the demo tokens the README publishes (${served.join(', ')}): ` +
+        'revoke them (npm run credentials -- list, then revoke <id>), listen on 127.0.0.1, or set DEMO_ON_ALL_INTERFACES=1 to serve them anyway',
     );
   }
+  return demo;
+}
 
+function banner(config: Config, demo: DemoLoad, url: string, bound: string, database: string): string {
+  const [token] = demo.tokens;
+  const lines = [
+    '',
+    `Person and Employment Lookup Service (${config.environment}) on ${url} (bound to ${bound}), ${database}`,
+    demo.loaded ? `Demo data loaded: ${demo.summary}` : 'Demo data already present.',
+    '',
+  ];
+  if (!token) {
+    lines.push(
+      `Demo tokens not loaded: HOST=${config.host} is reachable from other machines and the README publishes them.`,
+      'Create a credential (npm run credentials -- create <name> <companyId>...), or set DEMO_ON_ALL_INTERFACES=1.',
+      '',
+    );
+    return `${lines.join('\n')}\n`;
+  }
+  lines.push(
+    'Demo tokens (development only):',
+    ...demo.tokens.map((t) => `  ${t.token}   ${t.name}`),
+    '',
+    'Try:',
+    `  curl -s -H "Authorization: Bearer ${token.token}" ${url}/v1/companies/acme-corp/hello`,
+    `  curl -s -H "Authorization: Bearer ${token.token}" -H "Content-Type: application/json" -d '{"lastName":"dur"}' ${url}/v1/persons/search`,
+    `  open ${url}/docs`,
+    '',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function stopOnSignals(app: App, config: Config): void {
+  const { logger } = app;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -56,8 +92,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
+// A configuration or database problem is one line (the commands say it alike); anything
+// else is a fault of the program, and its stack is what a report of it needs.
 main().catch((error) => {
-  if (error instanceof ConfigError) process.stderr.write(`configuration error: ${error.message}\n`);
-  else process.stderr.write(`failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  const { line, known } = describeProblem(error);
+  process.stderr.write(known ? `${line}\n` : `failed to start: ${error instanceof Error ? error.stack : line}\n`);
   process.exit(1);
 });

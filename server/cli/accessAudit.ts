@@ -1,10 +1,10 @@
 // npm run access-audit -- person <personId> | credential <credentialId> [--since <when>] [--until <when>] [--json]
 // Who retrieved a person, or what a credential retrieved, from the access audit.
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { type AuditPeriod, type AuditRecord, auditOfCredential, auditOfPerson } from '../db/stores/accessAudit.js';
 import { parseInstant } from '../domain/durations.js';
 import { canonicalUuid } from '../domain/formats.js';
-import { fail, parseCommandLine } from './commandLine.js';
+import { fail, failOn, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
 const usage = `usage: npm run access-audit -- person <personId> | credential <credentialId> [--since <when>] [--until <when>] [--json]
@@ -60,4 +60,4 @@ function instantOrFail(flag: string, text: string | undefined): Date | undefined
   return at;
 }
 
-main(process.argv.slice(2)).catch((error) => fail(error instanceof ConfigError ? `configuration error: ${error.message}` : String(error?.message ?? error)));
+main(process.argv.slice(2)).catch(failOn);

@@ -1,12 +1,12 @@
 // npm run erase -- person <personId> | company <companyId> | employment <employmentId> [--dry-run] [--json] | vacuum
 // Removes the data and every copy the service keeps of it, in one transaction, and says
 // what went (ids and counts only: this output holds no personal value). See docs/operating/erasure.md.
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { rewriteTablesWithPersonalData, tablesWithPersonalData } from '../db/stores/erasure.js';
 import { companyIdPattern } from '../domain/fields.js';
 import { canonicalUuid } from '../domain/formats.js';
 import { type Erasure, ErasureRefused, eraseCompany, eraseEmployment, erasePerson } from '../privacy/erasure.js';
-import { fail, parseCommandLine } from './commandLine.js';
+import { fail, failOn, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
 const usage = `usage: npm run erase -- <subject> <id> [--dry-run] [--json] | vacuum
@@ -112,4 +112,4 @@ function describe(r: Erasure): string {
   return `${lines.join('\n')}\n`;
 }
 
-main(process.argv.slice(2)).catch((error) => fail(error instanceof ConfigError ? `configuration error: ${error.message}` : String(error?.message ?? error)));
+main(process.argv.slice(2)).catch(failOn);

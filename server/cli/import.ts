@@ -6,12 +6,12 @@
 // deleted, up to --max-deletions percent of them. On rejection every problem is listed with
 // its line and nothing is written. --dry-run says what the file would do and writes
 // nothing. Progress goes to stderr; SIGINT or SIGTERM stops it, writing nothing.
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { IMPORT_SESSION_SETTINGS, ImportInterrupted, ImportParseError, ImportRejected, type ImportSummary, importFile } from '../importing/index.js';
 import { ProgressReport } from '../importing/progressReport.js';
 import { storedRecordTypes } from '../importing/records.js';
 import { DEFAULT_MAX_DELETIONS_PERCENT } from '../importing/snapshotGuard.js';
-import { fail, parseCommandLine } from './commandLine.js';
+import { fail, failOn, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
 const usage = 'usage: import [--dry-run] <file.ndjson | file.json> [--snapshot COMPANY_ID]... [--max-deletions PERCENT]';
@@ -100,4 +100,4 @@ export function renderSummary(summary: ImportSummary, ms: number): string {
   return `${lines.join('\n')}\n`;
 }
 
-main(process.argv.slice(2)).catch((error) => fail(error instanceof ConfigError ? `configuration error: ${error.message}` : String(error?.message ?? error)));
+main(process.argv.slice(2)).catch(failOn);

@@ -2,9 +2,10 @@
 // migrations and the derived data's upkeep source, says in one line what it did, and exits.
 // For deployments that migrate as a step of their own (a Kubernetes Job) and start the
 // servers with MIGRATE_ON_START=false (docs/operating/postgresql.md).
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { fail } from './commandLine.js';
 import { openMigratedCliDatabase } from './database.js';
+import { describeProblem } from './problems.js';
 
 const usage = `usage: npm run migrate   (node dist/server/cli/migrate.js)
 Applies the pending migrations, then the derived data's upkeep if it is due, to the database
@@ -27,8 +28,7 @@ async function main(argv: string[]): Promise<void> {
 
 // Each step runs in a transaction of its own: one that fails leaves nothing behind, and the
 // steps before it stay applied (docs/operating/postgresql.md).
-main(process.argv.slice(2)).catch((error) =>
-  fail(
-    error instanceof ConfigError ? `configuration error: ${error.message}` : `migration failed: ${String(error?.message ?? error).replace(/\s*\n\s*/g, ' ')}`,
-  ),
-);
+main(process.argv.slice(2)).catch((error) => {
+  const { line, known } = describeProblem(error);
+  fail(known ? line : `migration failed: ${line.replace(/\s*\n\s*/g, ' ')}`);
+});

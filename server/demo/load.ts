@@ -1,27 +1,50 @@
-// Loads the demo dataset into an empty database (never over existing data).
+// Loads the demo dataset into an empty database (never over existing data), with or
+// without its credentials: the demo tokens are published in the README, so they are
+// served only on a loopback address unless the operator says otherwise (main.ts).
 import type { Database } from '../db/engines/database.js';
+import { hashToken } from '../domain/tokens.js';
 import { demoCredentials } from './credentials.js';
 
 export interface DemoLoad {
   loaded: boolean;
   summary: string;
+  /** The demo tokens that work on this database (none when they were left out). */
   tokens: { name: string; token: string }[];
 }
 
-export async function loadDemoIfEmpty(db: Database, defaultPhoneRegion: string): Promise<DemoLoad | undefined> {
+export async function loadDemoIfEmpty(db: Database, defaultPhoneRegion: string, withCredentials = true): Promise<DemoLoad | undefined> {
   const [{ count }] = (await db.query<{ count: string }>('SELECT count(*) FROM companies')) as [{ count: string }];
-  const tokens = demoCredentials.map(({ name, token }) => ({ name, token }));
   if (Number(count) > 0) {
-    // Data is present: show the demo tokens only if the demo data is what is there.
-    const [demo] = await db.query('SELECT 1 FROM credentials WHERE name = $1 AND revoked_at IS NULL', [demoCredentials[0]!.name]);
-    return demo ? { loaded: false, summary: '', tokens } : undefined;
+    // Data is present: show the demo tokens only if they are what is there.
+    const active = await activeDemoCredentials(db);
+    return active.length ? { loaded: false, summary: '', tokens: demoTokens(active) } : undefined;
   }
   // The generator (faker) and the importer are loaded only when there is something to load.
   const [{ importRecords }, { demoDataset }] = await Promise.all([import('../importing/index.js'), import('./dataset.js')]);
-  const counts = await importRecords(db, demoDataset(), defaultPhoneRegion);
+  const records = withCredentials ? demoDataset() : demoDataset().filter((record) => record.type !== 'credential');
+  const counts = await importRecords(db, records, defaultPhoneRegion);
   return {
     loaded: true,
     summary: `${counts.company.added} companies, ${counts.person.added} people, ${counts.employee.added} employments (some unlinked), every status`,
-    tokens,
+    tokens: withCredentials ? demoTokens(demoCredentials.map((c) => c.name)) : [],
   };
+}
+
+/** The names of the demo credentials whose published token (current or in a rotation's overlap) opens this database. */
+export async function activeDemoCredentials(db: Database): Promise<string[]> {
+  const hashes = demoCredentials.map((c) => hashToken(c.token).toString('hex'));
+  const rows = await db.query<{ name: string }>(
+    `WITH demo AS (SELECT decode(h, 'hex') AS hash FROM unnest($1::text[]) AS h)
+     SELECT name FROM credentials
+      WHERE revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+        AND (token_hash IN (SELECT hash FROM demo)
+             OR (previous_token_hash IN (SELECT hash FROM demo) AND previous_token_valid_until > now()))
+      ORDER BY name`,
+    [hashes],
+  );
+  return rows.map((r) => r.name);
+}
+
+function demoTokens(names: string[]): DemoLoad['tokens'] {
+  return demoCredentials.filter((c) => names.includes(c.name)).map(({ name, token }) => ({ name, token }));
 }

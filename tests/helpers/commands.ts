@@ -14,7 +14,16 @@ export interface CommandResult {
 
 /** `script`: the file's name under server/cli/, without `.ts`. A failing exit resolves too: `code` says. */
 export function runCommand(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<CommandResult> {
-  return run(process.execPath, ['--import', 'tsx', `server/cli/${script}.ts`, ...args], { env }).then(
+  return runSource(`server/cli/${script}.ts`, args, env);
+}
+
+/** The service's entry point (server/main.ts) run to its exit: a start that is refused, and what it says. */
+export function runServiceToExit(env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<CommandResult> {
+  return runSource('server/main.ts', [], { PORT: '0', ...env }, timeoutMs);
+}
+
+function runSource(file: string, args: string[], env: NodeJS.ProcessEnv, timeout?: number): Promise<CommandResult> {
+  return run(process.execPath, ['--import', 'tsx', file, ...args], { env, timeout, killSignal: 'SIGKILL' }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error) => ({ code: error.code as number, stdout: error.stdout as string, stderr: error.stderr as string }),
   );

@@ -1,0 +1,62 @@
+// A start that cannot work says why in one line, naming the variable and the cause, and
+// exits 1: the rows of docs/operating/configuration.md's "When the start fails", run as an
+// operator runs the service. The PostgreSQL rows use the local server of DATABASE_URL
+// (a role and a database that do not exist on it); the closed port needs no server.
+import { describe, expect, it } from 'vitest';
+import { runServiceToExit } from '../helpers/commands.js';
+import { databaseUrl } from '../helpers/environment.js';
+import { docTable } from './docTables.js';
+
+const rows = docTable('docs/operating/configuration.md', 'When the start fails');
+const documentedServer = '127.0.0.1:5432';
+const localServer = databaseUrl ? new URL(databaseUrl).host : undefined;
+
+/** The row's variables, with the documented PostgreSQL address replaced by the local one. */
+function environment(startedWith: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of startedWith.split(' ')) {
+    const [name, ...value] = pair.split('=');
+    env[name!] = value.join('=').replace(documentedServer, localServer ?? documentedServer);
+  }
+  return env;
+}
+
+/** What varies between runs: the seconds spent waiting. */
+const normalized = (line: string) => line.replace(/after \d+\.\d s/, 'after N s');
+
+describe.concurrent('a start refused for its configuration or database', () => {
+  it('has documented rows for each kind of problem', () => {
+    expect(rows.length).toBeGreaterThanOrEqual(7);
+  });
+
+  it.each(rows.map(([startedWith, says]) => [startedWith!, says!]))(
+    '%s: one line, exit 1',
+    async (startedWith, says) => {
+      if (startedWith.includes(documentedServer) && !localServer) {
+        if (process.env.CI === 'true') throw new Error('DATABASE_URL is needed for this row in CI');
+        return;
+      }
+      const result = await runServiceToExit({ PATH: process.env.PATH, HOME: process.env.HOME, ...environment(startedWith) });
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr.split('\n').filter(Boolean), 'one line on stderr').toHaveLength(1);
+      expect(normalized(result.stderr.trim())).toBe(normalized(says.replace(documentedServer, localServer ?? documentedServer)));
+      expect(result.stdout).not.toContain('"listening"');
+    },
+    120_000,
+  );
+
+  it('waits for a database that is not up yet, as long as DATABASE_CONNECT_TIMEOUT_MS says', async () => {
+    const started = Date.now();
+    const result = await runServiceToExit({
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/lookup',
+      DATABASE_CONNECT_TIMEOUT_MS: '3000',
+    });
+    expect(result.code).toBe(1);
+    expect(Date.now() - started).toBeGreaterThan(3_000);
+    expect(result.stderr).toMatch(/gave up after 3\.\d s/);
+    // One warning while it waits, not one per attempt.
+    expect(result.stdout.match(/database not reachable yet; waiting for it/g)).toHaveLength(1);
+  }, 120_000);
+});
