@@ -1,11 +1,12 @@
 // npm run credentials -- <command>; `usage` below lists them. Tokens are printed once,
 // at create and rotate; only their SHA-256 is stored, and `list` never shows either.
 import { CredentialChangeRefused, changeExpiry, grantCompanies, MAX_OVERLAP_MS, revokeCompanies, rotate } from '../access/credentialChanges.js';
-import { ConfigError, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { type CredentialSummary, insertCredential, listCredentials, revokeCredential, unknownCompanies } from '../db/stores/credentials.js';
 import { formatDuration, parseDuration, parseInstant } from '../domain/durations.js';
+import { canonicalUuid } from '../domain/formats.js';
 import { hashToken, newToken } from '../domain/tokens.js';
-import { fail, parseCommandLine } from './commandLine.js';
+import { fail, failOn, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
 const usage = `usage: npm run credentials -- <command>
@@ -43,6 +44,9 @@ async function main(argv: string[]): Promise<void> {
   const overlapMs = values.overlap === undefined ? 0 : durationOrFail('--overlap', values.overlap);
   if (overlapMs > MAX_OVERLAP_MS) fail(`--overlap may be at most 30d; got "${values.overlap}"`);
   const newExpiry = command === 'set-expiry' ? (rest[1] === 'never' ? null : instantOrFail('<when>', rest[1]!)) : undefined;
+  if (command !== 'create' && command !== 'list' && !canonicalUuid(rest[0]!)) {
+    fail(`credential id must be a UUID, as npm run credentials -- list shows it; got "${rest[0]}"`);
+  }
 
   const db = await openCliDatabase(loadConfig());
   const say = (line: string) => process.stdout.write(`${line}\n`);
@@ -59,9 +63,12 @@ async function main(argv: string[]): Promise<void> {
         say(`token (shown once, store it now): ${token}`);
         break;
       }
-      case 'list':
-        for (const c of await listCredentials(db)) say(describe(c));
+      case 'list': {
+        const credentials = await listCredentials(db);
+        if (!credentials.length) say('no credentials yet (npm run credentials -- create <name> <companyId>... makes one)');
+        for (const c of credentials) say(describe(c));
         break;
+      }
       case 'grant':
       case 'revoke-company': {
         const [id, ...companies] = rest as [string, ...string[]];
@@ -94,7 +101,10 @@ async function main(argv: string[]): Promise<void> {
       }
       case 'revoke': {
         const [id] = rest as [string];
-        if (!(await revokeCredential(db, id))) fail(`no active credential ${id}`);
+        if (!(await revokeCredential(db, id))) {
+          const known = (await listCredentials(db)).some((c) => c.id === id);
+          fail(known ? `credential ${id} is already revoked` : `unknown credential ${id} (npm run credentials -- list shows them)`);
+        }
         say(`revoked credential ${id}`);
         break;
       }
@@ -118,14 +128,15 @@ function describe(c: CredentialSummary): string {
       ? `expired ${c.expiresAt.toISOString()}`
       : 'active';
   const expiry = c.expiresAt ? (c.expiresAt.getTime() <= now ? `expired ${at(c.expiresAt)}` : `expires ${at(c.expiresAt)}`) : 'no expiry';
-  let overlap = 'no rotation overlap';
-  if (c.previousTokenValidUntil) {
+  // A revoked or expired credential opens nothing: a previous token's overlap is moot.
+  let overlap = state === 'active' ? 'no rotation overlap' : '';
+  if (c.previousTokenValidUntil && state === 'active') {
     overlap =
       c.previousTokenValidUntil.getTime() > now
         ? `previous token valid until ${at(c.previousTokenValidUntil)} (${formatDuration(c.previousTokenValidUntil.getTime() - now)} left), last used ${at(c.previousTokenLastUsedAt)}`
         : `rotation overlap ended ${at(c.previousTokenValidUntil)}`;
   }
-  return `${c.id}  ${state.padEnd(32)}  ${c.name}  [${c.companies.join(', ')}]\n    created ${at(c.createdAt)}, last used ${at(c.lastUsedAt)}, ${expiry}, ${overlap}`;
+  return `${c.id}  ${state.padEnd(32)}  ${c.name}  [${c.companies.join(', ')}]\n    created ${at(c.createdAt)}, last used ${at(c.lastUsedAt)}, ${[expiry, overlap].filter(Boolean).join(', ')}`;
 }
 
 function durationOrFail(flag: string, text: string): number {
@@ -140,4 +151,4 @@ function instantOrFail(what: string, text: string): Date {
   return at;
 }
 
-main(process.argv.slice(2)).catch((error) => fail(error instanceof ConfigError ? `configuration error: ${error.message}` : String(error?.message ?? error)));
+main(process.argv.slice(2)).catch(failOn);

@@ -100,7 +100,7 @@ export function credentialLifecycle(engines: readonly Engine[]): void {
         const unknownId = '00000000-0000-4000-8000-0000000000ff';
         for (const args of [
           ['grant', unknownId, 'acme-corp'],
-          ['rotate', 'not-a-credential'],
+          ['rotate', unknownId],
         ]) {
           const result = await credentials(...args);
           expect(result.code, args.join(' ')).toBe(1);
@@ -140,6 +140,7 @@ export function credentialArguments(): void {
       [['rotate', id, '--overlp', '1h'], /Unknown option '--overlp'/],
       [['grant', id], /^usage: npm run credentials -- <command>/],
       [['delete', id], /^usage: npm run credentials -- <command>/],
+      [['rotate', 'not-a-credential'], /^credential id must be a UUID, as npm run credentials -- list shows it; got "not-a-credential"\n$/],
     ])(
       '%j exits 1: %s',
       async (args, message) => {
