@@ -64,6 +64,8 @@ export interface Config {
   auditEnabled: boolean;
   /** Access-audit entries older than this are deleted by the service's housekeeping. */
   auditRetentionDays: number;
+  /** IMPORT_TIMINGS=1: an import writes how long each step and statement took to stderr (for tuning). */
+  importTimings: boolean;
   /**
    * What a person response waits for: its audit entry appended to this instance's spool
    * file (`spool`), committed by its own statement (`commit`), or also flushed to disk
@@ -204,6 +206,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     demoOnAllInterfaces: bool(env, 'DEMO_ON_ALL_INTERFACES', false),
     auditEnabled: bool(env, 'AUDIT_ENABLED', true),
     auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 365, 1, 3650),
+    importTimings: bool(env, 'IMPORT_TIMINGS', false),
     auditDurability: env.AUDIT_DURABILITY ? oneOf<AuditDurability>(env, 'AUDIT_DURABILITY', ['spool', 'commit', 'flush'], 'spool') : undefined,
     auditSpoolDir: resolve(env.AUDIT_SPOOL_DIR || 'var/audit-spool'),
     corsOrigins: list(env, 'CORS_ORIGINS').map((origin) => {

@@ -53,6 +53,7 @@ async function main(argv: string[]): Promise<void> {
       dryRun,
       progress,
       signal: stop.signal,
+      timings: config.importTimings,
     });
     await progress.stop();
     process.stdout.write(renderSummary(summary, Date.now() - started));

@@ -6,7 +6,7 @@
 // before the writes and rolls back; an aborted import (its signal) rolls back where it is.
 import { stat } from 'node:fs/promises';
 import type { Database, Transaction } from '../db/engines/database.js';
-import { applyImport, countOutcomes, type Outcome } from '../db/import/apply.js';
+import { applyImport, countOutcomes, type Outcome, timed } from '../db/import/apply.js';
 import { cancelOnAbort } from '../db/import/cancel.js';
 import { findProblems, type ImportProblem, unknownSnapshotCompanies } from '../db/import/problems.js';
 import { chooseReach, type Reach } from '../db/import/reach.js';
@@ -59,6 +59,8 @@ export interface ImportOptions {
   workers?: WorkerOptions | false;
   /** How the stored rows the file touches are reached (db/import/reach.ts); by default chosen from the file's size. */
   reach?: Reach;
+  /** Write how long each step and statement took to stderr, for tuning (the import command: IMPORT_TIMINGS=1, config.ts). */
+  timings?: boolean;
   /** Refuses a snapshot that would delete too much, and any snapshot of an empty file (snapshotGuard.ts); none by default. */
   snapshotGuard?: SnapshotGuard;
   /** Checks and resolves the whole file and counts what it would do, then rolls back: nothing is written. */
@@ -114,8 +116,7 @@ export async function importRecords(db: Database, records: Iterable<ImportRecord
 export async function importSource(db: Database, source: ImportSource, given: ImportOptions | string): Promise<ImportSummary> {
   const options = typeof given === 'string' ? { defaultPhoneRegion: given } : given;
   const { signal, progress } = options;
-  // IMPORT_TIMINGS=1 writes how long each step took to stderr (for tuning).
-  const timings = process.env.IMPORT_TIMINGS === '1';
+  const timings = options.timings === true;
   let last = performance.now();
   const step = (name: string) => {
     signal?.throwIfAborted();
@@ -128,7 +129,8 @@ export async function importSource(db: Database, source: ImportSource, given: Im
     signal?.throwIfAborted();
     // (A file that is not UTF-8 text at all is refused before the database is touched.)
     const ndjsonFile = 'path' in source && (await fileKind(source.path)) === 'ndjson' ? source.path : undefined;
-    return await db.transaction(async (tx) => {
+    return await db.transaction(async (given) => {
+      const tx = timings ? timed(given) : given;
       // A statement under way is cancelled on abort (PostgreSQL); either engine stops at the next step.
       const stopCancelling = await cancelOnAbort(db, tx, signal);
       progress?.step('waiting for another import');

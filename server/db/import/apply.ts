@@ -13,8 +13,7 @@ import { beginUpkeep, finishUpkeep, type Upkeep } from './upkeep.js';
 const written = employmentColumns.map((c) => c.column);
 
 /** Writes the import; says which upkeep of the derived data it took (upkeep.ts). */
-export async function applyImport(given: Transaction, reach: Reach): Promise<Upkeep> {
-  const tx = timed(given);
+export async function applyImport(tx: Transaction, reach: Reach): Promise<Upkeep> {
   const upkeep = await beginUpkeep(tx);
   // (Into an empty database: indexes built once, after the rows; deferredIndexes.ts.)
   const deferred = upkeep === 'fill' ? await deferIndexesIfEmpty(tx) : [];
@@ -94,9 +93,8 @@ export async function countOutcomes(tx: Transaction, kinds: readonly string[]): 
   return counts;
 }
 
-/** `tx`, writing each statement's time to stderr when IMPORT_TIMINGS=1 (for tuning). */
+/** `tx`, writing each statement's time to stderr (for tuning: the import asks for it with IMPORT_TIMINGS=1). */
 export function timed(tx: Transaction): Transaction {
-  if (process.env.IMPORT_TIMINGS !== '1') return tx;
   return {
     ...tx,
     query: async (sql, params) => {

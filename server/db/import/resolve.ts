@@ -7,7 +7,6 @@
 import { employeeFields, employmentRecordKindNames } from '../../domain/employment.js';
 import { columnType, employmentColumns, foldedColumns, kindColumns, kindPresent } from '../employmentColumns.js';
 import type { Transaction } from '../engines/database.js';
-import { timed } from './apply.js';
 import { type Reach, reachFor, storedEmployments, storedRow } from './reach.js';
 import { inlineKindColumns, inlineLine, kindStagingTable } from './staging.js';
 import { setAsideUnchanged } from './unchanged.js';
@@ -25,7 +24,7 @@ const outcome = (stored: string, after: string, differs: string, deleting: strin
        WHEN ${differs} THEN 'changed' ELSE 'unchanged' END`;
 
 export async function resolveImport(given: Transaction, snapshotCompanies: readonly string[], reach: Reach): Promise<void> {
-  const tx = timed(given);
+  const tx = given;
   // Companies and persons: the last record for each id.
   await tx.query(`
     CREATE TEMP TABLE import_company_outcomes ON COMMIT DROP AS
