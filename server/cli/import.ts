@@ -31,13 +31,19 @@ async function main(argv: string[]): Promise<void> {
   const dryRun = parsed.values['dry-run'] === true;
   const config = loadConfig();
 
-  // A signal aborts the import, which rolls back; the command then says so and exits 130 or 143.
+  // A signal aborts the import, which rolls back; the command then says so and exits 130 or
+  // 143. Before the import has begun (connecting, waiting for a database), it exits at once.
   const stop = new AbortController();
   let stoppedBy: keyof typeof signalExitCodes | undefined;
+  let importing = false;
   for (const signal of Object.keys(signalExitCodes) as (keyof typeof signalExitCodes)[]) {
     process.on(signal, () => {
       if (stoppedBy) return;
       stoppedBy = signal;
+      if (!importing) {
+        process.stderr.write('import interrupted, nothing was written\n');
+        process.exit(signalExitCodes[signal]);
+      }
       stop.abort();
     });
   }
@@ -46,6 +52,7 @@ async function main(argv: string[]): Promise<void> {
   const progress = new ProgressReport({ live: process.stderr.isTTY === true, label: dryRun ? 'import (dry run)' : 'import' });
   try {
     const started = Date.now();
+    importing = true;
     const summary = await importFile(db, file, {
       defaultPhoneRegion: config.defaultPhoneRegion,
       snapshotCompanies: parsed.values.snapshot,
