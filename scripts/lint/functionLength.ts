@@ -17,9 +17,6 @@ const MAX_LINES = 100;
 const PENDING = new Map<string, string>([
   // Pending: the import's resolve step becomes a plan and small renderers (issue 50, item 1).
   ['resolveImport', 'db/import/resolve.ts'],
-  // Pending: the person query becomes a plan and small renderers (issue 50, item 1).
-  ['personQuery', 'db/persons/persons.ts'],
-  ['findPage', 'db/persons/persons.ts, nested in personQuery'],
   // Pending: the engines become small objects, one method per operation (issue 50, item 2).
   ['openPostgres', 'db/engines/postgres.ts'],
 ]);

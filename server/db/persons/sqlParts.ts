@@ -1,0 +1,97 @@
+// The parts every read statement renders the same way (plans.ts): its parameters, named
+// and listed in one order before any SQL is written, so each part refers to its values by
+// name and numbering is nobody's side effect; the forms of authorization; and the
+// conditions on a matching employment `e`.
+import type { QueryOptions } from '../engines/database.js';
+import { filterCondition, filterParameter } from './personFilters.js';
+import type { Authorization, Condition } from './plans.js';
+
+/** A statement as the database receives it. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+  options: QueryOptions;
+}
+
+/** The statement's parameters, by name, in the order they are numbered ($1 first). */
+export type Parameters = readonly (readonly [name: string, value: unknown])[];
+
+/** A parameter's placeholder by its name, e.g. `$3`. */
+export type Placeholders = (name: string) => string;
+
+export function placeholdersOf(parameters: Parameters): Placeholders {
+  const numbers = new Map(parameters.map(([name], i) => [name, i + 1]));
+  return (name) => {
+    const n = numbers.get(name);
+    if (n === undefined) throw new Error(`no parameter ${name} in this statement`);
+    return `$${n}`;
+  };
+}
+
+/** The statement of these parameters and this SQL. */
+export function statement(sql: string, parameters: Parameters, options: QueryOptions): Statement {
+  return { sql, params: parameters.map(([, value]) => value), options };
+}
+
+/** The authorization's value, always the statement's first parameter ($1). */
+export function authorizationParameter(authorization: Authorization): readonly [string, unknown] {
+  const value =
+    authorization.form === 'company' ? authorization.company : authorization.form === 'companies' ? authorization.companies : authorization.credentialId;
+  return ['authorization', value];
+}
+
+/** An inline authorization's condition on `e` (one company, or an array of them). */
+export function authorizedCondition(authorization: Authorization): string {
+  return authorization.form === 'company' ? 'e.company_id = $1::text' : 'e.company_id = ANY($1::text[])';
+}
+
+/** The join with the credential's company set, as `alias`, that authorizes `e`. */
+export const companySetJoin = (alias: string) =>
+  `JOIN credential_companies ${alias} ON ${alias}.credential_id = $1::uuid AND ${alias}.company_id = e.company_id`;
+
+/** A page person's authorized employments (`person` is the person's id), as `e` with its WHERE. */
+export function pageEmployees(authorization: Authorization, person: string): string {
+  return authorization.form === 'company set'
+    ? `employees e ${companySetJoin('ecc')} WHERE e.person_id = ${person}`
+    : `employees e WHERE e.person_id = ${person} AND ${authorizedCondition(authorization)}`;
+}
+
+/** The parameters of a condition, named after it. */
+export function conditionParameters(condition: Condition): Parameters {
+  switch (condition.kind) {
+    case 'filter':
+      return [[`filter ${condition.name}`, condition.value === null ? null : filterParameter(condition.rule, condition.value)]];
+    case 'piece':
+      return [['piece', condition.piece]];
+    case 'dictionary':
+      return [...condition.fragment].length < 3
+        ? [['dictionary fragment', condition.fragment]]
+        : [
+            ['dictionary piece', [...condition.fragment].slice(0, 3).join('')],
+            ['dictionary pattern', filterParameter(condition.rule, condition.fragment)],
+          ];
+  }
+}
+
+/**
+ * A condition's SQL on `e`; none for a bound passed but not compared. The dictionary's
+ * names holding a fragment come from its own indexes (server/db/derived): a fragment of
+ * one or two characters by its short fragments, a longer one by its first three
+ * characters and then whole; the employments bearing them from a btree by equality.
+ */
+export function conditionSql(condition: Condition, $: Placeholders): string | undefined {
+  switch (condition.kind) {
+    case 'filter':
+      return condition.value === null ? undefined : filterCondition(condition.rule, $(`filter ${condition.name}`));
+    case 'piece':
+      // The collation names the person-order index (first_name_pieces_by_person, last_name_pieces_by_person).
+      return condition.personOrder ? `e.piece COLLATE "C" = ${$('piece')}` : `e.piece = ${$('piece')}`;
+    case 'dictionary': {
+      const holds =
+        [...condition.fragment].length < 3
+          ? `short_fragments(n.folded) @> ARRAY[${$('dictionary fragment')}::text]`
+          : `name_pieces(n.folded) @> ARRAY[${$('dictionary piece')}::text] AND n.folded LIKE ${$('dictionary pattern')}`;
+      return `e.${condition.lead}_name_folded = ANY (ARRAY(SELECT n.folded FROM ${condition.lead}_name_dictionary n WHERE ${holds}))`;
+    }
+  }
+}
