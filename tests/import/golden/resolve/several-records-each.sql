@@ -1,0 +1,217 @@
+-- params: []
+
+    CREATE TEMP TABLE import_company_outcomes ON COMMIT DROP AS
+    WITH events AS (
+      SELECT id, line, false AS deleting, name FROM import_companies
+      UNION ALL SELECT id, line, true, NULL FROM import_deletes WHERE record = 'company'
+    ), last AS (SELECT DISTINCT ON (id) * FROM events ORDER BY id, line DESC)
+    SELECT l.id, l.line, l.deleting, l.name, c.id IS NOT NULL AS stored,
+           
+  CASE WHEN NOT (NOT l.deleting) THEN CASE WHEN c.id IS NOT NULL THEN 'deleted' WHEN l.deleting THEN 'already_absent' END
+       WHEN NOT (c.id IS NOT NULL) THEN 'added'
+       WHEN c.name IS DISTINCT FROM l.name THEN 'changed' ELSE 'unchanged' END AS outcome
+      FROM last l LEFT JOIN companies c ON c.id = l.id
+
+-- next statement
+-- params: []
+
+    CREATE TEMP TABLE import_person_outcomes ON COMMIT DROP AS
+    WITH events AS (
+      SELECT id, line, false AS deleting, created_at, updated_at FROM import_persons
+      UNION ALL SELECT id::uuid, line, true, NULL, NULL FROM import_deletes WHERE record = 'person'
+    ), last AS (SELECT DISTINCT ON (id) * FROM events ORDER BY id, line DESC)
+    SELECT l.id, l.line, l.deleting, l.created_at, l.updated_at, p.id IS NOT NULL AS stored,
+           
+  CASE WHEN NOT (NOT l.deleting) THEN CASE WHEN p.id IS NOT NULL THEN 'deleted' WHEN l.deleting THEN 'already_absent' END
+       WHEN NOT (p.id IS NOT NULL) THEN 'added'
+       WHEN (p.created_at, p.updated_at) IS DISTINCT FROM (l.created_at, l.updated_at) THEN 'changed' ELSE 'unchanged' END AS outcome
+      FROM last l LEFT JOIN LATERAL (SELECT * FROM persons p WHERE p.id = l.id OFFSET 0) p ON true
+
+-- next statement
+-- params: []
+
+    SELECT coalesce(e.employee_rows, 0)::float8 AS employee_rows, coalesce(e.one_each, true) AS one_each,
+           ARRAY(SELECT DISTINCT record FROM import_deletes) AS deletes,
+           ARRAY[CASE WHEN EXISTS (SELECT 1 FROM import_membership_records) THEN 'membership' END, CASE WHEN EXISTS (SELECT 1 FROM import_invitation_records) THEN 'invitation' END, CASE WHEN EXISTS (SELECT 1 FROM import_linkeduser_records) THEN 'linkedUser' END, CASE WHEN EXISTS (SELECT 1 FROM import_participation_records) THEN 'participation' END, CASE WHEN EXISTS (SELECT 1 FROM import_coverage_records) THEN 'coverage' END] AS kind_tables
+      FROM (SELECT sum(n) AS employee_rows, bool_and(n = 1) AS one_each FROM (SELECT count(*) AS n FROM import_employees GROUP BY id) g) e
+
+-- next statement
+-- params: []
+SET LOCAL enable_mergejoin = off
+
+-- next statement
+-- params: [[]]
+
+    CREATE TEMP TABLE import_employments ON COMMIT DROP AS
+    WITH last_employee AS (SELECT * FROM (SELECT id, line, false AS deleting, company_id, person_id, first_name, last_name, date_of_birth, gender, email, phone, address_line1, address_line2, city, state, postal_code, external_ids, created_at, updated_at, first_name_folded, last_name_folded, membership_line, membership_status, invitation_line, invitation_status, invitation_invited_at, invitation_expires_at, linkedUser_line, linked_user_status, participation_line, has_participation, participation_decision, participation_decided_at, coverage_line, coverage_status, coverage_starts_at, coverage_ends_at, coverage_plan_tier FROM import_employees i
+       UNION ALL SELECT id::uuid, line, true, NULL::text AS company_id, NULL::uuid AS person_id, NULL::text AS first_name, NULL::text AS last_name, NULL::date AS date_of_birth, NULL::text AS gender, NULL::text AS email, NULL::text AS phone, NULL::text AS address_line1, NULL::text AS address_line2, NULL::text AS city, NULL::text AS state, NULL::text AS postal_code, NULL::jsonb AS external_ids, NULL::timestamptz AS created_at, NULL::timestamptz AS updated_at, NULL::text AS first_name_folded, NULL::text AS last_name_folded, NULL::integer AS membership_line, NULL::text AS membership_status, NULL::integer AS invitation_line, NULL::text AS invitation_status, NULL::timestamptz AS invitation_invited_at, NULL::timestamptz AS invitation_expires_at, NULL::integer AS linkedUser_line, NULL::text AS linked_user_status, NULL::integer AS participation_line, NULL::boolean AS has_participation, NULL::text AS participation_decision, NULL::timestamptz AS participation_decided_at, NULL::integer AS coverage_line, NULL::text AS coverage_status, NULL::timestamptz AS coverage_starts_at, NULL::timestamptz AS coverage_ends_at, NULL::text AS coverage_plan_tier FROM import_deletes WHERE record = 'employee') ev WHERE NOT EXISTS (SELECT 1 FROM (SELECT id, line FROM import_employees UNION ALL SELECT id::uuid, line FROM import_deletes WHERE record = 'employee') l WHERE l.id = ev.id AND l.line > ev.line)),
+    -- A snapshot deletes the stored employments of its companies that the file has no employee record for.
+    snapshot AS (
+      SELECT e.id, e.company_id FROM employees e
+       WHERE e.company_id = ANY ($1::text[]) AND NOT EXISTS (SELECT 1 FROM import_employees i WHERE i.id = e.id)
+    ),
+    after AS (
+      SELECT t.id AS id,
+             le.line AS employee_line,
+             coalesce(le.deleting, false) OR (s.id IS NOT NULL AND le.line IS NULL) AS employee_deleting,
+             s.company_id AS snapshot_company,
+             t.stored_id IS NOT NULL AS stored,
+             CASE WHEN le.line IS NOT NULL THEN NOT le.deleting WHEN s.id IS NOT NULL THEN false ELSE t.stored_id IS NOT NULL END AS present,
+             CASE WHEN le.line IS NOT NULL THEN le.company_id ELSE t.stored_company_id END AS company_id,
+             CASE WHEN le.line IS NOT NULL THEN le.person_id ELSE t.stored_person_id END AS person_id,
+             CASE WHEN le.line IS NOT NULL THEN le.first_name ELSE t.stored_first_name END AS first_name,
+             CASE WHEN le.line IS NOT NULL THEN le.last_name ELSE t.stored_last_name END AS last_name,
+             CASE WHEN le.line IS NOT NULL THEN le.date_of_birth ELSE t.stored_date_of_birth END AS date_of_birth,
+             CASE WHEN le.line IS NOT NULL THEN le.gender ELSE t.stored_gender END AS gender,
+             CASE WHEN le.line IS NOT NULL THEN le.email ELSE t.stored_email END AS email,
+             CASE WHEN le.line IS NOT NULL THEN le.phone ELSE t.stored_phone END AS phone,
+             CASE WHEN le.line IS NOT NULL THEN le.address_line1 ELSE t.stored_address_line1 END AS address_line1,
+             CASE WHEN le.line IS NOT NULL THEN le.address_line2 ELSE t.stored_address_line2 END AS address_line2,
+             CASE WHEN le.line IS NOT NULL THEN le.city ELSE t.stored_city END AS city,
+             CASE WHEN le.line IS NOT NULL THEN le.state ELSE t.stored_state END AS state,
+             CASE WHEN le.line IS NOT NULL THEN le.postal_code ELSE t.stored_postal_code END AS postal_code,
+             CASE WHEN le.line IS NOT NULL THEN le.external_ids ELSE t.stored_external_ids END AS external_ids,
+             CASE WHEN le.line IS NOT NULL THEN le.created_at ELSE t.stored_created_at END AS created_at,
+             CASE WHEN le.line IS NOT NULL THEN le.updated_at ELSE t.stored_updated_at END AS updated_at,
+             CASE WHEN le.line IS NOT NULL THEN le.first_name_folded ELSE t.stored_first_name_folded END AS first_name_folded,
+             CASE WHEN le.line IS NOT NULL THEN le.last_name_folded ELSE t.stored_last_name_folded END AS last_name_folded,
+             membership.line AS membership_line,
+             membership.deleting AS membership_deleting,
+             membership.explicit AS membership_explicit,
+             CASE WHEN membership.line IS NOT NULL THEN membership.membership_status ELSE t.stored_membership_status END AS membership_status,
+             invitation.line AS invitation_line,
+             invitation.deleting AS invitation_deleting,
+             invitation.explicit AS invitation_explicit,
+             CASE WHEN invitation.line IS NOT NULL THEN invitation.invitation_status ELSE t.stored_invitation_status END AS invitation_status,
+             CASE WHEN invitation.line IS NOT NULL THEN invitation.invitation_invited_at ELSE t.stored_invitation_invited_at END AS invitation_invited_at,
+             CASE WHEN invitation.line IS NOT NULL THEN invitation.invitation_expires_at ELSE t.stored_invitation_expires_at END AS invitation_expires_at,
+             linkedUser.line AS linkedUser_line,
+             linkedUser.deleting AS linkedUser_deleting,
+             linkedUser.explicit AS linkedUser_explicit,
+             CASE WHEN linkedUser.line IS NOT NULL THEN linkedUser.linked_user_status ELSE t.stored_linked_user_status END AS linked_user_status,
+             participation.line AS participation_line,
+             participation.deleting AS participation_deleting,
+             participation.explicit AS participation_explicit,
+             coalesce(CASE WHEN participation.line IS NOT NULL THEN participation.has_participation ELSE t.stored_has_participation END, false) AS has_participation,
+             CASE WHEN participation.line IS NOT NULL THEN participation.participation_decision ELSE t.stored_participation_decision END AS participation_decision,
+             CASE WHEN participation.line IS NOT NULL THEN participation.participation_decided_at ELSE t.stored_participation_decided_at END AS participation_decided_at,
+             coverage.line AS coverage_line,
+             coverage.deleting AS coverage_deleting,
+             coverage.explicit AS coverage_explicit,
+             CASE WHEN coverage.line IS NOT NULL THEN coverage.coverage_status ELSE t.stored_coverage_status END AS coverage_status,
+             CASE WHEN coverage.line IS NOT NULL THEN coverage.coverage_starts_at ELSE t.stored_coverage_starts_at END AS coverage_starts_at,
+             CASE WHEN coverage.line IS NOT NULL THEN coverage.coverage_ends_at ELSE t.stored_coverage_ends_at END AS coverage_ends_at,
+             CASE WHEN coverage.line IS NOT NULL THEN coverage.coverage_plan_tier ELSE t.stored_coverage_plan_tier END AS coverage_plan_tier,
+             t.stored_id, t.stored_company_id, t.stored_person_id, t.stored_first_name, t.stored_last_name, t.stored_date_of_birth, t.stored_gender, t.stored_email, t.stored_phone, t.stored_address_line1, t.stored_address_line2, t.stored_city, t.stored_state, t.stored_postal_code, t.stored_external_ids, t.stored_created_at, t.stored_updated_at, t.stored_first_name_folded, t.stored_last_name_folded, t.stored_membership_status, t.stored_invitation_status, t.stored_invitation_invited_at, t.stored_invitation_expires_at, t.stored_linked_user_status, t.stored_has_participation, t.stored_participation_decision, t.stored_participation_decided_at, t.stored_coverage_status, t.stored_coverage_starts_at, t.stored_coverage_ends_at, t.stored_coverage_plan_tier
+        FROM (SELECT t.id, e.id AS stored_id, e.company_id AS stored_company_id, e.person_id AS stored_person_id, e.first_name AS stored_first_name, e.last_name AS stored_last_name, e.date_of_birth AS stored_date_of_birth, e.gender AS stored_gender, e.email AS stored_email, e.phone AS stored_phone, e.address_line1 AS stored_address_line1, e.address_line2 AS stored_address_line2, e.city AS stored_city, e.state AS stored_state, e.postal_code AS stored_postal_code, e.external_ids AS stored_external_ids, e.created_at AS stored_created_at, e.updated_at AS stored_updated_at, e.first_name_folded AS stored_first_name_folded, e.last_name_folded AS stored_last_name_folded, e.membership_status AS stored_membership_status, e.invitation_status AS stored_invitation_status, e.invitation_invited_at AS stored_invitation_invited_at, e.invitation_expires_at AS stored_invitation_expires_at, e.linked_user_status AS stored_linked_user_status, e.has_participation AS stored_has_participation, e.participation_decision AS stored_participation_decision, e.participation_decided_at AS stored_participation_decided_at, e.coverage_status AS stored_coverage_status, e.coverage_starts_at AS stored_coverage_starts_at, e.coverage_ends_at AS stored_coverage_ends_at, e.coverage_plan_tier AS stored_coverage_plan_tier FROM (SELECT DISTINCT id FROM import_employees UNION SELECT employee_id AS id FROM import_invitation_records) t LEFT JOIN LATERAL (SELECT * FROM employees e WHERE e.id = t.id OFFSET 0) e ON true OFFSET 0) t
+        LEFT JOIN last_employee le ON le.id = t.id
+        LEFT JOIN snapshot s ON s.id = t.id
+        LEFT JOIN (SELECT * FROM (SELECT employee_id AS id, line, false AS deleting, true AS explicit, membership_status FROM import_membership_records
+       UNION ALL SELECT id::uuid, line, true, true, NULL::text AS membership_status FROM import_deletes WHERE record = 'membership'
+       UNION ALL SELECT id, membership_line, false, true, membership_status FROM import_employees WHERE membership_line IS NOT NULL
+       UNION ALL SELECT id::uuid, line, true, false, NULL::text AS membership_status FROM import_deletes WHERE record = 'employee') ev WHERE NOT EXISTS (SELECT 1 FROM (SELECT employee_id AS id, line FROM import_membership_records UNION ALL SELECT id::uuid, line FROM import_deletes WHERE record = 'membership' UNION ALL SELECT id, membership_line FROM import_employees WHERE membership_line IS NOT NULL UNION ALL SELECT id::uuid, line FROM import_deletes WHERE record = 'employee') l WHERE l.id = ev.id AND l.line > ev.line)) membership ON membership.id = t.id
+        LEFT JOIN (SELECT * FROM (SELECT employee_id AS id, line, false AS deleting, true AS explicit, invitation_status, invitation_invited_at, invitation_expires_at FROM import_invitation_records
+       UNION ALL SELECT id::uuid, line, true, true, NULL::text AS invitation_status, NULL::timestamptz AS invitation_invited_at, NULL::timestamptz AS invitation_expires_at FROM import_deletes WHERE record = 'invitation'
+       UNION ALL SELECT id, invitation_line, false, true, invitation_status, invitation_invited_at, invitation_expires_at FROM import_employees WHERE invitation_line IS NOT NULL
+       UNION ALL SELECT id::uuid, line, true, false, NULL::text AS invitation_status, NULL::timestamptz AS invitation_invited_at, NULL::timestamptz AS invitation_expires_at FROM import_deletes WHERE record = 'employee') ev WHERE NOT EXISTS (SELECT 1 FROM (SELECT employee_id AS id, line FROM import_invitation_records UNION ALL SELECT id::uuid, line FROM import_deletes WHERE record = 'invitation' UNION ALL SELECT id, invitation_line FROM import_employees WHERE invitation_line IS NOT NULL UNION ALL SELECT id::uuid, line FROM import_deletes WHERE record = 'employee') l WHERE l.id = ev.id AND l.line > ev.line)) invitation ON invitation.id = t.id
+        LEFT JOIN (SELECT * FROM (SELECT employee_id AS id, line, false AS deleting, true AS explicit, linked_user_status FROM import_linkeduser_records
+       UNION ALL SELECT id::uuid, line, true, true, NULL::text AS linked_user_status FROM import_deletes WHERE record = 'linkedUser'
+       UNION ALL SELECT id, linkedUser_line, false, true, linked_user_status FROM import_employees WHERE linkedUser_line IS NOT NULL
+       UNION ALL SELECT id::uuid, line, true, false, NULL::text AS linked_user_status FROM import_deletes WHERE record = 'employee') ev WHERE NOT EXISTS (SELECT 1 FROM (SELECT employee_id AS id, line FROM import_linkeduser_records UNION ALL SELECT id::uuid, line FROM import_deletes WHERE record = 'linkedUser' UNION ALL SELECT id, linkedUser_line FROM import_employees WHERE linkedUser_line IS NOT NULL UNION ALL SELECT id::uuid, line FROM import_deletes WHERE record = 'employee') l WHERE l.id = ev.id AND l.line > ev.line)) linkedUser ON linkedUser.id = t.id
+        LEFT JOIN (SELECT * FROM (SELECT employee_id AS id, line, false AS deleting, true AS explicit, has_participation, participation_decision, participation_decided_at FROM import_participation_records
+       UNION ALL SELECT id::uuid, line, true, true, NULL::boolean AS has_participation, NULL::text AS participation_decision, NULL::timestamptz AS participation_decided_at FROM import_deletes WHERE record = 'participation'
+       UNION ALL SELECT id, participation_line, false, true, has_participation, participation_decision, participation_decided_at FROM import_employees WHERE participation_line IS NOT NULL
+       UNION ALL SELECT id::uuid, line, true, false, NULL::boolean AS has_participation, NULL::text AS participation_decision, NULL::timestamptz AS participation_decided_at FROM import_deletes WHERE record = 'employee') ev WHERE NOT EXISTS (SELECT 1 FROM (SELECT employee_id AS id, line FROM import_participation_records UNION ALL SELECT id::uuid, line FROM import_deletes WHERE record = 'participation' UNION ALL SELECT id, participation_line FROM import_employees WHERE participation_line IS NOT NULL UNION ALL SELECT id::uuid, line FROM import_deletes WHERE record = 'employee') l WHERE l.id = ev.id AND l.line > ev.line)) participation ON participation.id = t.id
+        LEFT JOIN (SELECT * FROM (SELECT employee_id AS id, line, false AS deleting, true AS explicit, coverage_status, coverage_starts_at, coverage_ends_at, coverage_plan_tier FROM import_coverage_records
+       UNION ALL SELECT id::uuid, line, true, true, NULL::text AS coverage_status, NULL::timestamptz AS coverage_starts_at, NULL::timestamptz AS coverage_ends_at, NULL::text AS coverage_plan_tier FROM import_deletes WHERE record = 'coverage'
+       UNION ALL SELECT id, coverage_line, false, true, coverage_status, coverage_starts_at, coverage_ends_at, coverage_plan_tier FROM import_employees WHERE coverage_line IS NOT NULL
+       UNION ALL SELECT id::uuid, line, true, false, NULL::text AS coverage_status, NULL::timestamptz AS coverage_starts_at, NULL::timestamptz AS coverage_ends_at, NULL::text AS coverage_plan_tier FROM import_deletes WHERE record = 'employee') ev WHERE NOT EXISTS (SELECT 1 FROM (SELECT employee_id AS id, line FROM import_coverage_records UNION ALL SELECT id::uuid, line FROM import_deletes WHERE record = 'coverage' UNION ALL SELECT id, coverage_line FROM import_employees WHERE coverage_line IS NOT NULL UNION ALL SELECT id::uuid, line FROM import_deletes WHERE record = 'employee') l WHERE l.id = ev.id AND l.line > ev.line)) coverage ON coverage.id = t.id
+    )
+    SELECT o.id, o.employee_line, o.employee_deleting, o.snapshot_company, o.stored, o.present, o.company_id, o.person_id, CASE WHEN o.write THEN o.first_name END AS first_name, CASE WHEN o.write THEN o.last_name END AS last_name, CASE WHEN o.write THEN o.date_of_birth END AS date_of_birth, CASE WHEN o.write THEN o.gender END AS gender, CASE WHEN o.write THEN o.email END AS email, CASE WHEN o.write THEN o.phone END AS phone, CASE WHEN o.write THEN o.address_line1 END AS address_line1, CASE WHEN o.write THEN o.address_line2 END AS address_line2, CASE WHEN o.write THEN o.city END AS city, CASE WHEN o.write THEN o.state END AS state, CASE WHEN o.write THEN o.postal_code END AS postal_code, CASE WHEN o.write THEN o.external_ids END AS external_ids, CASE WHEN o.write THEN o.created_at END AS created_at, CASE WHEN o.write THEN o.updated_at END AS updated_at, CASE WHEN o.write THEN o.first_name_folded END AS first_name_folded, CASE WHEN o.write THEN o.last_name_folded END AS last_name_folded, o.membership_line, o.membership_deleting, o.membership_explicit, CASE WHEN o.write THEN o.membership_status END AS membership_status, o.invitation_line, o.invitation_deleting, o.invitation_explicit, CASE WHEN o.write THEN o.invitation_status END AS invitation_status, CASE WHEN o.write THEN o.invitation_invited_at END AS invitation_invited_at, CASE WHEN o.write THEN o.invitation_expires_at END AS invitation_expires_at, o.linkedUser_line, o.linkedUser_deleting, o.linkedUser_explicit, CASE WHEN o.write THEN o.linked_user_status END AS linked_user_status, o.participation_line, o.participation_deleting, o.participation_explicit, CASE WHEN o.write THEN o.has_participation END AS has_participation, CASE WHEN o.write THEN o.participation_decision END AS participation_decision, CASE WHEN o.write THEN o.participation_decided_at END AS participation_decided_at, o.coverage_line, o.coverage_deleting, o.coverage_explicit, CASE WHEN o.write THEN o.coverage_status END AS coverage_status, CASE WHEN o.write THEN o.coverage_starts_at END AS coverage_starts_at, CASE WHEN o.write THEN o.coverage_ends_at END AS coverage_ends_at, CASE WHEN o.write THEN o.coverage_plan_tier END AS coverage_plan_tier,
+           o.stored_person_id, o.employee, o.membership, o.invitation, o.linkedUser, o.participation, o.coverage, o.write
+      FROM (SELECT f.*, CASE WHEN f.employee_line IS NOT NULL OR f.snapshot_company IS NOT NULL
+            THEN 
+  CASE WHEN NOT (f.present) THEN CASE WHEN f.stored THEN 'deleted' WHEN f.employee_deleting THEN 'already_absent' END
+       WHEN NOT (f.stored) THEN 'added'
+       WHEN (f.company_id, f.person_id, f.first_name, f.last_name, f.date_of_birth, f.gender, f.email, f.phone, f.address_line1, f.address_line2, f.city, f.state, f.postal_code, f.external_ids, f.created_at, f.updated_at, f.first_name_folded, f.last_name_folded) IS DISTINCT FROM (f.stored_company_id, f.stored_person_id, f.stored_first_name, f.stored_last_name, f.stored_date_of_birth, f.stored_gender, f.stored_email, f.stored_phone, f.stored_address_line1, f.stored_address_line2, f.stored_city, f.stored_state, f.stored_postal_code, f.stored_external_ids, f.stored_created_at, f.stored_updated_at, f.stored_first_name_folded, f.stored_last_name_folded) THEN 'changed' ELSE 'unchanged' END END AS employee,
+                   CASE WHEN f.membership_explicit OR (f.stored AND f.stored_membership_status IS NOT NULL AND (f.membership_line IS NOT NULL OR NOT f.present))
+            THEN 
+  CASE WHEN NOT ((f.present AND f.membership_status IS NOT NULL)) THEN CASE WHEN (f.stored AND f.stored_membership_status IS NOT NULL) THEN 'deleted' WHEN coalesce(f.membership_deleting AND f.membership_explicit, false) THEN 'already_absent' END
+       WHEN NOT ((f.stored AND f.stored_membership_status IS NOT NULL)) THEN 'added'
+       WHEN (f.membership_status) IS DISTINCT FROM (f.stored_membership_status) THEN 'changed' ELSE 'unchanged' END END AS membership,
+                   CASE WHEN f.invitation_explicit OR (f.stored AND f.stored_invitation_status IS NOT NULL AND (f.invitation_line IS NOT NULL OR NOT f.present))
+            THEN 
+  CASE WHEN NOT ((f.present AND f.invitation_status IS NOT NULL)) THEN CASE WHEN (f.stored AND f.stored_invitation_status IS NOT NULL) THEN 'deleted' WHEN coalesce(f.invitation_deleting AND f.invitation_explicit, false) THEN 'already_absent' END
+       WHEN NOT ((f.stored AND f.stored_invitation_status IS NOT NULL)) THEN 'added'
+       WHEN (f.invitation_status, f.invitation_invited_at, f.invitation_expires_at) IS DISTINCT FROM (f.stored_invitation_status, f.stored_invitation_invited_at, f.stored_invitation_expires_at) THEN 'changed' ELSE 'unchanged' END END AS invitation,
+                   CASE WHEN f.linkedUser_explicit OR (f.stored AND f.stored_linked_user_status IS NOT NULL AND (f.linkedUser_line IS NOT NULL OR NOT f.present))
+            THEN 
+  CASE WHEN NOT ((f.present AND f.linked_user_status IS NOT NULL)) THEN CASE WHEN (f.stored AND f.stored_linked_user_status IS NOT NULL) THEN 'deleted' WHEN coalesce(f.linkedUser_deleting AND f.linkedUser_explicit, false) THEN 'already_absent' END
+       WHEN NOT ((f.stored AND f.stored_linked_user_status IS NOT NULL)) THEN 'added'
+       WHEN (f.linked_user_status) IS DISTINCT FROM (f.stored_linked_user_status) THEN 'changed' ELSE 'unchanged' END END AS linkedUser,
+                   CASE WHEN f.participation_explicit OR (f.stored AND f.stored_has_participation AND (f.participation_line IS NOT NULL OR NOT f.present))
+            THEN 
+  CASE WHEN NOT ((f.present AND f.has_participation)) THEN CASE WHEN (f.stored AND f.stored_has_participation) THEN 'deleted' WHEN coalesce(f.participation_deleting AND f.participation_explicit, false) THEN 'already_absent' END
+       WHEN NOT ((f.stored AND f.stored_has_participation)) THEN 'added'
+       WHEN (f.has_participation, f.participation_decision, f.participation_decided_at) IS DISTINCT FROM (f.stored_has_participation, f.stored_participation_decision, f.stored_participation_decided_at) THEN 'changed' ELSE 'unchanged' END END AS participation,
+                   CASE WHEN f.coverage_explicit OR (f.stored AND f.stored_coverage_status IS NOT NULL AND (f.coverage_line IS NOT NULL OR NOT f.present))
+            THEN 
+  CASE WHEN NOT ((f.present AND f.coverage_status IS NOT NULL)) THEN CASE WHEN (f.stored AND f.stored_coverage_status IS NOT NULL) THEN 'deleted' WHEN coalesce(f.coverage_deleting AND f.coverage_explicit, false) THEN 'already_absent' END
+       WHEN NOT ((f.stored AND f.stored_coverage_status IS NOT NULL)) THEN 'added'
+       WHEN (f.coverage_status, f.coverage_starts_at, f.coverage_ends_at, f.coverage_plan_tier) IS DISTINCT FROM (f.stored_coverage_status, f.stored_coverage_starts_at, f.stored_coverage_ends_at, f.stored_coverage_plan_tier) THEN 'changed' ELSE 'unchanged' END END AS coverage,
+                   f.present AND (NOT f.stored OR (f.company_id, f.person_id, f.first_name, f.last_name, f.date_of_birth, f.gender, f.email, f.phone, f.address_line1, f.address_line2, f.city, f.state, f.postal_code, f.external_ids, f.created_at, f.updated_at, f.first_name_folded, f.last_name_folded, f.membership_status, f.invitation_status, f.invitation_invited_at, f.invitation_expires_at, f.linked_user_status, f.has_participation, f.participation_decision, f.participation_decided_at, f.coverage_status, f.coverage_starts_at, f.coverage_ends_at, f.coverage_plan_tier) IS DISTINCT FROM (f.stored_company_id, f.stored_person_id, f.stored_first_name, f.stored_last_name, f.stored_date_of_birth, f.stored_gender, f.stored_email, f.stored_phone, f.stored_address_line1, f.stored_address_line2, f.stored_city, f.stored_state, f.stored_postal_code, f.stored_external_ids, f.stored_created_at, f.stored_updated_at, f.stored_first_name_folded, f.stored_last_name_folded, f.stored_membership_status, f.stored_invitation_status, f.stored_invitation_invited_at, f.stored_invitation_expires_at, f.stored_linked_user_status, f.stored_has_participation, f.stored_participation_decision, f.stored_participation_decided_at, f.stored_coverage_status, f.stored_coverage_starts_at, f.stored_coverage_ends_at, f.stored_coverage_plan_tier)) AS write
+              FROM after f OFFSET 0) o
+    
+
+-- next statement
+-- params: []
+SET LOCAL enable_mergejoin = on
+
+-- next statement
+-- params: []
+
+    CREATE TEMP TABLE import_employment_outcomes ON COMMIT DROP AS
+    SELECT id, employee, membership, invitation, linkedUser, participation, coverage, write FROM import_employments
+
+-- next statement
+-- params: []
+
+    CREATE TEMP TABLE import_credential_outcomes ON COMMIT DROP AS
+    WITH last AS (
+      SELECT DISTINCT ON (coalesce(id::text, encode(token_hash, 'hex'))) * FROM import_credentials
+       ORDER BY coalesce(id::text, encode(token_hash, 'hex')), line DESC
+    ),
+    matched AS (
+      SELECT l.*, c.id AS stored_id, c.name AS stored_name, c.token_hash AS stored_hash, c.company_set_id AS stored_set,
+             (SELECT coalesce(array_agg(cc.company_id ORDER BY cc.company_id), '{}') FROM credential_companies cc WHERE cc.credential_id = c.company_set_id) AS stored_companies
+        FROM last l
+        LEFT JOIN credentials c ON (l.id IS NOT NULL AND c.id = l.id) OR (l.id IS NULL AND c.token_hash = l.token_hash)
+    )
+    SELECT line, coalesce(stored_id, id, gen_random_uuid()) AS id, name, token_hash,
+           ARRAY(SELECT DISTINCT unnest(companies) ORDER BY 1) AS companies,
+           stored_id IS NOT NULL AS stored, stored_set, stored_companies,
+           
+  CASE WHEN NOT (true) THEN CASE WHEN stored_id IS NOT NULL THEN 'deleted' WHEN false THEN 'already_absent' END
+       WHEN NOT (stored_id IS NOT NULL) THEN 'added'
+       WHEN (stored_name, stored_hash, stored_companies) IS DISTINCT FROM (name, token_hash, ARRAY(SELECT DISTINCT unnest(companies) ORDER BY 1)) THEN 'changed' ELSE 'unchanged' END AS outcome
+      FROM matched
+
+-- next statement
+-- params: []
+ANALYZE import_company_outcomes (id, deleting, outcome)
+
+-- next statement
+-- params: []
+ANALYZE import_person_outcomes (id, deleting, outcome)
+
+-- next statement
+-- params: []
+ANALYZE import_employments (id, company_id, person_id, employee_line, present, stored)
+
+-- next statement
+-- params: []
+ANALYZE import_employment_outcomes (id, write)
+
+-- next statement
+-- params: []
+ANALYZE import_credential_outcomes (id, outcome)
