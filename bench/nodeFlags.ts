@@ -8,5 +8,7 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 
 export function nodeFlagsOf(script: string): string[] {
   const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts as Record<string, string>;
-  return scripts[script]!.split(/\s+/).filter((t) => t.startsWith('--'));
+  const tokens = scripts[script]!.split(/\s+/);
+  // (Not `--import tsx`, the loader a script may name: the caller starts node with its own.)
+  return tokens.filter((t, i) => t.startsWith('--') && t !== '--import' && tokens[i - 1] !== '--import');
 }
