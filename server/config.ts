@@ -161,7 +161,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
   const environment = (env.APP_ENV || 'development') as Environment;
   if (!environments.includes(environment)) throw new ConfigError(`APP_ENV must be one of ${environments.join(', ')}; got "${environment}"`);
   // Every Node platform sets NODE_ENV=production; starting in development there would serve
-  // the demo data and the tokens the README publishes.
+  // the demo data and the tokens the README publishes (docs/decisions/0017-operator-commands-and-start.md).
   if (env.NODE_ENV === 'production' && environment === 'development') {
     throw new ConfigError(
       `NODE_ENV=production but APP_ENV is ${env.APP_ENV ? 'development' : 'unset (development)'}: set APP_ENV=production (or sandbox) for a deployment, or unset NODE_ENV to develop`,

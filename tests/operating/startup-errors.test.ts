@@ -2,6 +2,7 @@
 // exits 1: the rows of docs/operating/configuration.md's "When the start fails", run as an
 // operator runs the service. The PostgreSQL rows use the local server of DATABASE_URL
 // (a role and a database that do not exist on it); the closed port needs no server.
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { runServiceToExit } from '../helpers/commands.js';
 import { databaseUrl } from '../helpers/environment.js';
@@ -41,6 +42,31 @@ describe.concurrent('a start refused for its configuration or database', () => {
       expect(result.stderr.split('\n').filter(Boolean), 'one line on stderr').toHaveLength(1);
       expect(normalized(result.stderr.trim())).toBe(normalized(says.replace(documentedServer, localServer ?? documentedServer)));
       expect(result.stdout).not.toContain('"listening"');
+    },
+    120_000,
+  );
+
+  // The local server trusts every password, so a refused one cannot be shown here; a role
+  // that may not log in is refused the same way, at the same step, and not waited for.
+  it.runIf(databaseUrl)(
+    'a role that may not log in: one line at once, no waiting',
+    async () => {
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      await admin.query(`DO $$ BEGIN CREATE ROLE lookup_test_nologin NOLOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$`);
+      await admin.end();
+      const started = Date.now();
+      const result = await runServiceToExit({
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        DATABASE_URL: `postgres://lookup_test_nologin@${localServer}/postgres`,
+      });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `database error: DATABASE_URL: cannot connect to lookup_test_nologin@${localServer}/postgres: role "lookup_test_nologin" is not permitted to log in\n`,
+      );
+      expect(result.stdout).not.toContain('waiting for it');
+      expect(Date.now() - started).toBeLessThan(30_000);
     },
     120_000,
   );

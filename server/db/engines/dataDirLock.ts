@@ -3,7 +3,7 @@
 // opens it, so a second process opening the same directory would run a second PostgreSQL
 // on the same files: its writes vanish or corrupt the catalog. The lock is a file in the
 // directory naming its holder's pid; a holder that crashed leaves a file whose pid is no
-// longer alive, which the next opener takes over.
+// longer alive, which the next opener takes over (docs/decisions/0017-operator-commands-and-start.md).
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
