@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { contractPaths } from '../contractFiles.js';
 import { withInlineRedocLogo } from './redoc-logo.js';
@@ -36,8 +37,16 @@ export interface DocsOptions {
 const REVALIDATE = 'no-cache';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** The Redoc build that `redocly build-docs` itself inlines, or undefined where dev dependencies are not installed. */
+/** Where the build copies Redoc's bundle, beside this module (scripts/build.ts): production installs lack @redocly/cli. */
+export const BUILT_REDOC_SCRIPT = 'redoc.standalone.js';
+
+/**
+ * The Redoc build that `redocly build-docs` itself inlines: the built server's copy, else
+ * @redocly/cli's; undefined where neither is (dev dependencies not installed, not built).
+ */
 export function defaultRedocScriptPath(): string | undefined {
+  const built = fileURLToPath(new URL(`./${BUILT_REDOC_SCRIPT}`, import.meta.url));
+  if (existsSync(built)) return built;
   try {
     const cli = dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json'));
     const script = join(cli, 'lib', 'chunks', 'redoc.standalone.js');
