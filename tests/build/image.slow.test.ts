@@ -144,7 +144,9 @@ describe.skipIf(missing)(`the container image${missing ? ` (skipped: ${missing})
     expect((await call('GET', '/v1/companies/acme-corp/hello', { token })).body).toEqual({ message: 'Hello, acme-corp!' });
     const person = await call('GET', `/v1/persons/${ids.emile}`, { token });
     expect(person.status).toBe(200);
-    expect(person.body.id).toBe(ids.emile);
+    expect(person.body.person.id).toBe(ids.emile);
+    // The credential covers acme-corp only: that employment and no other.
+    expect(person.body.person.employments.map((e: { id: string }) => e.id)).toEqual([ids.emileAcme]);
     const docs = await fetch(`${url}/docs`);
     const page = await docs.text();
     const script = page.match(/src="(\/docs\/redoc\.[0-9a-f]+\.js)"/)?.[1];
