@@ -31,7 +31,7 @@ export function build(outDir = join(root, 'dist')): void {
   // Redoc's browser bundle comes with a dev dependency (@redocly/cli): copied beside the
   // built docs module, /docs renders where only production dependencies are installed.
   const redoc = defaultRedocScriptPath();
-  if (!redoc) throw new Error('Redoc\'s bundle (@redocly/cli) is not installed: run npm ci before the build');
+  if (!redoc) throw new Error("Redoc's bundle (@redocly/cli) is not installed: run npm ci before the build");
   cpSync(redoc, join(outDir, 'server', 'http', BUILT_REDOC_SCRIPT));
   if (!existsSync(join(outDir, 'server', 'main.js'))) throw new Error('the build wrote no server/main.js');
 }
