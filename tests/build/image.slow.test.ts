@@ -149,7 +149,7 @@ describe.skipIf(missing)(`the container image${missing ? ` (skipped: ${missing})
     expect(person.body.person.employments.map((e: { id: string }) => e.id)).toEqual([ids.emileAcme]);
     const docs = await fetch(`${url}/docs`);
     const page = await docs.text();
-    const script = page.match(/src="(\/docs\/redoc\.[0-9a-f]+\.js)"/)?.[1];
+    const script = /import \{ init \} from "(\/docs\/redoc\.[0-9a-f]{16}\.js)"/.exec(page)?.[1];
     expect(script, 'the page loads Redoc from the server').toBeDefined();
     expect((await fetch(url + script)).status).toBe(200);
 
