@@ -55,7 +55,9 @@ export function importCommands(engines: readonly Engine[]): void {
       expect(problems(utf16.stderr)).toBe('import rejected, nothing was written: line 1: UTF-16 LE byte-order mark: the file must be UTF-8\n');
       const truncatedArray = await importing(file(`[\n${company('array-co')},\n${company('array-co-2')}\n`));
       expect(truncatedArray.code).toBe(2);
-      expect(problems(truncatedArray.stderr)).toBe("import rejected, nothing was written: line 4, column 1 (the end of the file): not valid JSON: expected ','\n");
+      expect(problems(truncatedArray.stderr)).toBe(
+        "import rejected, nothing was written: line 4, column 1 (the end of the file): not valid JSON: expected ','\n",
+      );
       expect(await fingerprint()).toEqual(before);
     }, 600_000);
 
