@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { PersonFilter } from '../server/domain/persons.js';
 import { cpuBetween, cpuMicros } from './cpu.js';
+import type { EmployeeAsk } from './employeeScenarios.js';
 import type { Measured } from './loadHttp.js';
 import { onCpu } from './machine.js';
 import { childEnv, stopChild, track } from './processes.js';
@@ -13,7 +14,7 @@ const runnerPath = fileURLToPath(new URL('./references/directSql.ts', import.met
 export interface DirectRunner {
   pid: number;
   /** `databaseCpu`: as HttpLoad's (loadHttp.ts), for the database's CPU time per request. */
-  measure(filters: PersonFilter[], concurrency: number, durationS: number, databaseCpu?: () => Promise<Map<number, number>>): Promise<Measured>;
+  measure(filters: (PersonFilter | EmployeeAsk)[], concurrency: number, durationS: number, databaseCpu?: () => Promise<Map<number, number>>): Promise<Measured>;
   stop(): Promise<void>;
 }
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { phases as allPhases, type Phase } from './changes/phases.js';
 import { type CredentialKey, DEFAULT_SEED } from './dataset/generate.js';
+import { type EmployeeKind, employeeKinds } from './employeeScenarios.js';
 import { type PersonKind, personKinds } from './scenarios.js';
 import type { HelloReference } from './targets.js';
 
@@ -34,6 +35,8 @@ export interface BenchOptions {
   pglite?: EngineScale & { dataDir: string };
   references: HelloReference[];
   kinds: PersonKind[];
+  /** The Search employees kinds of `--kinds` (employeeScenarios.ts). */
+  employeeKinds: EmployeeKind[];
   credentials: Exclude<CredentialKey, 'every'>[];
   worstCase: boolean;
   /**
@@ -90,7 +93,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'pglite-dir': { type: 'string' },
       'no-pglite': { type: 'boolean', default: false },
       references: { type: 'string', default: 'bare,openapiBackend,fastify,prism' },
-      kinds: { type: 'string', default: Object.keys(personKinds).join(',') },
+      kinds: { type: 'string', default: [...Object.keys(personKinds), ...Object.keys(employeeKinds)].join(',') },
       credentials: { type: 'string', default: 'oneLarge,hundred' },
       'no-worst-case': { type: 'boolean', default: false },
       'no-audit-comparison': { type: 'boolean', default: false },
@@ -149,7 +152,12 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       ? undefined
       : { dataDir: values['pglite-dir'] ?? `${benchDir}.data/pglite-${pglitePeople}-${seed}`, people: pglitePeople, seed },
     references: list('references', values.references, ['bare', 'openapiBackend', 'fastify', 'prism']),
-    kinds: list('kinds', values.kinds, Object.keys(personKinds)),
+    kinds: list<PersonKind | EmployeeKind>('kinds', values.kinds, [...Object.keys(personKinds), ...Object.keys(employeeKinds)]).filter(
+      (k): k is PersonKind => k in personKinds,
+    ),
+    employeeKinds: list<PersonKind | EmployeeKind>('kinds', values.kinds, [...Object.keys(personKinds), ...Object.keys(employeeKinds)]).filter(
+      (k): k is EmployeeKind => k in employeeKinds,
+    ),
     credentials: list('credentials', values.credentials, ['oneLarge', 'hundred']),
     worstCase: !values['no-worst-case'],
     auditComparison: !values['no-audit-comparison'],

@@ -3,6 +3,7 @@
 
 import type { PersonFilter } from '../server/domain/persons.js';
 import type { CredentialKey } from './dataset/generate.js';
+import type { EmployeeAsk, EmployeeKind } from './employeeScenarios.js';
 import type { HttpRequestSpec, PersonKind } from './scenarios.js';
 
 export type Engine = 'postgres' | 'pglite';
@@ -14,12 +15,12 @@ export interface Scenario {
   id: string;
   group: 'hello' | Engine;
   label: string;
-  kind?: PersonKind | 'worstCase';
+  kind?: PersonKind | EmployeeKind | 'worstCase';
   credential?: CredentialKey;
   token: string;
   http: HttpRequestSpec[];
-  /** The same requests as findPersons filters, for the direct-SQL reference. */
-  direct?: PersonFilter[];
+  /** The same requests as findPersons filters (or the employees query's), for the direct-SQL reference. */
+  direct?: (PersonFilter | EmployeeAsk)[];
   /** target label → how to reach it; the first is the one under test, the others references. */
   targets: Record<string, TargetRef>;
   note?: string;

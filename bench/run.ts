@@ -7,6 +7,8 @@ import os from 'node:os';
 import { relative } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../server/config.js';
+import { planEmployeeSearch } from '../server/db/employees/plan.js';
+import { renderEmployeeSearch } from '../server/db/employees/render.js';
 import { openDatabase } from '../server/db/engines/openDatabase.js';
 import { findPersons } from '../server/db/persons/persons.js';
 import { findActiveCredential } from '../server/db/stores/credentials.js';
@@ -19,6 +21,7 @@ import { type DatasetInfo, ensureDataset } from './dataset/build.js';
 import { type BenchCredential, type CredentialKey, createDataset, scaleFor } from './dataset/generate.js';
 import { drawSamples } from './dataset/samples.js';
 import { type DirectRunner, startDirectRunner } from './directClient.js';
+import { drawEmployeeSamples, type EmployeeAsk, employeeKinds, employeeWorkload, isEmployeeKind } from './employeeScenarios.js';
 import { callgrindAvailable, countInstructions, type InstructionCount } from './instructions.js';
 import { type Measured, measureHttp } from './loadHttp.js';
 import { describeMachine, type Machine, pinSelf } from './machine.js';
@@ -221,6 +224,21 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
           targets: targetsOf(kind),
         });
       }
+      // Search employees, over the unlinked records the credential sees.
+      const unlinked = options.employeeKinds.length ? await drawEmployeeSamples(db, c.companies, options.samples, info.scale.seed) : undefined;
+      for (const kind of options.employeeKinds) {
+        const workload = employeeWorkload(kind, unlinked!, held, serviceConfig, info.scale.seed);
+        scenarios.push({
+          id: `${engine}:${kind}:${key}`,
+          group: engine,
+          label: employeeKinds[kind],
+          kind,
+          credential: key,
+          token: c.token,
+          ...workload,
+          targets,
+        });
+      }
     }
     if (options.worstCase) {
       const every = credential('every');
@@ -267,8 +285,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   // The change file while searches run: searches of the PostgreSQL scenarios' filters (one large company).
   if (changes && phaseContext && options.phases.includes('change')) {
     phaseContext.searchFilters = scenarios
-      .filter((s) => s.group === 'postgres' && s.credential === 'oneLarge' && s.direct)
-      .flatMap((s) => s.direct!.slice(0, 100));
+      .filter((s) => s.group === 'postgres' && s.credential === 'oneLarge' && s.direct && !isEmployeeKind(s.kind))
+      .flatMap((s) => (s.direct as PersonFilter[]).slice(0, 100));
     if (phaseContext.searchFilters.length) await changePhase(phaseContext, changes);
   }
 
@@ -470,7 +488,10 @@ async function explainSlow(databaseUrl: string, scenarios: Scenario[], measureme
       const filter = s.direct![0]!;
       // findPersons builds the statement; capture it instead of running it, then EXPLAIN it.
       let statement: { sql: string; params: unknown[] } | undefined;
-      await findPersons({ query: async (sql, params) => ((statement = { sql, params: params ?? [] }), []) }, filter);
+      if ('employees' in filter) {
+        const { text, params } = renderEmployeeSearch(planEmployeeSearch(filter));
+        statement = { sql: text, params };
+      } else await findPersons({ query: async (sql, params) => ((statement = { sql, params: params ?? [] }), []) }, filter);
       // Twice, keeping the second: the first pays this fresh connection's catalog cache
       // misses in planning, which the service's long-lived pooled connections do not.
       await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement!.sql}`, statement!.params);
@@ -484,7 +505,7 @@ async function explainSlow(databaseUrl: string, scenarios: Scenario[], measureme
 }
 
 /** The filter for the report, with long arrays (a credential's 2,000 companies) cut short. */
-function shortened(filter: PersonFilter): Record<string, unknown> {
+function shortened(filter: PersonFilter | EmployeeAsk): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(filter)
       .filter(([, v]) => v !== undefined)

@@ -25,6 +25,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/employees/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search employees (draft)
+         * @description > **Draft — do not call from sandbox or production.** This operation is unavailable
+         *     > there (it answers 404 `not_found`); its host name and contract may change before
+         *     > release. It is served only where drafts are enabled (local development).
+         *
+         *     Finds employment records that have **no Person link** (`personId` null: the identity
+         *     is not resolved yet), the records Search persons leaves out. Each is returned as a
+         *     complete Employee object with top-level `participation` and `coverage`.
+         *
+         *     **Rules**
+         *     1. Only employments with no Person link, only in the credential's companies. A
+         *        `companyId` outside them gives an empty result, not an error. An employment that
+         *        gains a person leaves these results (and enters Search persons); one that loses
+         *        its person enters them.
+         *     2. Filters combine with AND, all on the one employment. They mean what they mean in
+         *        Search persons (names by Unicode-aware substring, phones in E.164), except that
+         *        `createdFrom` (inclusive) and `createdBefore` (exclusive) bound the employment's
+         *        `createdAt`. `externalIdSystems` only selects which external ids are shown.
+         *     3. Sorted by Employee `createdAt` ascending, then `id` ascending.
+         *     4. Pagination counts employments; `pagination.total` is exact.
+         *     5. The whole response is one consistent snapshot as of `asOf`.
+         *
+         *     Not decided upstream: this operation's contract, which upstream only names; the final
+         *     host name; and how an unresolved record is linked to a person (that happens in the
+         *     source systems, and reaches the service by import).
+         */
+        post: operations["searchEmployees"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/persons/{personId}": {
         parameters: {
             query?: never;
@@ -159,6 +202,20 @@ export interface components {
             /** @enum {string} */
             status: "enrolled" | "enrolled_not_paying" | "awaiting_coverage" | "waived" | "terminated";
         };
+        /**
+         * Format: date-time
+         * @description A bound of a created range: an RFC 3339 date-time with `Z` or an offset, read as the
+         *     exact instant it names.
+         *     - Any offset from `-23:59` to `+23:59`; `T` and `Z` in either case. A space for `T`,
+         *       an offset without its colon (`+0530`) or none at all is `invalid_request`.
+         *     - Stored times have microsecond precision: a longer fraction is rounded up to the
+         *       next microsecond, which selects exactly the records the exact instant would.
+         *     - A leap second (`23:59:60` UTC, any fraction) is the first instant of the next
+         *       minute: stored times have no leap seconds, so nothing lies between the two.
+         *     - Year `0000` is 1 BC (proleptic Gregorian).
+         * @example 2026-01-01T00:00:00Z
+         */
+        DateTimeBound: string;
         /** @description Demographics as recorded by this employer. */
         Demographics: {
             /**
@@ -204,8 +261,9 @@ export interface components {
             participation: components["schemas"]["Participation"] | null;
             /**
              * @description The linked Person; null when identity is unresolved. Such unlinked records never
-             *     appear in the person operations (the separate Search employees operation serves
-             *     them), so there it is always the `id` of the person the employment is listed under.
+             *     appear in the person operations, so there it is always the `id` of the person the
+             *     employment is listed under; Search employees returns only them, so there it is
+             *     always null.
              */
             personId: string | null;
             /**
@@ -216,7 +274,7 @@ export interface components {
         };
         /**
          * @description The body of every failure: exactly one field, `error`, holding a code.
-         *     The one exception is `invalid_request` on the person operations, which may add
+         *     The one exception is `invalid_request` on the draft operations, which may add
          *     `details` (see InvalidRequestError).
          */
         Error: {
@@ -256,6 +314,14 @@ export interface components {
              */
             system_id: string;
         };
+        /**
+         * @description Selects which external ids are shown in each employment. Absent: all of them.
+         *     Present (even empty): only those systems' ids. It never filters results.
+         * @example [
+         *       "payroll"
+         *     ]
+         */
+        ExternalIdSystemsSelection: string[];
         GetPersonResponse: {
             asOf: components["schemas"]["AsOf"];
             person: components["schemas"]["Person"];
@@ -320,7 +386,26 @@ export interface components {
              */
             status: "not_invited" | "invited_pending" | "invited_expired" | "active" | "revoked_access";
         };
-        /** @description Pagination over people (never over employments). */
+        /**
+         * @description A case-insensitive, Unicode-aware substring of a name (`émi` and `ÉMI` both find
+         *     `Émile`). `%`, `_` and `\` are literal characters, never wildcards.
+         * @example dur
+         */
+        NameFragment: string;
+        /**
+         * @description Page size.
+         * @default 50
+         */
+        PageLimit: number;
+        /**
+         * @description Results to skip. Past the end gives an empty page with the true `total`.
+         * @default 0
+         */
+        PageOffset: number;
+        /**
+         * @description Pagination over what the operation lists: people in Search persons (never employments),
+         *     employments in Search employees.
+         */
         Pagination: {
             /**
              * @description The page size used.
@@ -328,12 +413,12 @@ export interface components {
              */
             limit: number;
             /**
-             * @description The number of people skipped.
+             * @description The number of results skipped.
              * @example 0
              */
             offset: number;
             /**
-             * @description The exact number of people matching the filters. An `offset` past the end gives an empty page with this true total.
+             * @description The exact number of results matching the filters. An `offset` past the end gives an empty page with this true total.
              * @example 3
              */
             total: number;
@@ -387,6 +472,62 @@ export interface components {
             updatedAt: string;
         };
         /**
+         * @description A phone number, compared with stored phones after both are normalized to E.164.
+         *     National numbers are read in the server's default region (`US` unless configured
+         *     otherwise); `+` international numbers in any region. Written as people paste it: spaces
+         *     (non-breaking ones too) around or inside it, brackets, dots, hyphens of any kind,
+         *     full-width digits, an extension (`ext. 12`, `x12`: ignored, as stored phones have none),
+         *     or an RFC 3966 `tel:` URI (`tel:+1-617-750-3975`, `tel:617-750-3975;phone-context=+1`). A
+         *     value that cannot be parsed as a phone number is `invalid_request`.
+         * @example (415) 555-0132
+         * @example tel:+14155550132
+         */
+        PhoneQuery: string;
+        /**
+         * @description Every field is optional; an empty object lists every unlinked employment in the
+         *     credential's companies. Filters combine with AND, all on the one employment. Each field
+         *     has the type, bounds, default and meaning it has in `SearchPersonsRequest`, except that
+         *     the created range bounds the **employment's** `createdAt`. Unknown fields (`personId`
+         *     among them: these records have none) are rejected with `invalid_request`.
+         */
+        SearchEmployeesRequest: {
+            /**
+             * @description Only employments in this company. Applied within the credential's companies: a
+             *     company outside them gives an empty result, not an error.
+             */
+            companyId?: components["schemas"]["CompanyId"];
+            /**
+             * @description Exclusive upper bound on the employment's `createdAt`, written and read as in Search persons.
+             * @example 2026-07-01T00:00:00Z
+             */
+            createdBefore?: components["schemas"]["DateTimeBound"];
+            /** @description Inclusive lower bound on the employment's `createdAt`, written and read as in Search persons. */
+            createdFrom?: components["schemas"]["DateTimeBound"];
+            externalIdSystems?: components["schemas"]["ExternalIdSystemsSelection"];
+            /**
+             * @description Case-insensitive substring of the employment's first name, Unicode-aware (`émi` and
+             *     `ÉMI` both find `Émile`). `%`, `_` and `\` are literal characters, never wildcards.
+             * @example emi
+             */
+            firstName?: components["schemas"]["NameFragment"];
+            /** @description Case-insensitive, Unicode-aware substring of the employment's last name, like `firstName`. */
+            lastName?: components["schemas"]["NameFragment"];
+            /** @description Page size in employments. */
+            limit?: components["schemas"]["PageLimit"];
+            /** @description Employments to skip. Past the end gives an empty page with the true `total`. */
+            offset?: components["schemas"]["PageOffset"];
+            phone?: components["schemas"]["PhoneQuery"];
+        };
+        SearchEmployeesResponse: {
+            asOf: components["schemas"]["AsOf"];
+            /**
+             * @description Matching employments with no Person link (`personId` null), each a complete Employee,
+             *     sorted by Employee `createdAt` ascending, then `id` ascending.
+             */
+            employees: components["schemas"]["Employee"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /**
          * @description Every field is optional; an empty object lists every person the credential can see.
          *     Filters combine with AND. `companyId`, `firstName`, `lastName` and `phone` must all
          *     hold on **one and the same** authorized employment. Filters select people; they never
@@ -400,14 +541,12 @@ export interface components {
              */
             companyId?: components["schemas"]["CompanyId"];
             /**
-             * Format: date-time
              * @description Exclusive upper bound on Person `createdAt`, written and read exactly as
              *     `createdFrom` is (`2026-06-30T20:00:00-04:00` is `2026-07-01T00:00:00Z`).
              * @example 2026-07-01T00:00:00Z
              */
-            createdBefore?: string;
+            createdBefore?: components["schemas"]["DateTimeBound"];
             /**
-             * Format: date-time
              * @description Inclusive lower bound on Person `createdAt`: an RFC 3339 date-time with `Z` or an
              *     offset, read as the exact instant it names.
              *     - Any offset from `-23:59` to `+23:59`; `T` and `Z` in either case. A space for `T`,
@@ -417,39 +556,26 @@ export interface components {
              *     - A leap second (`23:59:60` UTC, any fraction) is the first instant of the next
              *       minute: stored times have no leap seconds, so nothing lies between the two.
              *     - Year `0000` is 1 BC (proleptic Gregorian).
-             * @example 2026-01-01T00:00:00Z
              */
-            createdFrom?: string;
+            createdFrom?: components["schemas"]["DateTimeBound"];
             /**
              * @description Selects which external ids are shown in each employment. Absent: all of them.
              *     Present (even empty): only those systems' ids. It never filters people.
-             * @example [
-             *       "payroll"
-             *     ]
              */
-            externalIdSystems?: string[];
+            externalIdSystems?: components["schemas"]["ExternalIdSystemsSelection"];
             /**
              * @description Case-insensitive substring of an authorized employment's first name,
              *     Unicode-aware (`émi` and `ÉMI` both find `Émile`). `%`, `_` and `\` are literal
              *     characters, never wildcards. Proposed behaviour of the draft.
              * @example emi
              */
-            firstName?: string;
-            /**
-             * @description Case-insensitive, Unicode-aware substring of an authorized employment's last name, like `firstName`.
-             * @example dur
-             */
-            lastName?: string;
-            /**
-             * @description Page size in people.
-             * @default 50
-             */
-            limit?: number;
-            /**
-             * @description People to skip. Past the end gives an empty page with the true `total`.
-             * @default 0
-             */
-            offset?: number;
+            firstName?: components["schemas"]["NameFragment"];
+            /** @description Case-insensitive, Unicode-aware substring of an authorized employment's last name, like `firstName`. */
+            lastName?: components["schemas"]["NameFragment"];
+            /** @description Page size in people. */
+            limit?: components["schemas"]["PageLimit"];
+            /** @description People to skip. Past the end gives an empty page with the true `total`. */
+            offset?: components["schemas"]["PageOffset"];
             /**
              * Format: uuid
              * @description Exact Person match: a UUID written 8-4-4-4-12 in hexadecimal digits, either case.
@@ -465,10 +591,8 @@ export interface components {
              *     `x12`: ignored, as stored phones have none), or an RFC 3966 `tel:` URI
              *     (`tel:+1-617-750-3975`, `tel:617-750-3975;phone-context=+1`). A value that cannot be
              *     parsed as a phone number is `invalid_request`.
-             * @example (415) 555-0132
-             * @example tel:+14155550132
              */
-            phone?: string;
+            phone?: components["schemas"]["PhoneQuery"];
         };
         SearchPersonsResponse: {
             asOf: components["schemas"]["AsOf"];
@@ -825,6 +949,44 @@ export interface operations {
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["Forbidden"];
             417: components["responses"]["ExpectationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    searchEmployees: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchEmployeesRequest"];
+            };
+        };
+        responses: {
+            /** @description One page of matching unlinked employments. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchEmployeesResponse"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["InvalidApiKey"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            417: components["responses"]["PersonExpectationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

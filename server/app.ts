@@ -9,6 +9,7 @@ import { Housekeeping } from './access/housekeeping.js';
 import { LastUseRecorder } from './access/lastUse.js';
 import { auditDurabilityFor, type Config, ConfigError, requirePersistentStorage } from './config.js';
 import { connectDatabase } from './db/engines/connect.js';
+import { SqlEmployeeQueries } from './db/employees/queries.js';
 import type { Database, Queryable } from './db/engines/database.js';
 import { SqlPersonQueries } from './db/persons/personQueries.js';
 import { migrate, pendingSteps } from './db/schema/migrate.js';
@@ -131,7 +132,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const handler = createRequestHandler({
     api,
     router,
-    operations: createOperations(new SqlPersonQueries(reads), jobs.audit, {
+    operations: createOperations(new SqlPersonQueries(reads), new SqlEmployeeQueries(reads), jobs.audit, {
       defaultPhoneRegion: config.defaultPhoneRegion,
       inlineCompaniesMax: config.inlineCompaniesMax,
     }),

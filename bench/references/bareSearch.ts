@@ -1,4 +1,4 @@
-// Reference: the person operations on a bare node:http handler, the floor of any HTTP
+// Reference: the person operations and Search employees on a bare node:http handler, the floor of any HTTP
 // service in front of the person query on this machine: the bearer check of the hello
 // references, the body parsed, the service's own filter (searchFilter) and findPersons,
 // the page's JSON around the people's text. No validation, rate limit, access audit,
@@ -7,19 +7,23 @@
 // the credentials of BENCH_CREDENTIALS as the service holds them.
 import { createServer, type ServerResponse } from 'node:http';
 import { loadConfig } from '../../server/config.js';
+import { SqlEmployeeQueries } from '../../server/db/employees/queries.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { findPersons, pageOf } from '../../server/db/persons/persons.js';
 import { findActiveCredential } from '../../server/db/stores/credentials.js';
 import type { Credential } from '../../server/domain/credentials.js';
+import { employeeSearchFilter, type SearchEmployeesRequest } from '../../server/domain/employees.js';
 import { type SearchRequest, searchFilter } from '../../server/domain/persons.js';
 import { hashToken, hashTokenBase64 } from '../../server/domain/tokens.js';
 import { getPersonResponseJson, searchPersonsResponseJson } from '../../server/operations/personResponses.js';
+import { searchEmployeesResponseJson } from '../../server/operations/searchEmployees.js';
 import { bearerTokenHash, HELLO_PATH } from './bearer.js';
 
 const PERSON = /^\/v1\/persons\/([0-9a-f-]{36})$/;
 
 const config = loadConfig(process.env);
 const db = await openDatabase(config);
+const employees = new SqlEmployeeQueries(db);
 const byHash = new Map<string, Credential>();
 for (const { token } of JSON.parse(process.env.BENCH_CREDENTIALS ?? '[]') as { token: string }[]) {
   const credential = await findActiveCredential(db, hashToken(token));
@@ -43,6 +47,10 @@ async function answer(credential: Credential, method: string | undefined, url: s
   if (method === 'POST' && url === '/v1/persons/search') {
     const filter = searchFilter(JSON.parse(body) as SearchRequest, credential, config);
     return [200, searchPersonsResponseJson(pageOf(await findPersons(db, filter)), filter)];
+  }
+  if (method === 'POST' && url === '/v1/employees/search') {
+    const filter = employeeSearchFilter(JSON.parse(body) as SearchEmployeesRequest, credential, config);
+    return [200, searchEmployeesResponseJson(await employees.findPage(filter), filter)];
   }
   return [404, '{"error":"not_found"}'];
 }

@@ -1,20 +1,22 @@
-// Reference: the person query alone. Runs findPersons (server/db/persons/persons.ts) on the
+// Reference: the person query alone (or the employees query, db/employees/). Runs findPersons (server/db/persons/persons.ts) on the
 // database the service would open with the same environment (loadConfig + openDatabase:
 // the same pool size, session settings and statement timeout, or PGlite), with the same
 // filters and the same number of concurrent callers as the HTTP load: the database's own
 // limit, with no HTTP, no validation and no JSON in the way.
 // A child process driven over IPC, pinned like the server, so both run on the same core.
 import { loadConfig } from '../../server/config.js';
+import { SqlEmployeeQueries } from '../../server/db/employees/queries.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { findPersons } from '../../server/db/persons/persons.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
+import type { EmployeeAsk } from '../employeeScenarios.js';
 import { RssSampler } from '../rss.js';
 import { percentile } from '../stats.js';
 
 export interface DirectRun {
   type: 'run';
   /** Complete filters, as the service derives them for the credential (scenarios.ts). */
-  filters: PersonFilter[];
+  filters: (PersonFilter | EmployeeAsk)[];
   concurrency: number;
   durationMs: number;
 }
@@ -33,6 +35,7 @@ export interface DirectResult {
 async function main(): Promise<void> {
   const db = await openDatabase(loadConfig(process.env));
   await db.ping();
+  const employees = new SqlEmployeeQueries(db);
 
   process.on('message', async (message: DirectRun | { type: 'stop' }) => {
     if (message.type === 'stop') {
@@ -53,7 +56,7 @@ async function main(): Promise<void> {
           const filter = filters[next++ % filters.length]!;
           const t = performance.now();
           try {
-            await findPersons(db, filter);
+            await ('employees' in filter ? employees.findPage(filter) : findPersons(db, filter));
             latencies.push(performance.now() - t);
           } catch (error) {
             errors++;

@@ -20,8 +20,11 @@ export type Employee = Schemas['Employee'];
 export type SearchPersonsRequest = Schemas['SearchPersonsRequest'];
 export type SearchPersonsResponse = Schemas['SearchPersonsResponse'];
 export type GetPersonResponse = Schemas['GetPersonResponse'];
+export type SearchEmployeesRequest = Schemas['SearchEmployeesRequest'];
+export type SearchEmployeesResponse = Schemas['SearchEmployeesResponse'];
 export type SearchPersonsError = ErrorOf<operations['searchPersons']>;
 export type GetPersonError = ErrorOf<operations['getPerson']>;
+export type SearchEmployeesError = ErrorOf<operations['searchEmployees']>;
 export type HelloError = ErrorOf<operations['hello']>;
 
 export type { BaseUrl, ErrorCode, ErrorOf, Fetch, HelloResponse, RetryOptions, TokenSource } from './index.js';

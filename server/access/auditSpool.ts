@@ -27,6 +27,8 @@ export function spoolLine(entry: SpooledEntry): string {
     operation: entry.operation,
     person_ids: `{${entry.personIds.join(',')}}`,
     not_found_person_id: entry.notFoundPersonId ?? null,
+    // Only Search employees' entries name employment records; the others' lines stay as they were.
+    ...(entry.employeeIds && { employee_ids: `{${entry.employeeIds.join(',')}}` }),
   });
 }
 

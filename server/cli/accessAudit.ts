@@ -1,14 +1,15 @@
-// npm run access-audit -- person <personId> | credential <credentialId> [--since <when>] [--until <when>] [--json]
-// Who retrieved a person, or what a credential retrieved, from the access audit.
+// npm run access-audit -- person <personId> | employee <employeeId> | credential <credentialId> [--since <when>] [--until <when>] [--json]
+// Who retrieved a person or an unlinked employment record, or what a credential retrieved, from the access audit.
 import { loadConfig } from '../config.js';
-import { type AuditPeriod, type AuditRecord, auditOfCredential, auditOfPerson } from '../db/stores/accessAudit.js';
+import { type AuditPeriod, type AuditRecord, auditOfCredential, auditOfEmployee, auditOfPerson } from '../db/stores/accessAudit.js';
 import { parseInstant } from '../domain/durations.js';
 import { canonicalUuid } from '../domain/formats.js';
 import { fail, failOn, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
-const usage = `usage: npm run access-audit -- person <personId> | credential <credentialId> [--since <when>] [--until <when>] [--json]
+const usage = `usage: npm run access-audit -- person <personId> | employee <employeeId> | credential <credentialId> [--since <when>] [--until <when>] [--json]
   person <personId>          every retrieval of the person, and every request for them by id that returned nothing
+  employee <employeeId>      every Search employees answer that returned this employment record (one with no person)
   credential <credentialId>  every person operation of the credential and the people it returned
   --since, --until           an RFC 3339 instant with an offset (--since is inclusive, --until exclusive)
   --json                     one JSON object per entry (NDJSON) instead of text
@@ -18,19 +19,27 @@ async function main(argv: string[]): Promise<void> {
   const parsed = parseCommandLine(argv, { since: { type: 'string' }, until: { type: 'string' }, json: { type: 'boolean', default: false } }, usage);
   const { values, positionals } = parsed;
   const [subject, id, ...extra] = positionals;
-  if ((subject !== 'person' && subject !== 'credential') || !id || extra.length) fail(usage);
+  if ((subject !== 'person' && subject !== 'employee' && subject !== 'credential') || !id || extra.length) fail(usage);
   if (!canonicalUuid(id)) fail(`${subject} id must be a UUID; got "${id}"`);
   const period: AuditPeriod = { since: instantOrFail('--since', values.since), until: instantOrFail('--until', values.until) };
 
   const db = await openCliDatabase(loadConfig());
   try {
-    const records = subject === 'person' ? await auditOfPerson(db, id, period) : await auditOfCredential(db, id, period);
+    const records =
+      subject === 'person'
+        ? await auditOfPerson(db, id, period)
+        : subject === 'employee'
+          ? await auditOfEmployee(db, id, period)
+          : await auditOfCredential(db, id, period);
     const out = (line: string) => process.stdout.write(`${line}\n`);
     if (values.json) {
       for (const r of records) out(JSON.stringify({ ...r, at: r.at.toISOString(), ...(subject === 'person' ? { returned: r.notFoundPersonId !== id } : {}) }));
       return;
     }
-    if (subject === 'person') {
+    if (subject === 'employee') {
+      out(`employee ${id}: ${records.length} ${records.length === 1 ? 'entry' : 'entries'}`);
+      for (const r of records) out(`${r.at.toISOString()}  ${r.operation.padEnd(15)}  returned  credential ${credential(r)}`);
+    } else if (subject === 'person') {
       out(`person ${id}: ${records.length} ${records.length === 1 ? 'entry' : 'entries'}`);
       for (const r of records) {
         const outcome = r.notFoundPersonId === id ? 'asked for, not returned' : 'returned';
@@ -42,7 +51,8 @@ async function main(argv: string[]): Promise<void> {
         `credential ${id}${records[0]?.credentialName ? ` "${records[0].credentialName}"` : ''}: ${records.length} ${records.length === 1 ? 'entry' : 'entries'}, ${people.size} distinct people returned`,
       );
       for (const r of records) {
-        const returned = r.personIds.length ? `${r.personIds.length} returned: ${r.personIds.join(' ')}` : 'none returned';
+        const ids = r.operation === 'searchEmployees' ? r.employeeIds : r.personIds;
+        const returned = ids.length ? `${ids.length} returned: ${ids.join(' ')}` : 'none returned';
         out(`${r.at.toISOString()}  ${r.operation.padEnd(13)}  ${returned}${r.notFoundPersonId ? `  (asked for ${r.notFoundPersonId}, not returned)` : ''}`);
       }
     }

@@ -39,9 +39,12 @@ export function demoDataset(options: DemoOptions = {}): ImportRecord[] {
   faker.seed(options.seed ?? 20261120);
   const demo = new DemoBuilder(faker, options.now ?? new Date('2026-11-20T12:00:00Z'));
   for (let i = 0; i < people; i++) demo.addPerson(fixed[i]);
-  // Employee records whose identity is unresolved: never returned by the person operations.
-  for (let i = 0; i < Math.max(3, Math.round(people / 20)); i++) {
-    demo.addEmployee(null, faker.date.between({ from: demo.around(-365), to: demo.around(-1) }), demo.pickCompany(), i === 0 ? fixed[0]! : demo.identity());
+  // Employee records whose identity is unresolved: never returned by the person operations,
+  // found by Search employees. At least one in every company (the first an unresolved
+  // "Émile Durand" at acme-corp, beside the person of that name), the rest by size.
+  for (let i = 0; i < Math.max(demoCompanies.length, Math.round(people / 20)); i++) {
+    const companyId = i < demoCompanies.length ? demoCompanies[i]!.id : demo.pickCompany();
+    demo.addEmployee(null, faker.date.between({ from: demo.around(-365), to: demo.around(-1) }), companyId, i === 0 ? fixed[0]! : demo.identity());
   }
   for (const c of demoCredentials) demo.records.push({ type: 'credential', name: c.name, token: c.token, companies: c.companies });
   return demo.records;

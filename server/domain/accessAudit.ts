@@ -1,9 +1,9 @@
-// The access audit as the person operations see it: every response that shows people
-// records who asked, for whom and when. How an entry is made durable is the configured
+// The access audit as the person and employee operations see it: every response that
+// shows people or their employment records records who asked, for whom and when. How an entry is made durable is the configured
 // mode's (server/access/auditWriter.ts): written by the person query's own statement, or
 // appended to this instance's spool before the response is sent.
 
-export type AuditedOperation = 'searchPersons' | 'getPerson';
+export type AuditedOperation = 'searchPersons' | 'getPerson' | 'searchEmployees';
 
 /** One response's entry. Its ids come from PostgreSQL or the validated request: UUIDs. */
 export interface SpooledEntry {
@@ -15,6 +15,8 @@ export interface SpooledEntry {
   personIds: readonly string[];
   /** A person asked for by id whom the response did not hold. */
   notFoundPersonId?: string;
+  /** The employment records with no person the response held, in its order (Search employees). */
+  employeeIds?: readonly string[];
 }
 
 /**

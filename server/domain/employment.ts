@@ -119,6 +119,27 @@ export const personFilters = {
   createdBefore: { column: 'person_created_at', match: 'below', cast: 'timestamptz', rollups: 'creation day' },
 } as const satisfies { [Name in keyof SearchRequest]?: FilterRule<EmploymentColumn> };
 
+/**
+ * The filters of Search employees (the contract's SearchEmployeesRequest), in the order
+ * their conditions are written: the person search's, on the one employment, with the
+ * created range on the employment's own creation time. They read only the unlinked
+ * records' index (employees_unlinked, migration 005), never the name structures or
+ * rollups, which hold linked employments alone.
+ */
+export const employeeFilters = {
+  companyId: { column: 'company_id', match: 'equals', rollups: 'cannot' },
+  firstName: { column: 'first_name_folded', match: 'contains', rollups: 'cannot' },
+  lastName: { column: 'last_name_folded', match: 'contains', rollups: 'cannot' },
+  phone: { column: 'phone', match: 'equals', value: 'e164', rollups: 'cannot' },
+  createdFrom: { column: 'created_at', match: 'atLeast', cast: 'timestamptz', rollups: 'cannot' },
+  createdBefore: { column: 'created_at', match: 'below', cast: 'timestamptz', rollups: 'cannot' },
+} as const satisfies { [Name in keyof SearchEmployeesRequest]?: FilterRule<EmploymentColumn> };
+
+type SearchEmployeesRequest = components['schemas']['SearchEmployeesRequest'];
+type UnfilteredEmployeeField = Exclude<keyof SearchEmployeesRequest, keyof typeof employeeFilters | NotAFilter>;
+const everyEmployeeRequestFieldFilters: [UnfilteredEmployeeField] extends [never] ? true : { missingFilter: UnfilteredEmployeeField } = true;
+void everyEmployeeRequestFieldFilters;
+
 // Every field of the search request is a filter, but paging and what the answer shows.
 type SearchRequest = components['schemas']['SearchPersonsRequest'];
 type NotAFilter = 'limit' | 'offset' | 'externalIdSystems';

@@ -68,14 +68,17 @@ export function searchFilter(request: SearchRequest, credential: Credential, { d
     readPosition: credential.readPosition,
   };
   // Every filter is set, to its value or undefined, in one order: each search's filter has the same shape.
-  for (const name of filterNames) filter[name] = filterValue(name, request[name], defaultPhoneRegion);
+  for (const name of filterNames) filter[name] = filterValue(personFilters[name], name, request[name], defaultPhoneRegion);
   return filter;
 }
 
-/** A request field's value as its filter compares it: a phone in E.164, a `contains` filter's folded, others as given. */
-function filterValue(name: FilterName, given: string | undefined, defaultPhoneRegion: string): string | undefined {
+/**
+ * A request field's value as its filter (`rule`, named `name` in the request) compares it:
+ * a phone in E.164, a `contains` filter's folded, others as given. Search employees reads
+ * its fields by the same rules (domain/employees.ts).
+ */
+export function filterValue(rule: FilterRule, name: string, given: string | undefined, defaultPhoneRegion: string): string | undefined {
   if (given === undefined) return undefined;
-  const rule: FilterRule = personFilters[name];
   if (rule.value === 'e164') {
     const phone = toE164(given, defaultPhoneRegion);
     if (!phone) throw new ApiError('invalid_request', [{ path: `/body/${name}`, message: 'is not a phone number' }]);

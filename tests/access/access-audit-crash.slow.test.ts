@@ -23,7 +23,7 @@ const CLIENTS = 12;
 const RECEIVED = 300;
 
 interface Answer {
-  operation: 'searchPersons' | 'getPerson';
+  operation: 'searchPersons' | 'getPerson' | 'searchEmployees';
   asOf: string;
   personIds: string[];
 }

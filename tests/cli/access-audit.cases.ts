@@ -40,6 +40,7 @@ export function accessAuditCommand(engines: readonly Engine[]): void {
       listedFirst = listed.body.persons[0].id;
       await server.call('GET', `/v1/persons/${ids.emile}`, { token: tokens.acme });
       await server.call('GET', `/v1/persons/${ids.hidden}`, { token: tokens.acme });
+      await server.call('POST', '/v1/employees/search', { token: tokens.both, body: { lastName: 'durand' } });
       both = (await findActiveCredential(database.db, hashToken(tokens.both)))!.id;
       acme = (await findActiveCredential(database.db, hashToken(tokens.acme)))!.id;
       await server.close();
@@ -60,6 +61,16 @@ export function accessAuditCommand(engines: readonly Engine[]): void {
       expect(lines.at(-1)).toMatch(new RegExp(`^${ISO}  getPerson      returned                 credential ${acme} "acme only"$`));
       const hidden = await audit('person', ids.hidden);
       expect(hidden.stdout.trim().split('\n')[1]).toMatch(new RegExp(`^${ISO}  getPerson      asked for, not returned  credential ${acme} "acme only"$`));
+    });
+
+    it('prints who retrieved an unlinked employment record through Search employees', async () => {
+      const result = await audit('employee', ids.unlinked);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout.trim().split('\n')).toEqual([
+        `employee ${ids.unlinked}: 1 entry`,
+        expect.stringMatching(new RegExp(`^${ISO}  searchEmployees  returned  credential ${both} "acme and globex"$`)),
+      ]);
+      expect((await audit('employee', ids.emileAcme)).stdout).toBe(`employee ${ids.emileAcme}: 0 entries\n`);
     });
 
     it('prints what a credential retrieved, and the same as NDJSON', async () => {
@@ -84,6 +95,16 @@ export function accessAuditCommand(engines: readonly Engine[]): void {
           operation: 'searchPersons',
           personIds: [listedFirst],
           notFoundPersonId: null,
+          employeeIds: [],
+        },
+        {
+          at: expect.stringMatching(new RegExp(`^${ISO}$`)),
+          credentialId: both,
+          credentialName: 'acme and globex',
+          operation: 'searchEmployees',
+          personIds: [],
+          notFoundPersonId: null,
+          employeeIds: [ids.unlinked],
         },
       ]);
       expect((await audit('credential', both, '--since', '2999-01-01T00:00:00Z')).stdout).toBe(`credential ${both}: 0 entries, 0 distinct people returned\n`);

@@ -7,6 +7,9 @@ import {
   type GetPersonError,
   type GetPersonResponse,
   type LookupDraftsClient,
+  type SearchEmployeesError,
+  type SearchEmployeesRequest,
+  type SearchEmployeesResponse,
   type SearchPersonsError,
   type SearchPersonsResponse,
 } from '../../client/src/drafts.js';
@@ -19,6 +22,7 @@ const client = createLookupClient({ baseUrl: 'https://lookup.internal.example', 
 const drafts = createLookupDraftsClient({ baseUrl: 'http://localhost:3000', token: 't', fetch: neverFetch });
 const helloCall = () => client.GET('/v1/companies/{companyId}/hello', { params: { path: { companyId: 'acme-corp' } } });
 const searchCall = () => drafts.POST('/v1/persons/search', { body: { lastName: 'dur' } });
+const searchEmployeesCall = () => drafts.POST('/v1/employees/search', { body: { lastName: 'dur', createdFrom: '2026-01-01T00:00:00Z' } });
 const getPersonCall = () => drafts.GET('/v1/persons/{personId}', { params: { path: { personId: '3f0c2a7e-9b1d-4e55-8a2f-6c1d7e9b0a11' } } });
 
 describe('the default client', () => {
@@ -28,6 +32,8 @@ describe('the default client', () => {
     const notCompiled = () => {
       // @ts-expect-error Search persons is a draft: absent from the default client
       void client.POST('/v1/persons/search', { body: {} });
+      // @ts-expect-error Search employees is a draft: absent from the default client
+      void client.POST('/v1/employees/search', { body: {} });
       // @ts-expect-error Get person is a draft: absent from the default client
       void client.GET('/v1/persons/{personId}', { params: { path: { personId: '3f0c2a7e-9b1d-4e55-8a2f-6c1d7e9b0a11' } } });
       // @ts-expect-error companyId is a required path parameter
@@ -96,7 +102,9 @@ describe('the default client', () => {
 describe('the drafts client (explicit opt-in)', () => {
   it('has every operation of the full contract', () => {
     expectTypeOf<ClientPathsWithMethod<LookupDraftsClient, 'get'>>().toEqualTypeOf<'/v1/companies/{companyId}/hello' | '/v1/persons/{personId}'>();
-    expectTypeOf<ClientPathsWithMethod<LookupDraftsClient, 'post'>>().toEqualTypeOf<'/v1/persons/search'>();
+    expectTypeOf<ClientPathsWithMethod<LookupDraftsClient, 'post'>>().toEqualTypeOf<'/v1/persons/search' | '/v1/employees/search'>();
+    expectTypeOf<NonNullable<Awaited<ReturnType<typeof searchEmployeesCall>>['data']>>().toEqualTypeOf<SearchEmployeesResponse>();
+    expectTypeOf<SearchEmployeesResponse['employees'][number]['personId']>().toEqualTypeOf<string | null>();
     expectTypeOf<NonNullable<Awaited<ReturnType<typeof searchCall>>['data']>>().toEqualTypeOf<SearchPersonsResponse>();
     expectTypeOf<NonNullable<Awaited<ReturnType<typeof getPersonCall>>['data']>>().toEqualTypeOf<GetPersonResponse>();
   });
@@ -112,6 +120,10 @@ describe('the drafts client (explicit opt-in)', () => {
       | 'internal_error'
       | 'service_unavailable'
     >();
+    // Search employees answers what Search persons does.
+    expectTypeOf<SearchEmployeesError['error']>().toEqualTypeOf<SearchPersonsError['error']>();
+    // An unlinked record has no person: personId is not a filter here.
+    expectTypeOf<'personId' extends keyof SearchEmployeesRequest ? true : false>().toEqualTypeOf<false>();
     expectTypeOf<GetPersonError['error']>().toEqualTypeOf<
       'invalid_person_id' | 'invalid_request' | 'invalid_api_key' | 'not_found' | 'rate_limited' | 'internal_error' | 'service_unavailable'
     >();

@@ -16,7 +16,7 @@ describe('draft operations', () => {
 
   it('are marked in the full contract: x-draft, the Draft tag and a warning', () => {
     const drafts = operations(full).filter((op) => op['x-draft']);
-    expect(drafts.map((op) => op.operationId).sort()).toEqual(['getPerson', 'searchPersons']);
+    expect(drafts.map((op) => op.operationId).sort()).toEqual(['getPerson', 'searchEmployees', 'searchPersons']);
     for (const op of drafts) {
       expect(op.tags).toEqual(['Draft']);
       expect(op.description).toMatch(/Draft — do not call from sandbox or production/);
@@ -54,6 +54,7 @@ describe('draft operations', () => {
   it('are absent from the public types and present in the full types', () => {
     expectTypeOf<keyof PublicPaths>().toEqualTypeOf<'/v1/companies/{companyId}/hello'>();
     expectTypeOf<FullPaths>().toHaveProperty('/v1/persons/search');
+    expectTypeOf<FullPaths>().toHaveProperty('/v1/employees/search');
     expectTypeOf<FullPaths>().toHaveProperty('/v1/persons/{personId}');
   });
 });

@@ -23,6 +23,7 @@ const callsOn = (mock: MockServer): Record<string, (headers?: Record<string, str
     hello: (headers) => lookup.GET('/v1/companies/{companyId}/hello', { params: { path: { companyId: 'acme-corp' } }, headers }),
     searchPersons: (headers) => drafts.POST('/v1/persons/search', { body: { lastName: 'dur' }, headers }),
     getPerson: (headers) => drafts.GET('/v1/persons/{personId}', { params: { path: { personId: '3f0c2a7e-9b1d-4e55-8a2f-6c1d7e9b0a11' } }, headers }),
+    searchEmployees: (headers) => drafts.POST('/v1/employees/search', { body: { lastName: 'dur' }, headers }),
   };
 };
 
@@ -46,7 +47,7 @@ describe('mock in dynamic mode', () => {
 
   it('gives the same bodies for the same seed', async () => {
     const [a, b] = mocks.map(callsOn);
-    for (const operationId of ['hello', 'searchPersons', 'getPerson']) {
+    for (const operationId of ['hello', 'searchPersons', 'getPerson', 'searchEmployees']) {
       const [first, second] = await Promise.all([a![operationId]!(), b![operationId]!()]);
       expect(first.data, operationId).toBeDefined();
       expect(second.data, operationId).toEqual(first.data);

@@ -29,6 +29,7 @@ const calls: Record<string, (headers?: Record<string, string>) => Promise<Outcom
   searchPersons: (headers) => clients().drafts.POST('/v1/persons/search', { body: { lastName: 'dur', limit: 2 }, headers }),
   getPerson: (headers) =>
     clients().drafts.GET('/v1/persons/{personId}', { params: { path: { personId }, query: { externalIdSystems: ['payroll', 'hris'] } }, headers }),
+  searchEmployees: (headers) => clients().drafts.POST('/v1/employees/search', { body: { lastName: 'dur', limit: 1 }, headers }),
 };
 
 describe('mock: every operation with the typed client', () => {

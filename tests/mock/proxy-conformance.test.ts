@@ -20,7 +20,7 @@ type Upstream = 'development' | 'sandbox' | 'limited' | 'broken';
 
 interface Scenario {
   name: string;
-  operationId: 'hello' | 'searchPersons' | 'getPerson';
+  operationId: 'hello' | 'searchPersons' | 'getPerson' | 'searchEmployees';
   upstream?: Upstream;
   method: 'GET' | 'POST';
   path: string;
@@ -226,6 +226,89 @@ const scenarios: Scenario[] = [
     badRequest: false,
   },
 
+  // searchEmployees
+  {
+    name: 'employees with filters',
+    operationId: 'searchEmployees',
+    method: 'POST',
+    path: '/v1/employees/search',
+    body: json({ companyId: 'acme-corp', lastName: 'dur', phone: '(415) 555-0132', externalIdSystems: ['payroll'] }),
+    status: 200,
+    badRequest: false,
+  },
+  {
+    name: 'employees by creation time, past the end',
+    operationId: 'searchEmployees',
+    method: 'POST',
+    path: '/v1/employees/search',
+    body: json({ createdFrom: '2020-01-01T00:00:00Z', createdBefore: '2030-01-01T00:00:00+02:00', offset: 10 }),
+    status: 200,
+    badRequest: false,
+  },
+  {
+    name: 'employees by person id, which they lack',
+    operationId: 'searchEmployees',
+    method: 'POST',
+    path: '/v1/employees/search',
+    body: json({ personId: ids.emile }),
+    status: 400,
+    error: 'invalid_request',
+    badRequest: true,
+  },
+  {
+    name: 'employees with an unparseable phone',
+    operationId: 'searchEmployees',
+    method: 'POST',
+    path: '/v1/employees/search',
+    body: json({ phone: 'not a phone' }),
+    status: 400,
+    error: 'invalid_request',
+    badRequest: false,
+  },
+  {
+    name: 'employees without a token',
+    operationId: 'searchEmployees',
+    method: 'POST',
+    path: '/v1/employees/search',
+    token: null,
+    body: json({}),
+    status: 401,
+    error: 'invalid_api_key',
+    badRequest: true,
+  },
+  {
+    name: 'employees body over 16 KiB',
+    operationId: 'searchEmployees',
+    method: 'POST',
+    path: '/v1/employees/search',
+    body: json({ lastName: 'x'.repeat(20_000) }),
+    status: 413,
+    error: 'payload_too_large',
+    badRequest: true,
+  },
+  {
+    name: 'employees body as text/plain',
+    operationId: 'searchEmployees',
+    method: 'POST',
+    path: '/v1/employees/search',
+    contentType: 'text/plain',
+    body: 'lastName=dur',
+    status: 415,
+    error: 'unsupported_media_type',
+    badRequest: true,
+  },
+  {
+    name: 'employees where drafts are off',
+    operationId: 'searchEmployees',
+    upstream: 'sandbox',
+    method: 'POST',
+    path: '/v1/employees/search',
+    body: json({ lastName: 'dur' }),
+    status: 404,
+    error: 'not_found',
+    badRequest: false,
+  },
+
   // getPerson
   { name: 'get a person', operationId: 'getPerson', method: 'GET', path: `/v1/persons/${ids.emile}`, status: 200, badRequest: false },
   {
@@ -340,6 +423,17 @@ const rateLimited: Scenario[] = [
     upstream: 'limited',
     method: 'POST',
     path: '/v1/persons/search',
+    body: json({ lastName: 'dur' }),
+    status: 429,
+    error: 'rate_limited',
+    badRequest: false,
+  },
+  {
+    name: 'employees over budget',
+    operationId: 'searchEmployees',
+    upstream: 'limited',
+    method: 'POST',
+    path: '/v1/employees/search',
     body: json({ lastName: 'dur' }),
     status: 429,
     error: 'rate_limited',

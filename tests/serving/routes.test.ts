@@ -8,13 +8,18 @@ import { loadServedContract } from '../../server/servedContract.js';
 describe('routes', () => {
   const api = loadContract();
 
-  it('openapi-backend finds all three operations in the contract', () => {
+  it('openapi-backend finds every operation in the contract', () => {
     expect(
       api.router
         .getOperations()
         .map((o) => `${o.method.toUpperCase()} ${o.path} ${o.operationId}`)
         .sort(),
-    ).toEqual(['GET /v1/companies/{companyId}/hello hello', 'GET /v1/persons/{personId} getPerson', 'POST /v1/persons/search searchPersons']);
+    ).toEqual([
+      'GET /v1/companies/{companyId}/hello hello',
+      'GET /v1/persons/{personId} getPerson',
+      'POST /v1/employees/search searchEmployees',
+      'POST /v1/persons/search searchPersons',
+    ]);
   });
 
   it('the server router resolves each operation and its path parameters', async () => {

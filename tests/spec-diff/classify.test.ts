@@ -57,7 +57,8 @@ describe('classifyChanges', () => {
 
   it('breaking a draft operation is reported but does not block', () => {
     const result = changed((doc) => {
-      doc.components.schemas.SearchPersonsRequest.properties.limit.maximum = 20;
+      // The page size both searches share.
+      doc.components.schemas.PageLimit.maximum = 20;
     });
     const search = operation(result, SEARCH);
     expect(search.draft).toBe(true);

@@ -8,10 +8,12 @@ CREATE TABLE access_audit (
   operation text NOT NULL,
   person_ids uuid[] NOT NULL,
   not_found_person_id uuid,
-  CONSTRAINT access_audit_operation_check CHECK ((operation = ANY (ARRAY['searchPersons'::text, 'getPerson'::text])))
+  employee_ids uuid[] NOT NULL DEFAULT '{}'::uuid[],
+  CONSTRAINT access_audit_operation_check CHECK ((operation = ANY (ARRAY['searchPersons'::text, 'getPerson'::text, 'searchEmployees'::text])))
 );
 CREATE INDEX access_audit_at ON public.access_audit USING brin (at);
 CREATE INDEX access_audit_credential_at ON public.access_audit USING btree (credential_id, at);
+CREATE INDEX access_audit_employee_ids ON public.access_audit USING gin (employee_ids) WITH (fastupdate='on', gin_pending_list_limit='65536') WHERE (operation = 'searchEmployees'::text);
 CREATE INDEX access_audit_not_found ON public.access_audit USING btree (not_found_person_id) WHERE (not_found_person_id IS NOT NULL);
 CREATE INDEX access_audit_person_ids ON public.access_audit USING gin (person_ids) WITH (fastupdate='on', gin_pending_list_limit='65536');
 CREATE TRIGGER access_audit_append_only BEFORE DELETE OR UPDATE OR TRUNCATE ON public.access_audit FOR EACH STATEMENT EXECUTE FUNCTION refuse_access_audit_change();
@@ -114,6 +116,8 @@ CREATE INDEX employees_first_name ON public.employees USING btree (first_name_fo
 CREATE INDEX employees_last_name ON public.employees USING btree (last_name_folded, company_id, person_created_at, person_id) INCLUDE (first_name_folded) WHERE (person_id IS NOT NULL);
 CREATE INDEX employees_person ON public.employees USING btree (person_id, created_at, id) WHERE (person_id IS NOT NULL);
 CREATE INDEX employees_phone ON public.employees USING btree (phone) WHERE (person_id IS NOT NULL);
+CREATE INDEX employees_unlinked ON public.employees USING btree (company_id, created_at, id) INCLUDE (first_name_folded, last_name_folded, phone) WHERE (person_id IS NULL);
+CREATE INDEX employees_unlinked_phone ON public.employees USING btree (phone) WHERE (person_id IS NULL);
 CREATE TRIGGER employees_deleted AFTER DELETE ON public.employees REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT WHEN ((current_setting('lookup.bulk'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION follow_employment_changes();
 CREATE TRIGGER employees_inserted AFTER INSERT ON public.employees REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT WHEN ((current_setting('lookup.bulk'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION follow_employment_changes();
 CREATE TRIGGER employees_locked BEFORE INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.employees FOR EACH STATEMENT EXECUTE FUNCTION lock_data_writers_first();

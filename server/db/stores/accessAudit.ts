@@ -13,6 +13,8 @@ export interface AuditEntry {
   personIds: readonly string[];
   /** A person asked for by id whom the response did not hold. */
   notFoundPersonId?: string;
+  /** The employment records with no person the response held, in its order (Search employees). */
+  employeeIds?: readonly string[];
 }
 
 /**
@@ -22,10 +24,10 @@ export interface AuditEntry {
  */
 export async function insertAuditEntries(db: Queryable, entries: readonly AuditEntry[], { synchronousCommit = true } = {}): Promise<void> {
   await db.query(
-    `INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id)
-     SELECT e.at, e.credential_id, e.operation, e.person_ids::uuid[], e.not_found_person_id
-       FROM unnest($1::timestamptz[], $2::uuid[], $3::text[], $4::text[], $5::uuid[])
-         AS e(at, credential_id, operation, person_ids, not_found_person_id)
+    `INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id, employee_ids)
+     SELECT e.at, e.credential_id, e.operation, e.person_ids::uuid[], e.not_found_person_id, e.employee_ids::uuid[]
+       FROM unnest($1::timestamptz[], $2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::text[])
+         AS e(at, credential_id, operation, person_ids, not_found_person_id, employee_ids)
        ${synchronousCommit ? '' : `CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS this_transaction`}`,
     [
       entries.map((e) => e.at.toISOString()),
@@ -35,6 +37,7 @@ export async function insertAuditEntries(db: Queryable, entries: readonly AuditE
       // a two-dimensional parameter cannot hold.
       entries.map((e) => `{${e.personIds.join(',')}}`),
       entries.map((e) => e.notFoundPersonId ?? null),
+      entries.map((e) => `{${(e.employeeIds ?? []).join(',')}}`),
     ],
     { prepared: true },
   );
@@ -47,6 +50,8 @@ export interface AuditRecord {
   operation: AuditedOperation;
   personIds: string[];
   notFoundPersonId: string | null;
+  /** The employment records with no person the response held (Search employees; empty otherwise). */
+  employeeIds: string[];
 }
 
 export interface AuditPeriod {
@@ -55,7 +60,7 @@ export interface AuditPeriod {
 }
 
 const recordColumns = `a.at, a.credential_id AS "credentialId", c.name AS "credentialName", a.operation,
-       a.person_ids::text[] AS "personIds", a.not_found_person_id AS "notFoundPersonId"`;
+       a.person_ids::text[] AS "personIds", a.not_found_person_id AS "notFoundPersonId", a.employee_ids::text[] AS "employeeIds"`;
 const inPeriod = `($2::timestamptz IS NULL OR a.at >= $2) AND ($3::timestamptz IS NULL OR a.at < $3)`;
 
 /** Every entry that returned the person or asked for them in vain, oldest first. */
@@ -66,6 +71,17 @@ export async function auditOfPerson(db: Queryable, personId: string, period: Aud
       WHERE (a.person_ids @> ARRAY[$1::uuid] OR a.not_found_person_id = $1::uuid) AND ${inPeriod}
       ORDER BY a.at, a.operation`,
     [personId, period.since ?? null, period.until ?? null],
+  );
+}
+
+/** Every entry that returned the employment record (Search employees), oldest first. */
+export async function auditOfEmployee(db: Queryable, employeeId: string, period: AuditPeriod = {}): Promise<AuditRecord[]> {
+  return db.query<AuditRecord>(
+    `SELECT ${recordColumns}
+       FROM access_audit a LEFT JOIN credentials c ON c.id = a.credential_id
+      WHERE a.operation = 'searchEmployees' AND a.employee_ids @> ARRAY[$1::uuid] AND ${inPeriod}
+      ORDER BY a.at, a.operation`,
+    [employeeId, period.since ?? null, period.until ?? null],
   );
 }
 
@@ -104,7 +120,10 @@ export async function deleteExpiredAuditEntries(tx: Queryable, retentionDays: nu
  * pass; returns how many pending-list pages it emptied. Run it inside the housekeeping lock.
  */
 export async function mergeAuditPersonIndex(tx: Queryable): Promise<number> {
-  const [merged] = await tx.query<{ pages: string }>(`SELECT gin_clean_pending_list('access_audit_person_ids'::regclass)::text AS pages`);
+  // The employee index (Search employees' entries, migration 005) keeps a pending list too.
+  const [merged] = await tx.query<{ pages: string }>(
+    `SELECT (gin_clean_pending_list('access_audit_person_ids'::regclass) + gin_clean_pending_list('access_audit_employee_ids'::regclass))::text AS pages`,
+  );
   return Number(merged!.pages);
 }
 
@@ -138,10 +157,10 @@ export async function shipAuditSpoolBatch(db: Queryable, name: string, from: num
     `WITH progress AS (
        UPDATE access_audit_spools SET shipped_bytes = $3 WHERE name = $1 AND shipped_bytes = $2 RETURNING 1
      ), shipped AS (
-       INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id)
-       SELECT e.at, e.credential_id, e.operation, e.person_ids, e.not_found_person_id
+       INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id, employee_ids)
+       SELECT e.at, e.credential_id, e.operation, e.person_ids, e.not_found_person_id, coalesce(e.employee_ids, '{}')
          FROM json_to_recordset($4::json)
-              AS e(at timestamptz, credential_id uuid, operation text, person_ids uuid[], not_found_person_id uuid)
+              AS e(at timestamptz, credential_id uuid, operation text, person_ids uuid[], not_found_person_id uuid, employee_ids uuid[])
         WHERE EXISTS (SELECT FROM progress)
        RETURNING 1
      )
