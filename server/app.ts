@@ -8,8 +8,8 @@ import { auditInStatement, auditOff, auditSpooled } from './access/auditWriter.j
 import { Housekeeping } from './access/housekeeping.js';
 import { LastUseRecorder } from './access/lastUse.js';
 import { auditDurabilityFor, type Config, ConfigError, requirePersistentStorage } from './config.js';
-import { connectDatabase } from './db/engines/connect.js';
 import { SqlEmployeeQueries } from './db/employees/queries.js';
+import { connectDatabase } from './db/engines/connect.js';
 import type { Database, Queryable } from './db/engines/database.js';
 import { SqlPersonQueries } from './db/persons/personQueries.js';
 import { migrate, pendingSteps } from './db/schema/migrate.js';
