@@ -10,6 +10,30 @@
 /** Any module of the server but those matching `allowed` (a regular expression on the path). */
 const serverExcept = (allowed) => ({ path: '^server/', pathNot: allowed });
 
+/**
+ * The server's public modules: what bench/, scripts/ and support/ may import. The
+ * configuration, the domain (its rules and types), the contract as the server reads it,
+ * the demo data, the import's entry points (index.ts, records.ts, and storedRows.ts for the
+ * bench's floors), and of db/ the engines' interface and opening, migrations, the stores,
+ * the person query (the bench's direct-SQL reference), and the replicas' router. Everything
+ * else (db/import/, db/derived/, importing/'s steps, http/, the composition roots) is the
+ * server's own: reached through these, or not at all.
+ */
+const SERVER_PUBLIC = [
+  'config\\.ts$',
+  'domain/',
+  'demo/',
+  '(contract|contractFiles|servedContract)\\.ts$',
+  'importing/(index|records|storedRows)\\.ts$',
+  'db/engines/(database|openDatabase)\\.ts$',
+  'db/schema/(migrate|structure)\\.ts$',
+  'db/stores/',
+  'db/persons/persons\\.ts$',
+  'db/replicas/(readRouting|walPosition)\\.ts$',
+  'operations/personResponses\\.ts$',
+  'http/redoc-logo\\.ts$',
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -90,6 +114,27 @@ module.exports = {
       comment: 'A production install has no devDependencies: the server may not import one (types excepted).',
       from: { path: '^server/' },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'outside-uses-server-public-modules',
+      severity: 'error',
+      comment: "The bench, the scripts and the shared support code use the server's public modules (SERVER_PUBLIC above), never its internals.",
+      from: { path: '^(bench|scripts|support)/' },
+      to: serverExcept(`^server/(${SERVER_PUBLIC.join('|')})`),
+    },
+    {
+      name: 'client-ships-alone',
+      severity: 'error',
+      comment: "The client is a package of its own: it imports the contract's generated types, never the server, tests, bench or scripts.",
+      from: { path: '^client/' },
+      to: { path: '^(server|tests|bench|scripts|support|mock|tools)/' },
+    },
+    {
+      name: 'bench-runs-not-to-reports',
+      severity: 'error',
+      comment: 'A run measures and a report reads what it measured: a run never imports a report (a report may read the types of what a run returns).',
+      from: { path: '^bench/[a-z/]*run\\.ts$' },
+      to: { path: '^bench/[a-z/]*report\\.ts$' },
     },
     {
       name: 'not-to-unresolvable',

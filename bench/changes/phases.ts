@@ -13,14 +13,13 @@ import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { copyLine } from '../../server/db/engines/copyText.js';
 import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { findPersons } from '../../server/db/persons/persons.js';
 import { migrate } from '../../server/db/schema/migrate.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
 import type { EmployeeRecord, EmploymentRecord, ImportRecord } from '../../server/importing/records.js';
-import { storedEmploymentRow } from '../../server/importing/rows.js';
+import { copyLine, storedEmploymentColumns, storedEmploymentRow } from '../../server/importing/storedRows.js';
 import type { Dataset } from '../dataset/generate.js';
 import { onEveryCpu } from '../machine.js';
 import { nodeFlagsOf } from '../nodeFlags.js';
@@ -148,7 +147,6 @@ async function rawCopy(databaseUrl: string, records: Iterable<ImportRecord>): Pr
       } else if (pending && 'employeeId' in r && r.type !== 'delete') pending.records.push(r);
     }
     flushEmployee();
-    const { copyTables } = await import('../dataset/copyFormat.js');
     const seconds: number[] = [];
     for (let i = 0; i < RAW_COPIES; i++) {
       await client.query('DROP TABLE IF EXISTS bench_copy_persons, bench_copy_employees');
@@ -157,7 +155,7 @@ async function rawCopy(databaseUrl: string, records: Iterable<ImportRecord>): Pr
       // Rows are built first (the generator's cost is not COPY's); the copy alone is timed.
       const started = performance.now();
       await copyLines(client, 'bench_copy_persons (id, created_at, updated_at)', persons);
-      await copyLines(client, `bench_copy_employees (${copyTables.employees.join(', ')})`, employees);
+      await copyLines(client, `bench_copy_employees (${storedEmploymentColumns.join(', ')})`, employees);
       seconds.push((performance.now() - started) / 1000);
     }
     await client.query('DROP TABLE bench_copy_persons, bench_copy_employees');

@@ -6,10 +6,8 @@
 // product's own work. Run in one transaction, timed, then rolled back.
 
 import pg from 'pg';
-import { copyLine } from '../../server/db/engines/copyText.js';
-import { employeeRecordColumns } from '../../server/db/import/staging.js';
 import type { ImportRecord } from '../../server/importing/records.js';
-import { employeeRow } from '../../server/importing/rows.js';
+import { copyLine, employeeRecordColumns, employeeRow } from '../../server/importing/storedRows.js';
 import { copyLines } from './copyLines.js';
 
 /** An employee record's columns, as employeeRow gives them after its line (its fields, then their folded copies). */

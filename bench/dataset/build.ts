@@ -1,15 +1,15 @@
 // ensureDataset: the database holds the dataset of this scale afterwards, built only
-// when it does not already (or when asked to rebuild). PostgreSQL is loaded with COPY,
-// PGlite through the service's import; both from the same generator.
+// when it does not already (or when asked to rebuild), through the service's own import
+// (loadImport.ts) on either engine, from the same generator.
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
 import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { migrate } from '../../server/db/schema/migrate.js';
+import { IMPORT_SESSION_SETTINGS } from '../../server/importing/index.js';
 import { type BenchCredential, type Company, createDataset, type Scale } from './generate.js';
 import { loadThroughImport } from './loadImport.js';
-import { loadPostgres } from './loadPostgres.js';
 import { type DatasetMarker, holdsScale, readMarker, writeMarker } from './marker.js';
 
 export type DatasetLocation = { engine: 'postgres'; databaseUrl: string } | { engine: 'pglite'; dataDir: string };
@@ -56,9 +56,11 @@ export async function ensureDataset(location: DatasetLocation, options: EnsureOp
       if (foreign) throw new Error(`${describe(location)} holds tables but no bench dataset: refusing to drop it; choose another --database-url`);
     }
     await recreateDatabase(location.databaseUrl);
-    log(`building ${options.scale.people.toLocaleString('en-US')} people over ${options.scale.companies} companies into ${describe(location)} with COPY`);
-    const load = await loadPostgres(location.databaseUrl, dataset, log);
-    const db = await openDatabase({ databaseUrl: location.databaseUrl, poolMax: 1 });
+    log(
+      `building ${options.scale.people.toLocaleString('en-US')} people over ${options.scale.companies} companies into ${describe(location)} through the import`,
+    );
+    const db = await openDatabase({ databaseUrl: location.databaseUrl, poolMax: 1, sessionSettings: IMPORT_SESSION_SETTINGS });
+    const load = await loadThroughImport(db, dataset);
     const marker = await writeMarker(db, options.scale, load);
     await db.close();
     return info(true, marker);
@@ -78,7 +80,7 @@ export async function ensureDataset(location: DatasetLocation, options: EnsureOp
   rmSync(location.dataDir, { recursive: true, force: true });
   mkdirSync(dirname(location.dataDir), { recursive: true });
   log(
-    `building ${options.scale.people.toLocaleString('en-US')} people over ${options.scale.companies} companies into ${describe(location)} through importRecords`,
+    `building ${options.scale.people.toLocaleString('en-US')} people over ${options.scale.companies} companies into ${describe(location)} through the import`,
   );
   const db = await openDatabase({ pgliteDataDir: location.dataDir });
   const load = await loadThroughImport(db, dataset);

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
       `${describe(location)}: ${info.built ? 'built' : 'already built'} (${info.marker.builtAt})`,
       `  ${rows}`,
       `  ${load.totalRows.toLocaleString('en-US')} rows in ${load.seconds.total.toFixed(1)} s = ${load.rowsPerSecond.toLocaleString('en-US')} rows/s` +
-        ` (load ${load.seconds.copy.toFixed(1)} s, keys and indexes ${load.seconds.indexes.toFixed(1)} s, VACUUM ANALYZE ${load.seconds.analyze.toFixed(1)} s)`,
+        ` (the import ${load.seconds.import.toFixed(1)} s, VACUUM ANALYZE ${load.seconds.analyze.toFixed(1)} s)`,
       `  credentials: ${info.credentials.map((c) => `${c.token} (${c.companies.length} ${c.companies.length === 1 ? 'company' : 'companies'})`).join(', ')}`,
       '',
     ].join('\n'),

@@ -2,7 +2,7 @@
 // half-built database never passes for a complete one.
 import type { Queryable } from '../../server/db/engines/database.js';
 import { GENERATOR_VERSION, type Scale } from './generate.js';
-import type { LoadResult } from './loadPostgres.js';
+import type { LoadResult } from './loadImport.js';
 
 export interface DatasetMarker extends Scale {
   generatorVersion: number;

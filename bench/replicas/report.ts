@@ -3,10 +3,8 @@
 // which run it comes from), since a full run does not measure replicas.
 import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
 import { median, round } from '../stats.js';
-import type { ReplicaRunResult } from './run.js';
+import { FROM_PRIMARY, FROM_REPLICA, type ReplicaRunResult } from './results.js';
 
-export const FROM_PRIMARY = 'service reading from the primary';
-export const FROM_REPLICA = 'service reading from a replica';
 const BEGIN = '<!-- replicas: written by npm run bench -- --replica -->';
 const END = '<!-- /replicas -->';
 export const REPLICA_RESULTS = 'replicas.json';

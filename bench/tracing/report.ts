@@ -3,10 +3,8 @@
 // run it comes from), since a full run measures the service with traces off only.
 import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
 import { median, round } from '../stats.js';
-import type { TracingRunResult } from './run.js';
+import { TRACES_OFF, TRACES_ON, type TracingRunResult } from './run.js';
 
-export const TRACES_OFF = 'service, traces off';
-export const TRACES_ON = 'service, traces on';
 const BEGIN = '<!-- tracing: written by npm run bench -- --tracing -->';
 const END = '<!-- /tracing -->';
 export const TRACING_RESULTS = 'tracing.json';

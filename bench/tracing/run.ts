@@ -23,7 +23,9 @@ import { childEnv, type Running, startTarget } from '../processes.js';
 import { personKinds, personWorkload } from '../scenarios.js';
 import { round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
-import { TRACES_OFF, TRACES_ON } from './report.js';
+
+export const TRACES_OFF = 'service, traces off';
+export const TRACES_ON = 'service, traces on';
 
 export interface TracingRunResult {
   startedAt: string;

@@ -7,8 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { FROM_PRIMARY, FROM_REPLICA } from '../../bench/replicas/report.js';
-import type { ReplicaRunResult } from '../../bench/replicas/run.js';
+import { FROM_PRIMARY, FROM_REPLICA, type ReplicaRunResult } from '../../bench/replicas/results.js';
 import { runBenchCommand } from '../helpers/benchCommand.js';
 import { describeReplication } from '../helpers/replicaSuite.js';
 

@@ -1,0 +1,49 @@
+// What a replica run measured (run.ts writes it, report.ts reads it): the figures kept in
+// replicas.json, and the names of the two services compared.
+import type { Measured } from '../loadHttp.js';
+import type { Machine } from '../machine.js';
+import type { BenchOptions } from '../options.js';
+
+export const FROM_PRIMARY = 'service reading from the primary';
+export const FROM_REPLICA = 'service reading from a replica';
+
+export interface ReplicaRunResult {
+  startedAt: string;
+  finishedAt: string;
+  machine: Machine;
+  postgresVersion?: string;
+  revision: string;
+  options: Pick<BenchOptions, 'durationS' | 'rounds' | 'connections' | 'warmupS' | 'kinds' | 'samples'> & { people: number; replicaMaxLagMs: number };
+  dataset: { people: number; companies: number; credential: string; credentialCompanies: number };
+  loadAverage: { start: number; end: number };
+  /** Per scenario and target, each round's measurement. */
+  comparison: { scenario: string; label: string; target: string; round: number; measured: Measured }[];
+  change?: ChangeUnderLoad;
+  /**
+   * The routing's own cost, in the bench's process: the CPU time per read of the person
+   * query run on the primary's Database directly and through a ReadRouter to the standby,
+   * in alternating blocks (the query's client side only: the database's work is not in it).
+   */
+  routing?: { label: string; reads: number; primaryUs: number; routerUs: number }[];
+}
+
+export interface ChangeUnderLoad {
+  description: string;
+  records: number;
+  importSeconds: number;
+  /** Reads from the replica-reading service with nothing being imported, then while the file is applied. */
+  idle: LoadFigures;
+  during: LoadFigures;
+  /** Sampled every LAG_SAMPLE_MS while the file was applied: the standby's heartbeat age and its replay distance. */
+  lag: { samples: number; p50Ms: number; p99Ms: number; maxMs: number; maxBytes: number; overBoundMs: number };
+  /** The reads each database answered while the file was applied (the service's db_reads_total). */
+  reads: Record<string, number>;
+}
+
+export interface LoadFigures {
+  requests: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
