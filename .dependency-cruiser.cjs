@@ -16,7 +16,7 @@ const serverExcept = (allowed) => ({ path: '^server/', pathNot: allowed });
  * the demo data, the import's entry points (index.ts, records.ts, and storedRows.ts for the
  * bench's floors), and of db/ the engines' interface and opening, migrations, the stores,
  * the person query (the bench's direct-SQL reference), and the replicas' router. Everything
- * else (db/import/, db/derived/, importing/'s steps, http/, the composition roots) is the
+ * else (db/import/, db/derived/, importing/'s steps, http/ but the Redoc files, the composition roots) is the
  * server's own: reached through these, or not at all.
  */
 const SERVER_PUBLIC = [
@@ -31,7 +31,7 @@ const SERVER_PUBLIC = [
   'db/persons/persons\\.ts$',
   'db/replicas/(readRouting|walPosition)\\.ts$',
   'operations/personResponses\\.ts$',
-  'http/redoc-logo\\.ts$',
+  'http/(docs|redoc-logo)\\.ts$',
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
