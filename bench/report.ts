@@ -313,11 +313,19 @@ const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : 'â€
 const mark = (met: boolean | undefined) => (met === undefined ? 'not measured' : met ? '**met**' : '**not met**');
 
 export function renderMarkdown(report: Report): string {
-  const { raw, summary } = report;
-  const m = raw.machine;
+  const credentialName = credentialNames(report.raw);
+  const sections = [headerSection, targetsSection, helloSection, enginesSection, changesSection, datasetsSection, explainsSection, crashesSection];
+  return sections.flatMap((section) => section(report, credentialName)).join('\n');
+}
+
+type CredentialName = ReturnType<typeof credentialNames>;
+
+/** The title and how the run was made: machine, options, code, pinning, how the service ran. */
+function headerSection(report: Report): string[] {
   const lines: string[] = [];
-  const credentialName = credentialNames(raw);
-  const date = raw.startedAt.slice(0, 10);
+  const { raw } = report;
+  const m = report.raw.machine;
+  const date = report.raw.startedAt.slice(0, 10);
   lines.push(`# Benchmark report, ${date}`, '');
   lines.push(
     `Machine: ${m.nproc} CPU (${m.cpuModel}), ${m.memoryGb} GB, ${m.os}, Node ${m.node}${raw.postgresVersion ? `, ${raw.postgresVersion.split(' on ')[0]}` : ''}${raw.postgresSharedBuffers ? ` (shared_buffers ${raw.postgresSharedBuffers}; ${raw.postgresPrewarmed ? 'tables and indexes prewarmed with pg_prewarm before measuring' : 'not prewarmed: pg_prewarm unavailable'})` : ''}.`,
@@ -332,11 +340,22 @@ export function renderMarkdown(report: Report): string {
     `The service runs as production runs it (\`npm run build\`, then \`${['node', ...nodeFlagsOf('start:prod'), 'dist/server/main.js'].join(' ')}\`), in its own process, with request logging at \`warn\` (no per-request log line) and the rate limit set far above the offered load (the bench measures throughput, not the limiter).`,
     '',
   );
+  return lines;
+}
 
+/** Each goal, what was measured, and whether it was met. */
+function targetsSection(report: Report): string[] {
+  const lines: string[] = [];
   lines.push('## Targets', '', '| Goal | Measured | |', '|---|---|---|');
   for (const t of report.targets) lines.push(`| ${t.goal} | ${t.measured} | ${mark(t.met)} |`);
   lines.push('');
+  return lines;
+}
 
+/** Hello beside its references: rates, CPU, latency, memory, cold start, instructions. */
+function helloSection(report: Report, credentialName: CredentialName): string[] {
+  const lines: string[] = [];
+  const { raw, summary } = report;
   const hello = summary.filter((r) => r.group === 'hello');
   if (hello.length) {
     const bare = hello.find((r) => r.target.startsWith('bare'));
@@ -356,7 +375,13 @@ export function renderMarkdown(report: Report): string {
     }
     lines.push('', ...helloInstructionLines(raw), ...problems(hello, credentialName));
   }
+  return lines;
+}
 
+/** The person operations on each engine beside direct SQL and the floor; on PostgreSQL, CPU per request and the access audit's cost. */
+function enginesSection(report: Report, credentialName: CredentialName): string[] {
+  const lines: string[] = [];
+  const { raw, summary } = report;
   for (const engine of ['postgres', 'pglite'] as const) {
     const rows = summary.filter((r) => r.group === engine);
     if (!rows.length) continue;
@@ -422,7 +447,13 @@ export function renderMarkdown(report: Report): string {
       );
     }
   }
+  return lines;
+}
 
+/** The data-that-changes phases: each file's rate beside a raw COPY, and searches while a change is applied. */
+function changesSection(report: Report): string[] {
+  const lines: string[] = [];
+  const { raw } = report;
   if (raw.changes) {
     const c = raw.changes;
     lines.push(
@@ -451,7 +482,13 @@ export function renderMarkdown(report: Report): string {
     if (c.phases.includes('churn'))
       lines.push('The person operations above were measured after the churn file was applied (its inverse restored the data afterwards).', '');
   }
+  return lines;
+}
 
+/** The datasets measured and how each was built. */
+function datasetsSection(report: Report): string[] {
+  const lines: string[] = [];
+  const { raw } = report;
   lines.push('## Datasets', '');
   for (const d of raw.datasets) {
     const rows = Object.entries(d.load.rows)
@@ -464,7 +501,14 @@ export function renderMarkdown(report: Report): string {
     );
   }
   lines.push('');
+  return lines;
+}
 
+/** The query plans of the filter kinds that missed their latency target. */
+function explainsSection(report: Report, credentialName: CredentialName): string[] {
+  const lines: string[] = [];
+  const { raw, summary } = report;
+  const m = report.raw.machine;
   if (raw.explains.length) {
     lines.push(
       '## Query plans of the slow filter kinds (PostgreSQL)',
@@ -502,6 +546,13 @@ export function renderMarkdown(report: Report): string {
       );
     }
   }
+  return lines;
+}
+
+/** Processes under test that ended during the run, measurements skipped, and where the raw figures are. */
+function crashesSection(report: Report): string[] {
+  const lines: string[] = [];
+  const { raw } = report;
   if (raw.crashes?.length) {
     lines.push('## Crashes', '');
     for (const c of raw.crashes)
@@ -516,7 +567,7 @@ export function renderMarkdown(report: Report): string {
   }
   if (raw.skipped.length) lines.push('## Skipped (budget or crash)', '', ...raw.skipped.map((s) => `- round ${s.round}: ${s.scenario} Â· ${s.target}`), '');
   lines.push(`Raw figures: [latest.json](latest.json). Reproduce: \`npm run bench\` (see docs/performance.md).`, '');
-  return lines.join('\n');
+  return lines;
 }
 
 /** Median instructions per hello of the service and of the bare reference, when the run counted them. */
