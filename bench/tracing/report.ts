@@ -60,7 +60,7 @@ export function tracingGoal(result: TracingRunResult): { goal: string; measured:
   const rows = tracingRows(result);
   return {
     goal: `Traces on (every request sampled) cost at most ${pct(1 - TRACING_FLOOR)} of hello and Get person throughput`,
-    measured: rows.map((r) => `${r.label} ${pct(r.ratio)} by req/s, ${pct(r.cpuRatio)} by CPU per request`).join('; '),
+    measured: `on / off: ${rows.map((r) => `${r.label} ${pct(r.ratio)} by req/s, ${pct(r.cpuRatio)} by CPU per request`).join('; ')}`,
     met: rows.every((r) => r.ratio >= TRACING_FLOOR),
   };
 }

@@ -37,11 +37,8 @@ export function requestSpans(tracer: Tracer, propagator: W3CTraceContextPropagat
       known ? method : 'HTTP',
       {
         kind: SpanKind.SERVER,
-        attributes: {
-          'http.request.method': known ? method : '_OTHER',
-          'url.scheme': 'http',
-          'network.protocol.version': req.httpVersion,
-        },
+        // The required attributes only: each one is paid for on every request, in the span and in its export.
+        attributes: { 'http.request.method': known ? method : '_OTHER', 'url.scheme': 'http' },
       },
       parent,
     );
