@@ -17,7 +17,7 @@ export function queryableSpans(tracer: Tracer, target: Queryable): Queryable {
         operation,
         {
           kind: SpanKind.CLIENT,
-          attributes: { 'db.system.name': 'postgresql', 'db.system': 'postgresql', 'db.operation.name': operation, 'db.query.text': sql },
+          attributes: { 'db.system.name': 'postgresql', 'db.operation.name': operation, 'db.query.text': statementText(sql) },
         },
         parent,
       );
@@ -42,7 +42,7 @@ export function redisSpans(tracer: Tracer, client: Redis): void {
       const operation = command.name.toUpperCase();
       const span = tracer.startSpan(
         operation,
-        { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'redis', 'db.system': 'redis', 'db.operation.name': operation, ...server } },
+        { kind: SpanKind.CLIENT, attributes: { 'db.system.name': 'redis', 'db.operation.name': operation, ...server } },
         parent,
       );
       void settle(span, command.promise).catch(() => {});
@@ -66,6 +66,24 @@ function settle<T>(span: Span, work: Promise<T>): Promise<T> {
       throw error;
     },
   );
+}
+
+/** Distinct statements are few (each is built from a handful of shapes): their recorded texts are kept. */
+const STATEMENT_TEXTS_KEPT = 1_000;
+const statementTexts = new Map<string, string>();
+
+/**
+ * The text recorded: runs of whitespace (the source's line breaks and indentation)
+ * collapsed. Get person's statement is 4 kB as written; every character of it is paid for
+ * again in each span's export.
+ */
+function statementText(sql: string): string {
+  let text = statementTexts.get(sql);
+  if (text === undefined) {
+    text = sql.replace(/\s+/g, ' ').trim();
+    if (statementTexts.size < STATEMENT_TEXTS_KEPT) statementTexts.set(sql, text);
+  }
+  return text;
 }
 
 /** The statement's first keyword (SELECT, WITH, INSERT…): its span's name. */
