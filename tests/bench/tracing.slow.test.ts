@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TracingRunResult } from '../../bench/tracing/run.js';
-import { runBench } from '../helpers/bench.js';
+import { runBenchCommand } from '../helpers/benchCommand.js';
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
 
@@ -25,7 +25,7 @@ describe.runIf(databaseUrl)('npm run bench -- --tracing, at a tiny scale', () =>
     writeFileSync(join(results, 'latest.md'), '# Benchmark report, earlier\n\n## Targets\n\nkept\n');
     const url = new URL(databaseUrl!);
     url.pathname = `/${name}`;
-    ({ exitCode, output } = await runBench([
+    ({ exitCode, output } = await runBenchCommand([
       '--tracing',
       '--people',
       '1000',
