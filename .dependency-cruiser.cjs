@@ -29,8 +29,11 @@ const SERVER_PUBLIC = [
   'db/schema/(migrate|structure)\\.ts$',
   'db/stores/',
   'db/persons/persons\\.ts$',
+  // The employee search's query, plan and SQL: the bench's direct-SQL reference and its EXPLAIN.
+  'db/employees/(queries|plan|render)\\.ts$',
   'db/replicas/(readRouting|walPosition)\\.ts$',
-  'operations/personResponses\\.ts$',
+  // The responses the bench's bare-handler floor sends, as the service shapes them.
+  'operations/(personResponses|searchEmployees)\\.ts$',
   'http/(docs|redoc-logo)\\.ts$',
 ];
 
