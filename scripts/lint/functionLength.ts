@@ -1,27 +1,13 @@
 // No function in server/ longer than MAX_LINES, nested functions included (a function's
 // lines count from its first line to its last, whatever it holds): a longer one does
 // several things and reads better as named steps. Run by `npm run lint`; prints each
-// offender as file:line name (lines) and exits 1 if there is one not listed below.
+// offender as file:line name (lines) and exits 1 if there is one.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const MAX_LINES = 100;
-
-/**
- * Functions in server/db/ allowed to be longer for now, by name (being split into plans
- * and small objects), each with why. Remove an entry when its function is split: an
- * entry that no longer names a long function fails the check too.
- */
-const PENDING = new Map<string, string>([
-  // Pending: the import's resolve step becomes a plan and small renderers (issue 50, item 1).
-  ['resolveImport', 'db/import/resolve.ts'],
-  // Pending: the engines become small objects, one method per operation (issue 50, item 2).
-  ['openPostgres', 'db/engines/postgres.ts'],
-]);
-
-const pending = (f: LongFunction) => f.file.startsWith('server/db/') && PENDING.has(f.name);
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -68,11 +54,8 @@ export function longFunctions(file: string, text: string, max = MAX_LINES): Long
 
 function main(): number {
   const offenders = [...sourceFiles(join(root, 'server'))].flatMap((path) => longFunctions(relative(root, path), readFileSync(path, 'utf8')));
-  const unlisted = offenders.filter((f) => !pending(f));
-  const stale = [...PENDING.keys()].filter((name) => !offenders.some((f) => pending(f) && f.name === name));
-  for (const f of unlisted) console.error(`${f.file}:${f.line} ${f.name} is ${f.lines} lines; at most ${MAX_LINES}: split it into named steps`);
-  for (const key of stale) console.error(`${key} is listed as pending in scripts/lint/functionLength.ts but is no longer long: remove it from the list`);
-  return unlisted.length || stale.length ? 1 : 0;
+  for (const f of offenders) console.error(`${f.file}:${f.line} ${f.name} is ${f.lines} lines; at most ${MAX_LINES}: split it into named steps`);
+  return offenders.length ? 1 : 0;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main();

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import { type Database, type DatabaseOptions, type Queryable, SESSION_SETTINGS, type Session } from './database.js';
+import { type Database, type DatabaseOptions, type Queryable, SESSION_SETTINGS, type Session, type Transaction } from './database.js';
 import { settingsStatement, statementResult, WithSettings } from './transactionPooling.js';
 
 // A `date` stays the 'YYYY-MM-DD' string PostgreSQL sends: pg would otherwise build a
@@ -18,106 +18,166 @@ const types = {
   },
 };
 
-export function openPostgres(options: DatabaseOptions): Database {
-  // The shared settings, and work_mem: enough to sort and de-duplicate the people of a
-  // large company in memory (the server default spills them to disk).
-  const settings = { ...SESSION_SETTINGS, ...(options.workMem ? { work_mem: options.workMem } : {}), ...options.sessionSettings };
-  const connectionTo = (connectionString: string | undefined, pooled: boolean) => ({
+/**
+ * How statements reach PostgreSQL: on connections of our own, with the settings for the
+ * whole session and named prepared statements; or behind a pooler in transaction mode,
+ * with the settings sent with each transaction and statements unnamed
+ * (transactionPooling.ts).
+ */
+interface StatementMode {
+  /** What a connection is opened with for this mode. */
+  connectionOptions(): pg.ClientConfig;
+  /** The statement as pg sends it. */
+  statement(sql: string, params: unknown[] | undefined, prepared: boolean): pg.QueryConfig | WithSettings;
+  /** What opens a transaction. */
+  readonly begin: string;
+}
+
+type Settings = Record<string, string | number>;
+
+/** Connections of our own: the settings for the whole session, each statement shape prepared once per connection. */
+class SessionSettings implements StatementMode {
+  readonly begin = 'BEGIN';
+  constructor(
+    private readonly settings: Settings,
+    private readonly statementTimeoutMs: number | undefined,
+  ) {}
+  connectionOptions(): pg.ClientConfig {
+    return {
+      statement_timeout: this.statementTimeoutMs || undefined,
+      options: Object.entries(this.settings)
+        .map(([name, value]) => `-c ${name}=${value}`)
+        .join(' '),
+    };
+  }
+  statement(sql: string, params: unknown[] | undefined, prepared: boolean): pg.QueryConfig {
+    return { text: sql, values: params, name: prepared ? statementName(sql) : undefined };
+  }
+}
+
+/** Behind a transaction pooler: nothing may outlive a transaction, so the settings go with each one. */
+class TransactionSettings implements StatementMode {
+  private readonly settings: string;
+  readonly begin: string;
+  constructor(settings: Settings, statementTimeoutMs: number | undefined) {
+    this.settings = settingsStatement({ ...settings, ...(statementTimeoutMs ? { statement_timeout: `${statementTimeoutMs}ms` } : {}) });
+    this.begin = `BEGIN; ${this.settings}`;
+  }
+  connectionOptions(): pg.ClientConfig {
+    return {};
+  }
+  statement(sql: string, params: unknown[] | undefined): WithSettings {
+    return new WithSettings({ text: sql, values: params }, this.settings);
+  }
+}
+
+/** A connection's options: the URL, the pool's bounds, and what the mode adds. */
+function connectionTo(connectionString: string | undefined, mode: StatementMode, options: DatabaseOptions): pg.PoolConfig {
+  return {
     connectionString,
     max: options.poolMax ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
     // Detect a peer that vanished without closing the connection (partition, dead host).
     keepAlive: true,
-    // Settings for the whole session, where a session is ours (behind a transaction
-    // pooler they go with each transaction instead).
-    ...(pooled
-      ? {}
-      : {
-          statement_timeout: options.statementTimeoutMs || undefined,
-          options: Object.entries(settings)
-            .map(([name, value]) => `-c ${name}=${value}`)
-            .join(' '),
-        }),
+    ...mode.connectionOptions(),
     types,
-  });
-  const pooled = options.transactionPooling === true;
-  const connection = connectionTo(options.databaseUrl, pooled);
-  // session(): its own connection, straight to PostgreSQL where a direct URL is given.
-  const sessionPooled = pooled && !options.databaseDirectUrl;
-  const sessionConnection = options.databaseDirectUrl ? connectionTo(options.databaseDirectUrl, false) : connection;
-  const perTransaction = pooled
-    ? settingsStatement({ ...settings, ...(options.statementTimeoutMs ? { statement_timeout: `${options.statementTimeoutMs}ms` } : {}) })
-    : undefined;
-  const pool = new pg.Pool(connection);
-  // An idle client losing its connection (database restart) must not crash the process;
-  // the pool drops it and the next query opens a fresh one.
-  pool.on('error', () => {});
+  };
+}
 
-  const run: Queryable['query'] = async (sql, params, queryOptions) => {
-    const query = perTransaction
-      ? new WithSettings({ text: sql, values: params as unknown[] }, perTransaction)
-      : { text: sql, values: params as unknown[], name: queryOptions?.prepared ? statementName(sql) : undefined };
-    if (queryOptions?.signal) return (await abortable(pool, query, queryOptions.signal)).rows as any;
-    return statementResult(await pool.query(query as pg.QueryConfig)).rows as any;
+export function openPostgres(options: DatabaseOptions): Database {
+  // The shared settings, and work_mem: enough to sort and de-duplicate the people of a
+  // large company in memory (the server default spills them to disk).
+  const settings = { ...SESSION_SETTINGS, ...(options.workMem ? { work_mem: options.workMem } : {}), ...options.sessionSettings };
+  const own = new SessionSettings(settings, options.statementTimeoutMs);
+  const mode = options.transactionPooling === true ? new TransactionSettings(settings, options.statementTimeoutMs) : own;
+  // session(): its own connection, straight to PostgreSQL where a direct URL is given.
+  const session = options.databaseDirectUrl
+    ? { connection: connectionTo(options.databaseDirectUrl, own, options), mode: own }
+    : { connection: connectionTo(options.databaseUrl, mode, options), mode };
+  return new PostgresDatabase(new pg.Pool(connectionTo(options.databaseUrl, mode, options)), mode, session, options.poolMax ?? 10);
+}
+
+/** PostgreSQL through a bounded pool, one method per operation. */
+class PostgresDatabase implements Database {
+  readonly kind = 'postgres';
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly mode: StatementMode,
+    private readonly sessions: { connection: pg.ClientConfig; mode: StatementMode },
+    private readonly poolMax: number,
+  ) {
+    // An idle client losing its connection (database restart) must not crash the process;
+    // the pool drops it and the next query opens a fresh one.
+    pool.on('error', () => {});
+  }
+
+  query: Queryable['query'] = async (sql, params, queryOptions) => {
+    const query = this.mode.statement(sql, params as unknown[], queryOptions?.prepared === true);
+    if (queryOptions?.signal) return (await abortable(this.pool, query, queryOptions.signal)).rows as any;
+    return statementResult(await this.pool.query(query as pg.QueryConfig)).rows as any;
   };
 
+  async transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    // A connection dying mid-transaction makes pg emit 'error' on the checked-out client;
+    // unheard, that would crash the process. The failed query rejects all the same.
+    let broken: Error | undefined;
+    const ignore = (error: Error) => {
+      broken = error;
+    };
+    client.on('error', ignore);
+    try {
+      await client.query(this.mode.begin);
+      const result = await work(transactionOn(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.off('error', ignore);
+      // A broken connection is dropped, not returned to the pool.
+      client.release(broken);
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  async session(): Promise<Session> {
+    const client = new pg.Client(this.sessions.connection);
+    // Heard, so a dropped connection cannot crash the process; `lost` tells the owner.
+    const lost = new Promise<void>((resolve) => {
+      client.on('error', () => resolve());
+      client.on('end', () => resolve());
+    });
+    await client.connect();
+    const { mode } = this.sessions;
+    return {
+      lost,
+      query: async (sql, params) => statementResult(await send(client, mode.statement(sql, params as unknown[], false))).rows as any,
+      close: () => client.end(),
+    };
+  }
+
+  poolStats() {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount, max: this.poolMax };
+  }
+}
+
+/** A transaction's statements on its client (the mode's settings came with BEGIN). */
+function transactionOn(client: pg.PoolClient): Transaction {
   return {
-    kind: 'postgres',
-    query: run,
-    async transaction(work) {
-      const client = await pool.connect();
-      // A connection dying mid-transaction makes pg emit 'error' on the checked-out client;
-      // unheard, that would crash the process. The failed query rejects all the same.
-      let broken: Error | undefined;
-      const ignore = (error: Error) => {
-        broken = error;
-      };
-      client.on('error', ignore);
-      try {
-        await client.query(perTransaction ? `BEGIN; ${perTransaction}` : 'BEGIN');
-        const result = await work({
-          query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as any,
-          copyIn: async (table, columns, text) => {
-            await pipeline(Readable.from([text]), client.query(copyStreams.from(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)));
-          },
-        });
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      } finally {
-        client.off('error', ignore);
-        // A broken connection is dropped, not returned to the pool.
-        client.release(broken);
-      }
+    query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as any,
+    copyIn: async (table, columns, text) => {
+      await pipeline(Readable.from([text]), client.query(copyStreams.from(`COPY ${table} (${columns.join(', ')}) FROM STDIN`)));
     },
-    async ping() {
-      await pool.query('SELECT 1');
-    },
-    async close() {
-      await pool.end();
-    },
-    async session(): Promise<Session> {
-      const client = new pg.Client(sessionConnection);
-      // Heard, so a dropped connection cannot crash the process; `lost` tells the owner.
-      const lost = new Promise<void>((resolve) => {
-        client.on('error', () => resolve());
-        client.on('end', () => resolve());
-      });
-      await client.connect();
-      return {
-        lost,
-        query: async (sql, params) =>
-          (sessionPooled
-            ? statementResult(await send(client, new WithSettings({ text: sql, values: params as unknown[] }, perTransaction!)))
-            : await client.query(sql, params as unknown[])
-          ).rows as any,
-        close: () => client.end(),
-      };
-    },
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: options.poolMax ?? 10 }),
   };
 }
 
