@@ -3,6 +3,7 @@
 // install script is declared: allowed (esbuild fetches its binary) or denied (a telemetry
 // package), and Scarf's telemetry is switched off where npm still runs its script.
 import { readFileSync } from 'node:fs';
+import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -34,5 +35,16 @@ describe('install scripts', () => {
   // switch in the root package.json keeps it from reporting.
   it('switches Scarf off where it is installed', () => {
     if (withInstallScripts().includes('@scarf/scarf')) expect(pkg.scarfSettings).toEqual({ enabled: false });
+  });
+
+  // npm warns (EBADENGINE) for every locked package whose engines exclude the Node running it:
+  // each must accept the oldest Node of each line package.json supports.
+  it('locks no package that needs a newer Node than package.json supports', () => {
+    const oldest = ['20.19.0', '22.13.0', '24.0.0'];
+    const tooNew = Object.entries<any>(lock.packages)
+      .filter(([path, entry]) => path && typeof entry.engines?.node === 'string')
+      .filter(([, entry]) => oldest.some((version) => !semver.satisfies(version, entry.engines.node)))
+      .map(([path, entry]) => `${path} (${entry.engines.node})`);
+    expect(tooNew).toEqual([]);
   });
 });
