@@ -15,10 +15,12 @@ const RUNS = Number(process.env.FORMAT_PROPERTY_RUNS ?? 2_000);
 const contract = readContractDocument();
 const ajv = (addFormatsModule as unknown as (ajv: Ajv) => Ajv)(new Ajv({ strict: false }));
 const request = contract.components.schemas.SearchPersonsRequest.properties;
+/** A schema, or the component schema its local `$ref` names (the requests share their bounds' schema). */
+const resolved = (schema: any): any => (schema.$ref ? resolved(contract.components.schemas[schema.$ref.split('/').pop()]) : schema);
 const contractAccepts = {
-  createdFrom: ajv.compile(request.createdFrom),
-  createdBefore: ajv.compile(request.createdBefore),
-  personId: ajv.compile(request.personId),
+  createdFrom: ajv.compile(resolved(request.createdFrom)),
+  createdBefore: ajv.compile(resolved(request.createdBefore)),
+  personId: ajv.compile(resolved(request.personId)),
   personIdPath: ajv.compile(contract.components.parameters.PersonId.schema),
 };
 
