@@ -4,13 +4,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { demoCredentials } from '../../server/demo/credentials.js';
 import { contractCall } from '../helpers/call.js';
 import { type ChildServer, startChildServer } from '../helpers/childServer.js';
 import { runServiceToExit } from '../helpers/commands.js';
 
 const demoToken = demoCredentials[0]!.token;
+
+/** Waits until the server's output holds `text` (the start banner is written after it listens). */
+const printed = (server: ChildServer, text: string) => vi.waitFor(() => expect(server.output()).toContain(text), { timeout: 30_000, interval: 100 });
 
 describe('development on an address other than loopback', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lookup-demo-host-'));
@@ -31,7 +34,7 @@ describe('development on an address other than loopback', () => {
     const listening = await server.waitForLog('listening');
     expect(listening.address).toBe('0.0.0.0');
     expect(listening.port).toBe(Number(new URL(server.url).port));
-    expect(server.output()).toContain('Demo tokens not loaded: HOST=0.0.0.0 is reachable from other machines');
+    await printed(server, 'Demo tokens not loaded: HOST=0.0.0.0 is reachable from other machines');
     expect(server.output()).not.toContain(demoToken);
     expect((await contractCall(server.url)('GET', '/v1/companies/acme-corp/hello', { token: demoToken })).status).toBe(401);
     await server.stop();
@@ -39,7 +42,8 @@ describe('development on an address other than loopback', () => {
 
   it('serves them with DEMO_ON_ALL_INTERFACES=1', async () => {
     const server = await start({ HOST: '0.0.0.0', DEMO_ON_ALL_INTERFACES: '1' });
-    expect(server.output()).toContain(demoToken);
+    // The banner with the tokens follows the `listening` log line.
+    await printed(server, demoToken);
     expect((await contractCall(server.url)('GET', '/v1/companies/acme-corp/hello', { token: demoToken })).status).toBe(200);
     await server.stop();
   }, 360_000);
@@ -48,7 +52,7 @@ describe('development on an address other than loopback', () => {
     const dataDir = join(dir, 'db');
     const loopback = await start({ PGLITE_DATA_DIR: dataDir });
     expect((await loopback.waitForLog('listening')).address).toBe('127.0.0.1');
-    expect(loopback.output()).toContain(demoToken);
+    await printed(loopback, demoToken);
     loopback.process.kill('SIGTERM');
     await loopback.exited;
     const refused = await runServiceToExit({ PATH: process.env.PATH, HOME: process.env.HOME, PGLITE_DATA_DIR: dataDir, HOST: '0.0.0.0' }, 180_000);
