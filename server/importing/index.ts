@@ -146,6 +146,10 @@ export async function importSource(db: Database, source: ImportSource, given: Im
       const stager = await stageSource(tx, source, ndjsonFile, options);
       step('read, check and stage');
       const summary = await resolveAndApply(tx, stager, options, step);
+      // PGlite's statements cannot be cancelled and hold the event loop, so a signal's handler
+      // has not run yet: let it run, and a signal that came during them rolls back here.
+      await new Promise((resolve) => setImmediate(resolve));
+      signal?.throwIfAborted();
       stopCancelling();
       // (Past here it commits, signal or not: the CLI says so.)
       step('done');
