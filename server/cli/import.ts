@@ -7,7 +7,15 @@
 // its line and nothing is written. --dry-run says what the file would do and writes
 // nothing. Progress goes to stderr; SIGINT or SIGTERM stops it, writing nothing.
 import { loadConfig } from '../config.js';
-import { IMPORT_SESSION_SETTINGS, ImportInterrupted, ImportParseError, ImportRejected, type ImportSummary, importFile } from '../importing/index.js';
+import {
+  IMPORT_SESSION_SETTINGS,
+  ImportInterrupted,
+  ImportParseError,
+  ImportRejected,
+  type ImportSummary,
+  importFile,
+  letSignalsIn,
+} from '../importing/index.js';
 import { ProgressReport } from '../importing/progressReport.js';
 import { storedRecordTypes } from '../importing/records.js';
 import { DEFAULT_MAX_DELETIONS_PERCENT } from '../importing/snapshotGuard.js';
@@ -63,6 +71,7 @@ async function main(argv: string[]): Promise<void> {
       timings: config.importTimings,
     });
     await progress.stop();
+    await letSignalsIn();
     process.stdout.write(renderSummary(summary, Date.now() - started));
     if (stoppedBy && !dryRun) process.stderr.write(`${stoppedBy} came as the import was committing: it was written whole\n`);
   } catch (error) {

@@ -148,7 +148,7 @@ export async function importSource(db: Database, source: ImportSource, given: Im
       const summary = await resolveAndApply(tx, stager, options, step);
       // PGlite's statements cannot be cancelled and hold the event loop, so a signal's handler
       // has not run yet: let it run, and a signal that came during them rolls back here.
-      await new Promise((resolve) => setImmediate(resolve));
+      await letSignalsIn();
       signal?.throwIfAborted();
       stopCancelling();
       // (Past here it commits, signal or not: the CLI says so.)
@@ -237,4 +237,15 @@ async function resolveAndApply(tx: Transaction, stager: Stager, options: ImportO
   summary.upkeep = await applyImport(tx, reach);
   step('apply');
   return summary;
+}
+
+/**
+ * Lets the event loop poll once, so that a signal that came while the loop was held is
+ * handled: a timer, then an immediate, which runs only after the poll of the timer's turn
+ * (an immediate alone, resumed from an I/O callback, runs before the loop polls again, and
+ * the poll is where a signal is read).
+ */
+export async function letSignalsIn(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  await new Promise((resolve) => setImmediate(resolve));
 }

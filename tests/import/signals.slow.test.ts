@@ -23,19 +23,16 @@ describeOnEngines(engines, { perEngine: 'a long import stopped, on %s', placehol
     const before = await database.fingerprint();
 
     // As a supervisor stops `npm run import`: SIGTERM to npm's pid alone; npm passes it on.
-    // KNOWN DEFECT (open in issue 48): on PGlite on a quiet machine the import is in its
-    // writing step when the signal comes, and it commits (exit 0) as if no signal had come.
-    if (engine === 'postgres') {
-      const npm = startProcess('npm', ['run', '--silent', 'import', '--', big], database.env());
-      await npm.waitFor(progressLine);
-      process.kill(npm.child.pid!, 'SIGTERM');
-      expect(await npm.exited, npm.output()).toBe(143);
-      expect(npm.output()).toMatch(/import interrupted, nothing was written\n$/);
-      expect(npm.groupAlive()).toBe(false);
-    }
+    // (On PGlite the first progress line comes as it writes, while its statements hold the event loop.)
+    const npm = startProcess('npm', ['run', '--silent', 'import', '--', big], database.env());
+    await npm.waitFor(progressLine);
+    process.kill(npm.child.pid!, 'SIGTERM');
+    expect(await npm.exited, npm.output()).toBe(143);
+    expect(npm.output()).toMatch(/import interrupted, nothing was written\n$/);
+    expect(npm.groupAlive()).toBe(false);
+    expect(await database.fingerprint()).toEqual(before);
 
-    // SIGINT to the command itself (on PGlite, the same known defect as above).
-    if (engine !== 'postgres') return;
+    // SIGINT to the command itself.
     const command = startProcess(process.execPath, ['--import', 'tsx', 'server/cli/import.ts', big], database.env());
     await command.waitFor(progressLine);
     process.kill(command.child.pid!, 'SIGINT');
