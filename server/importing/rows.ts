@@ -1,6 +1,5 @@
 // The staging and stored rows of an employment as the import computes them: its fields as
-// stored (phone in E.164, external ids distinct and in order) and its folded names. The
-// bench's bulk loader writes the same rows (bench/dataset/copyFormat.ts).
+// stored (phone in E.164, external ids distinct and in order) and its folded names.
 import type { CopyValue } from '../db/engines/copyText.js';
 import { employeeRecordColumns } from '../db/import/staging.js';
 import { type EmploymentRecordKind, employeeFields, employmentRecordKindNames, employmentRecordKinds } from '../domain/employment.js';

@@ -346,7 +346,7 @@ END
 $$;
 -- Every derived table emptied and filled again: the invariant the tests hold the kept
 -- tables to (server/db/derived/index.ts), and what a bulk load that writes employees
--- with the triggers disabled runs afterwards (bench/dataset/loadPostgres.ts).
+-- with the triggers disabled would run afterwards.
 CREATE OR REPLACE FUNCTION rebuild_derived_data() RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM lock_data_writers();
