@@ -1,10 +1,8 @@
-// The employees query as a plan and its SQL, without a database: which authorization form
-// each credential gets, which conditions each filter adds (in declared order, names as
-// literal LIKE patterns), and the rendered statement held to golden files
-// (tests/employees/golden/; a change of the SQL shows in review as a change of those).
+// The employees query as a plan, without a database: which authorization form each
+// credential gets, which conditions each filter adds (in declared order, names as literal
+// LIKE patterns). The SQL each shape sends is held by tests/persons/personSql.test.ts.
 import { describe, expect, it } from 'vitest';
 import { planEmployeeSearch } from '../../server/db/employees/plan.js';
-import { renderEmployeeSearch } from '../../server/db/employees/render.js';
 import type { EmployeeFilter } from '../../server/domain/employees.js';
 
 const base: EmployeeFilter = {
@@ -14,7 +12,6 @@ const base: EmployeeFilter = {
   limit: 50,
   offset: 0,
 };
-const audit = { credentialId: '22222222-2222-4222-8222-222222222222', operation: 'searchEmployees' as const, synchronousCommit: false };
 
 describe('the employees plan', () => {
   it('authorizes one company by equality, a few inline, many through credential_companies', () => {
@@ -33,25 +30,5 @@ describe('the employees plan', () => {
       ['created_at', 'below', '2026-01-01T00:00:00Z'],
     ]);
     expect(planEmployeeSearch(base).conditions).toEqual([]);
-  });
-});
-
-describe('the employees statement', () => {
-  const cases: [string, EmployeeFilter, typeof audit | undefined][] = [
-    ['listing-one-company', { ...base, authorizedCompanies: ['acme-corp'] }, undefined],
-    ['names-inline-audited', { ...base, firstName: 'émi', lastName: 'dur', externalIdSystems: ['payroll'], limit: 2, offset: 4 }, audit],
-    [
-      'range-joined',
-      { ...base, inlineCompaniesMax: 0, companyId: 'globex', createdFrom: '2026-01-01T00:00:00Z', createdBefore: '2026-02-01T00:00:00Z' },
-      undefined,
-    ],
-    ['phone-audited-flushed', { ...base, phone: '+14155550132' }, { ...audit, synchronousCommit: true }],
-  ];
-  it.each(cases)('%s', async (name, filter, auditing) => {
-    const { text, params } = renderEmployeeSearch(planEmployeeSearch(filter, auditing));
-    await expect(`${text}\n-- parameters: ${JSON.stringify(params)}\n`).toMatchFileSnapshot(`golden/${name}.sql`);
-    // Every placeholder has its parameter, and every parameter its placeholder.
-    const used = new Set([...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
-    expect([...used].sort((a, b) => a - b)).toEqual(params.map((_, i) => i + 1));
   });
 });

@@ -1,14 +1,16 @@
-// Golden SQL: the statement the person query and the exact lookups send to the database, for
-// every shape they take (each route, form of authorization, paging and audit), committed as
+// Golden SQL: the statement the person query, the exact lookups and the employees query send
+// to the database, for every shape they take (each route, form of authorization, paging and audit), committed as
 // text under tests/persons/golden/. A change to the SQL the database receives shows in
 // review as a change of these files (`npx vitest run --project fast tests/persons/personSql.test.ts -u`
 // rewrites them). What each shape answers is checked on both engines by the model tests;
 // this holds the text itself, placeholders and parameters included.
 import { describe, expect, it } from 'vitest';
+import { SqlEmployeeQueries } from '../../server/db/employees/queries.js';
 import type { Queryable, QueryOptions } from '../../server/db/engines/database.js';
 import { findPersons, personQuery } from '../../server/db/persons/persons.js';
 import { findPersonsByKey } from '../../server/db/persons/personsByKey.js';
 import type { AuditInStatement } from '../../server/domain/accessAudit.js';
+import type { EmployeeFilter } from '../../server/domain/employees.js';
 import { personFilters } from '../../server/domain/employment.js';
 import type { LookupKey } from '../../server/domain/personQueries.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
@@ -126,4 +128,65 @@ describe('the exact lookups send', () => {
     await findPersonsByKey(db, lookup, 'personId', asks);
     await expect(sent()).toMatchFileSnapshot('golden/personsByKey/systems-and-read-position.sql');
   });
+});
+
+describe('the employees query sends', () => {
+  const employees = (n: number, set: Partial<EmployeeFilter> = {}): EmployeeFilter => ({
+    credentialId: CREDENTIAL,
+    authorizedCompanies: companies(n),
+    inlineCompaniesMax: 3,
+    limit: 50,
+    offset: 0,
+    ...set,
+  });
+  const searched: AuditInStatement = { credentialId: CREDENTIAL, operation: 'searchEmployees', synchronousCommit: true };
+  const async = { ...searched, synchronousCommit: false };
+  /** Each shape: every form of authorization with and without the audit entry, and each filter that adds a condition. */
+  const shapes: [string, EmployeeFilter, AuditInStatement?][] = [
+    ['listing-one-company', employees(1)],
+    ['listing-inline', employees(3)],
+    ['listing-joined', employees(5)],
+    ['listing-no-companies', employees(0)],
+    ['listing-one-company-audited', employees(1), searched],
+    ['listing-inline-audited', employees(3), searched],
+    ['listing-joined-audited', employees(5), searched],
+    ['listing-one-company-audited-async', employees(1), async],
+    ['listing-inline-audited-async', employees(3, { limit: 2, offset: 4 }), async],
+    ['listing-joined-audited-async', employees(5), async],
+    ['company', employees(3, { companyId: 'co-2' })],
+    ['first-name', employees(3, { firstName: 'anna' })],
+    ['last-name', employees(1, { lastName: 'durand' })],
+    ['last-name-escaped', employees(1, { lastName: 'd%_\\r' })],
+    ['names-both-audited-async', employees(3, { firstName: 'émi', lastName: 'dur', externalIdSystems: ['payroll'], limit: 2, offset: 4 }), async],
+    ['phone', employees(3, { phone: '+14155550132' })],
+    ['phone-audited', employees(3, { phone: '+14155550132' }), searched],
+    ['created-from', employees(1, { createdFrom: '2024-01-01T12:00:00Z' })],
+    ['created-before-joined', employees(5, { createdBefore: '2024-03-01T00:00:00Z' })],
+    ['company-created-range-joined', employees(5, { companyId: 'co-2', createdFrom: '2026-01-01T00:00:00Z', createdBefore: '2026-02-01T00:00:00Z' })],
+    [
+      'every-filter-joined-audited',
+      employees(5, {
+        companyId: 'co-3',
+        firstName: 'an',
+        lastName: 'durand',
+        phone: '+14155550999',
+        createdFrom: '2024-01-01T00:00:00Z',
+        createdBefore: '2024-02-01T00:00:00Z',
+      }),
+      searched,
+    ],
+    ['systems-none', employees(2, { externalIdSystems: [] })],
+    ['systems-and-read-position', employees(2, { lastName: 'durand', externalIdSystems: ['hr', 'payroll'], readPosition: 42n }), searched],
+  ];
+  for (const [name, shape, entry] of shapes) {
+    it(name, async () => {
+      const { db, sent } = recorder({ as_of: '', total: '0', employee_id: null, employee: null });
+      await new SqlEmployeeQueries(db).findPage(shape, entry);
+      await expect(sent()).toMatchFileSnapshot(`golden/employees/${name}.sql`);
+      // Every placeholder has its parameter, and every parameter its placeholder.
+      const [, params, sql] = sent().match(/^-- params: (.*)\n-- options: .*\n([\s\S]*)$/)!;
+      const used = new Set([...sql!.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+      expect([...used].sort((a, b) => a - b)).toEqual((JSON.parse(params!) as unknown[]).map((_, i) => i + 1));
+    });
+  }
 });

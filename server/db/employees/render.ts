@@ -2,7 +2,7 @@
 // renderEmployeeSearch puts them into the one statement that reads a page. The page, its
 // exact total and every employment's JSON are read in one snapshot, taken at
 // statement_timestamp() (asOf); with the audit in the statement, its entry commits with
-// the read or neither happens. tests/employees/plan.test.ts holds the SQL to golden files.
+// the read or neither happens. tests/persons/personSql.test.ts holds the SQL of every shape.
 import { filterCondition } from '../persons/personFilters.js';
 import { AS_OF, employeeJson, iso } from '../persons/personJson.js';
 import type { Authorization, Condition, EmployeePlan } from './plan.js';

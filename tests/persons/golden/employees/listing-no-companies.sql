@@ -1,13 +1,10 @@
+-- params: [[],50,0]
+-- options: {"prepared":true}
 WITH page AS MATERIALIZED (
-       SELECT e.created_at, e.id FROM employees e WHERE e.person_id IS NULL AND e.company_id = ANY($1::text[]) AND e.first_name_folded LIKE $2 AND e.last_name_folded LIKE $3
-        ORDER BY e.created_at, e.id LIMIT $4 OFFSET $5
+       SELECT e.created_at, e.id FROM employees e WHERE e.person_id IS NULL AND e.company_id = ANY($1::text[])
+        ORDER BY e.created_at, e.id LIMIT $2 OFFSET $3
      ),
-     total AS (SELECT count(*) AS n FROM employees e WHERE e.person_id IS NULL AND e.company_id = ANY($1::text[]) AND e.first_name_folded LIKE $2 AND e.last_name_folded LIKE $3),
-     audited AS (
-       INSERT INTO access_audit (at, credential_id, operation, person_ids, employee_ids)
-       SELECT date_trunc('milliseconds', statement_timestamp()), $7::uuid, $8, '{}', ARRAY(SELECT id FROM page ORDER BY created_at, id)
-       FROM (SELECT set_config('synchronous_commit', 'off', true)) AS this_transaction
-     )
+     total AS (SELECT count(*) AS n FROM employees e WHERE e.person_id IS NULL AND e.company_id = ANY($1::text[]))
      SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of,
             (SELECT n FROM total) AS total,
             page.id AS employee_id,
@@ -15,8 +12,7 @@ WITH page AS MATERIALIZED (
     'id', e.id,
     'companyId', e.company_id,
     'personId', e.person_id,
-    'externalIds', (SELECT coalesce(jsonb_agg(x.id ORDER BY x.n), '[]') FROM jsonb_array_elements(e.external_ids) WITH ORDINALITY AS x(id, n)
-           WHERE x.id->>'system' = ANY ($6::text[])),
+    'externalIds', e.external_ids,
     'demographics', json_build_object('firstName', e.first_name, 'lastName', e.last_name, 'dateOfBirth', e.date_of_birth, 'gender', e.gender),
     'contact', json_build_object('email', e.email, 'phone', e.phone, 'address', json_build_object('line1', e.address_line1, 'line2', e.address_line2, 'city', e.city, 'state', e.state, 'postalCode', e.postal_code)),
     'membership', json_build_object('status', CASE WHEN e.membership_status = 'active' THEN 'active'
@@ -32,4 +28,3 @@ WITH page AS MATERIALIZED (
        LEFT JOIN page ON true
        LEFT JOIN employees e ON e.id = page.id
       ORDER BY page.created_at, page.id
--- parameters: [["acme-corp","globex"],"%émi%","%dur%",2,4,["payroll"],"22222222-2222-4222-8222-222222222222","searchEmployees"]

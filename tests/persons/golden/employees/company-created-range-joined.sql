@@ -1,3 +1,5 @@
+-- params: ["00000000-0000-4000-8000-0000000000c1","co-2","2026-01-01T00:00:00Z","2026-02-01T00:00:00Z",50,0]
+-- options: {"prepared":true}
 WITH page AS MATERIALIZED (
        SELECT e.created_at, e.id FROM credential_companies cc JOIN employees e ON cc.credential_id = $1::uuid AND e.company_id = cc.company_id WHERE e.person_id IS NULL AND e.company_id = $2 AND e.created_at >= $3::timestamptz AND e.created_at < $4::timestamptz
         ORDER BY e.created_at, e.id LIMIT $5 OFFSET $6
@@ -26,4 +28,3 @@ WITH page AS MATERIALIZED (
        LEFT JOIN page ON true
        LEFT JOIN employees e ON e.id = page.id
       ORDER BY page.created_at, page.id
--- parameters: ["11111111-1111-4111-8111-111111111111","globex","2026-01-01T00:00:00Z","2026-02-01T00:00:00Z",50,0]

@@ -1,13 +1,10 @@
+-- params: [["co-1","co-2","co-3"],"co-2",50,0]
+-- options: {"prepared":true}
 WITH page AS MATERIALIZED (
-       SELECT e.created_at, e.id FROM employees e WHERE e.person_id IS NULL AND e.company_id = ANY($1::text[]) AND e.phone = $2
+       SELECT e.created_at, e.id FROM employees e WHERE e.person_id IS NULL AND e.company_id = ANY($1::text[]) AND e.company_id = $2
         ORDER BY e.created_at, e.id LIMIT $3 OFFSET $4
      ),
-     total AS (SELECT count(*) AS n FROM employees e WHERE e.person_id IS NULL AND e.company_id = ANY($1::text[]) AND e.phone = $2),
-     audited AS (
-       INSERT INTO access_audit (at, credential_id, operation, person_ids, employee_ids)
-       SELECT date_trunc('milliseconds', statement_timestamp()), $5::uuid, $6, '{}', ARRAY(SELECT id FROM page ORDER BY created_at, id)
-       
-     )
+     total AS (SELECT count(*) AS n FROM employees e WHERE e.person_id IS NULL AND e.company_id = ANY($1::text[]) AND e.company_id = $2)
      SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of,
             (SELECT n FROM total) AS total,
             page.id AS employee_id,
@@ -31,4 +28,3 @@ WITH page AS MATERIALIZED (
        LEFT JOIN page ON true
        LEFT JOIN employees e ON e.id = page.id
       ORDER BY page.created_at, page.id
--- parameters: [["acme-corp","globex"],"+14155550132",50,0,"22222222-2222-4222-8222-222222222222","searchEmployees"]

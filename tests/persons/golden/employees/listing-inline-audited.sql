@@ -1,8 +1,15 @@
+-- params: [["co-1","co-2","co-3"],50,0,"00000000-0000-4000-8000-0000000000c1","searchEmployees"]
+-- options: {"prepared":true}
 WITH page AS MATERIALIZED (
-       SELECT e.created_at, e.id FROM employees e WHERE e.person_id IS NULL AND e.company_id = $1::text
+       SELECT e.created_at, e.id FROM employees e WHERE e.person_id IS NULL AND e.company_id = ANY($1::text[])
         ORDER BY e.created_at, e.id LIMIT $2 OFFSET $3
      ),
-     total AS (SELECT count(*) AS n FROM employees e WHERE e.person_id IS NULL AND e.company_id = $1::text)
+     total AS (SELECT count(*) AS n FROM employees e WHERE e.person_id IS NULL AND e.company_id = ANY($1::text[])),
+     audited AS (
+       INSERT INTO access_audit (at, credential_id, operation, person_ids, employee_ids)
+       SELECT date_trunc('milliseconds', statement_timestamp()), $4::uuid, $5, '{}', ARRAY(SELECT id FROM page ORDER BY created_at, id)
+       
+     )
      SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of,
             (SELECT n FROM total) AS total,
             page.id AS employee_id,
@@ -26,4 +33,3 @@ WITH page AS MATERIALIZED (
        LEFT JOIN page ON true
        LEFT JOIN employees e ON e.id = page.id
       ORDER BY page.created_at, page.id
--- parameters: ["acme-corp",50,0]
