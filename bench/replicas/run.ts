@@ -1,7 +1,7 @@
 // `npm run bench -- --replica`: the service reading from a hot standby beside the same
 // service reading from the primary, in one alternating run on one machine, then the
 // replication lag and the read p99 while a change file is applied to the primary. The
-// bench makes its own primary and standby (tests/helpers/replicatedCluster.ts: initdb,
+// bench makes its own primary and standby (support/replicatedCluster.ts: initdb,
 // pg_basebackup -R, pg_ctl), with durability on as in production, and its own dataset
 // there; it never touches the machine's own clusters.
 import { spawnSync } from 'node:child_process';
@@ -19,7 +19,7 @@ import { walPosition } from '../../server/db/replicas/walPosition.js';
 import { findActiveCredential } from '../../server/db/stores/credentials.js';
 import type { Credential } from '../../server/domain/credentials.js';
 import { hashToken } from '../../server/domain/tokens.js';
-import { type ReplicatedCluster, startReplicatedCluster } from '../../tests/helpers/replicatedCluster.js';
+import { type ReplicatedCluster, startReplicatedCluster } from '../../support/replicatedCluster.js';
 import { peopleChange, writeNdjson } from '../changes/files.js';
 import { runImportCli } from '../changes/phases.js';
 import { databaseBackendsCpu } from '../cpu.js';

@@ -7,8 +7,8 @@ import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { migrate } from '../../server/db/schema/migrate.js';
 import { importRecords } from '../../server/importing/index.js';
+import { type ReplicatedCluster, startReplicatedCluster } from '../../support/replicatedCluster.js';
 import { smallDataset } from '../fixtures/small.js';
-import { type ReplicatedCluster, startReplicatedCluster } from './replicatedCluster.js';
 import { type ConfiguredServer, startConfiguredServer } from './server.js';
 
 export interface ReplicaSetup {

@@ -4,10 +4,10 @@ import type { Database } from '../../server/db/engines/database.js';
 import { insertCredential, revokeCredential } from '../../server/db/stores/credentials.js';
 import { hashToken, newToken } from '../../server/domain/tokens.js';
 import { CONFIRMATIONS_PER_SECOND } from '../../server/http/authenticate.js';
+import type { ReplicatedCluster } from '../../support/replicatedCluster.js';
 import { ids, tokens } from '../fixtures/small.js';
 import { type ReplicaSetup, replicatedSmallDataset } from '../helpers/replicaSetup.js';
 import { describeReplication } from '../helpers/replicaSuite.js';
-import type { ReplicatedCluster } from '../helpers/replicatedCluster.js';
 import type { ConfiguredServer } from '../helpers/server.js';
 
 describeReplication('credentials across replication lag', () => {

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../server/db/engines/database.js';
+import type { ReplicatedCluster } from '../../support/replicatedCluster.js';
 import { ids, tokens } from '../fixtures/small.js';
 import { type ReplicaSetup, replicatedSmallDataset } from '../helpers/replicaSetup.js';
 import { describeReplication } from '../helpers/replicaSuite.js';
-import type { ReplicatedCluster } from '../helpers/replicatedCluster.js';
 import type { ConfiguredServer } from '../helpers/server.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

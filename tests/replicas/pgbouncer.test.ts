@@ -2,10 +2,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Database } from '../../server/db/engines/database.js';
 import { openPostgres } from '../../server/db/engines/postgres.js';
+import type { PgBouncer, ReplicatedCluster } from '../../support/replicatedCluster.js';
 import { ids, tokens } from '../fixtures/small.js';
 import { type ReplicaSetup, replicatedSmallDataset } from '../helpers/replicaSetup.js';
 import { describeReplication } from '../helpers/replicaSuite.js';
-import type { PgBouncer, ReplicatedCluster } from '../helpers/replicatedCluster.js';
 
 const SETTINGS = `SELECT current_setting('join_collapse_limit') AS join_collapse_limit, current_setting('jit') AS jit,
                           current_setting('plan_cache_mode') AS plan_cache_mode, current_setting('work_mem') AS work_mem,

@@ -3,10 +3,10 @@ import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { migrate } from '../../server/db/schema/migrate.js';
 import { importRecords } from '../../server/importing/index.js';
+import type { ReplicatedCluster } from '../../support/replicatedCluster.js';
 import { employee, ids, tokens } from '../fixtures/small.js';
 import { type ReplicaSetup, replicatedSmallDataset } from '../helpers/replicaSetup.js';
 import { describeReplication } from '../helpers/replicaSuite.js';
-import type { ReplicatedCluster } from '../helpers/replicatedCluster.js';
 import type { ConfiguredServer } from '../helpers/server.js';
 import { expectModelAgreement } from '../persons/modelComparison.js';
 

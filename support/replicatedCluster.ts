@@ -1,8 +1,8 @@
-// A PostgreSQL primary and a hot standby streaming from it, made for one test file and
-// removed after it (on failure too, and at process exit if the file never got there): the
-// primary by initdb on a port of its own (wal_level=replica, a replication line in its
-// pg_hba.conf), the standby by pg_basebackup -R from it, each started with pg_ctl, as the
-// postgres user when the tests run as root. Nothing touches the machine's own clusters.
+// A PostgreSQL primary and a hot standby streaming from it, made for one test file (or one
+// `npm run bench -- --replica`) and removed after it (on failure too, and at process exit
+// if it never got there): the primary by initdb on a port of its own (wal_level=replica, a
+// replication line in its pg_hba.conf), the standby by pg_basebackup -R from it, each
+// started with pg_ctl, as the postgres user when run as root. Nothing touches the machine's own clusters.
 // Replay is paused and resumed on demand (pg_wal_replay_pause), which makes lag at will;
 // the primary records commit timestamps, which the asOf tests hold answers to.
 import { execFile, execFileSync } from 'node:child_process';
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from './npmScripts.js';
+import { freePort } from './serviceProcess.js';
 
 const run = promisify(execFile);
 
