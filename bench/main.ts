@@ -2,7 +2,7 @@
 // alternating run, within a time budget; writes bench/results/latest.{json,md}.
 // Options (see options.ts): --duration 5 --rounds 2 --budget 1800 --connections 10
 //   --people 1000000 --database-url postgres://… --no-postgres
-//   --pglite-people 10000 --no-pglite --references bare,openapiBackend,fastify,prism
+//   --pglite-people 10000 --no-pglite --references bare (or '' for none)
 //   --kinds getPerson,nameSubstring,… --credentials oneLarge,hundred --no-worst-case --out dir
 //   --no-audit-comparison (skip measuring the service with its access audit off)
 //   --no-instructions (skip counting hello's instructions under valgrind's callgrind)

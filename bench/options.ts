@@ -40,9 +40,8 @@ export interface BenchOptions {
   credentials: Exclude<CredentialKey, 'every'>[];
   worstCase: boolean;
   /**
-   * Also run the service with the access audit off and with AUDIT_DURABILITY=flush
-   * (PostgreSQL), measured side by side with it as shipped for Get person and the searches
-   * in AUDITED_KINDS: the audit's cost.
+   * Also run the service with the access audit off (PostgreSQL), measured side by side with
+   * it as shipped for Get person and the searches in AUDITED_KINDS: the audit's cost.
    */
   auditComparison: boolean;
   /** Filter values drawn per scenario. */
@@ -92,7 +91,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       'pglite-people': { type: 'string', default: '10000' },
       'pglite-dir': { type: 'string' },
       'no-pglite': { type: 'boolean', default: false },
-      references: { type: 'string', default: 'bare,openapiBackend,fastify,prism' },
+      references: { type: 'string', default: 'bare' },
       kinds: { type: 'string', default: [...Object.keys(personKinds), ...Object.keys(employeeKinds)].join(',') },
       credentials: { type: 'string', default: 'oneLarge,hundred' },
       'no-worst-case': { type: 'boolean', default: false },
@@ -151,7 +150,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     pglite: values['no-pglite']
       ? undefined
       : { dataDir: values['pglite-dir'] ?? `${benchDir}.data/pglite-${pglitePeople}-${seed}`, people: pglitePeople, seed },
-    references: list('references', values.references, ['bare', 'openapiBackend', 'fastify', 'prism']),
+    references: list('references', values.references, ['bare']),
     kinds: list<PersonKind | EmployeeKind>('kinds', values.kinds, [...Object.keys(personKinds), ...Object.keys(employeeKinds)]).filter(
       (k): k is PersonKind => k in personKinds,
     ),

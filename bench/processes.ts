@@ -11,8 +11,6 @@ export interface TargetSpec {
   name: string;
   argv: string[];
   env: Record<string, string>;
-  /** Passes the port as this command-line flag (Prism) rather than as PORT. */
-  portFlag?: string;
   /** A request that answers 200 once the target is ready (an authenticated hello). */
   ready: { path: string; token: string };
 }
@@ -57,7 +55,7 @@ export async function startTarget(spec: TargetSpec, cpu: number | undefined, tim
   const port = await freePort();
   const started = performance.now();
   const target = await startServiceProcess({
-    command: onCpu(spec.portFlag ? [...spec.argv, spec.portFlag, String(port)] : spec.argv, cpu),
+    command: onCpu(spec.argv, cpu),
     baseEnv: childEnv({}),
     env: { ...spec.env, PORT: String(port) },
     ready: { port, ...spec.ready },

@@ -7,7 +7,7 @@ import type { Engine } from './plan.js';
 import type { RunResult } from './run.js';
 import type { PersonKind } from './scenarios.js';
 import { median } from './stats.js';
-import { auditFlushName, auditOffName, BARE_SEARCH } from './targets.js';
+import { auditOffName, BARE_SEARCH } from './targets.js';
 
 export interface Row {
   scenario: string;
@@ -296,14 +296,13 @@ function mergeUsPerRequest(raw: RunResult, on: Row): number | undefined {
   return (on.auditIdsPerResponse * merge.cpuMs * 1000) / merge.ids;
 }
 
-/** The service with its access audit on (as configured by default, and flushed to disk) and off, per scenario measured so. */
-function auditCost(rows: Row[], serviceName: string): { on: Row; off: Row; flush?: Row; ratio: number }[] {
+/** The service with its access audit on (as configured by default) and off, per scenario measured so. */
+function auditCost(rows: Row[], serviceName: string): { on: Row; off: Row; ratio: number }[] {
   return rows
     .filter((r) => r.target === auditOffName(serviceName))
     .flatMap((off) => {
       const on = rows.find((r) => r.scenario === off.scenario && r.target === serviceName);
-      const flush = rows.find((r) => r.scenario === off.scenario && r.target === auditFlushName(serviceName));
-      return on ? [{ on, off, flush, ratio: on.rps / off.rps }] : [];
+      return on ? [{ on, off, ratio: on.rps / off.rps }] : [];
     });
 }
 
@@ -416,26 +415,26 @@ function enginesSection(report: Report, credentialName: CredentialName): string[
       lines.push(
         `### Access audit cost on ${engineName[engine]}`,
         '',
-        `The service as above (access audit on, as shipped: \`AUDIT_DURABILITY=spool\`, each response's entry appended to the instance's spool file by a synchronous write before the response is sent, and shipped into the audit table in batches), the same service with \`AUDIT_DURABILITY=flush\` (the person query's own statement writes the entry, and each response waits for its commit's flush to disk) and with \`AUDIT_ENABLED=false\`, measured side by side in the same alternating rounds.`,
+        `The service as above (access audit on, as shipped: \`AUDIT_DURABILITY=spool\`, each response's entry appended to the instance's spool file by a synchronous write before the response is sent, and shipped into the audit table in batches) and the same service with \`AUDIT_ENABLED=false\`, measured side by side in the same alternating rounds.`,
         '',
-        '| Operation / filter | Credential | audit on req/s | flushed req/s | audit off req/s | on / off | flushed / off | on p50 ms | on p99 ms | flushed p99 ms | off p50 ms | off p99 ms |',
-        '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+        '| Operation / filter | Credential | audit on req/s | audit off req/s | on / off | on p50 ms | on p99 ms | off p50 ms | off p99 ms |',
+        '|---|---|---:|---:|---:|---:|---:|---:|---:|',
         ...audit.map(
-          ({ on, off, flush, ratio }) =>
-            `| ${on.label} | ${credentialName(engine, on.credential)} | ${int(on.rps)} | ${flush ? int(flush.rps) : '–'} | ${int(off.rps)} | ${pct(ratio)} | ${flush ? pct(flush.rps / off.rps) : '–'} | ${ms(on.p50)} | ${ms(on.p99)} | ${flush ? ms(flush.p99) : '–'} | ${ms(off.p50)} | ${ms(off.p99)} |`,
+          ({ on, off, ratio }) =>
+            `| ${on.label} | ${credentialName(engine, on.credential)} | ${int(on.rps)} | ${int(off.rps)} | ${pct(ratio)} | ${ms(on.p50)} | ${ms(on.p99)} | ${ms(off.p50)} | ${ms(off.p99)} |`,
         ),
         '',
         'CPU time per request (medians over the rounds), of the service process and of the bench database\'s PostgreSQL backends (which include the spool\'s shipping), measured around the same runs: steadier than req/s on a shared host. "off / on" is the throughput ratio a machine bound by these CPUs would show.',
         '',
-        '| Operation / filter | Credential | on: service + database µs | ids per response | deferred index merge µs | flushed: service + database µs | off: service + database µs | CPU off / on | CPU off / (on + merge) | CPU off / flushed |',
-        '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
-        ...audit.map(({ on, off, flush }) => {
+        '| Operation / filter | Credential | on: service + database µs | ids per response | deferred index merge µs | off: service + database µs | CPU off / on | CPU off / (on + merge) |',
+        '|---|---|---:|---:|---:|---:|---:|---:|',
+        ...audit.map(({ on, off }) => {
           const total = (r: Row | undefined) =>
             r?.cpuUsPerRequest !== undefined && r.dbCpuUsPerRequest !== undefined ? r.cpuUsPerRequest + r.dbCpuUsPerRequest : undefined;
           const cell = (r: Row | undefined) => (total(r) === undefined ? '–' : `${ms(r!.cpuUsPerRequest!)} + ${ms(r!.dbCpuUsPerRequest!)} = ${ms(total(r)!)}`);
           const ratio = (r: Row | undefined, extra = 0) => (total(r) && total(off) ? pct(total(off)! / (total(r)! + extra)) : '–');
           const merge = mergeUsPerRequest(raw, on);
-          return `| ${on.label} | ${credentialName(engine, on.credential)} | ${cell(on)} | ${on.auditIdsPerResponse === undefined ? '–' : ms(on.auditIdsPerResponse)} | ${merge === undefined ? '–' : ms(merge)} | ${cell(flush)} | ${cell(off)} | ${ratio(on)} | ${merge === undefined ? '–' : ratio(on, merge)} | ${ratio(flush)} |`;
+          return `| ${on.label} | ${credentialName(engine, on.credential)} | ${cell(on)} | ${on.auditIdsPerResponse === undefined ? '–' : ms(on.auditIdsPerResponse)} | ${merge === undefined ? '–' : ms(merge)} | ${cell(off)} | ${ratio(on)} | ${merge === undefined ? '–' : ratio(on, merge)} |`;
         }),
         '',
         ...(raw.auditIndexMerge

@@ -31,7 +31,7 @@ import { prewarm } from './prewarm.js';
 import { childEnv, type Running, startTarget, type TargetSpec } from './processes.js';
 import { AUDITED_KINDS, type PersonKind, personKinds, personWorkload, worstCaseWorkload } from './scenarios.js';
 import { round } from './stats.js';
-import { auditFlushName, auditOffName, BARE_SEARCH, bareSearchTarget, helloReferenceNames, helloReferenceTarget, serviceTarget } from './targets.js';
+import { auditOffName, BARE_HELLO, BARE_SEARCH, bareSearchTarget, helloReferenceTarget, serviceTarget } from './targets.js';
 
 export interface DatasetSummary {
   engine: Engine;
@@ -139,10 +139,9 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     const service = `service (${engineName[engine]})`;
     const oneLarge = credential('oneLarge');
     specs[service] = serviceTarget(service, location, { companyId: oneLarge.companies[0]!, token: oneLarge.token });
-    // The same service with its access audit off, and waiting for each entry's disk flush,
-    // for the kinds the audit's cost is measured on.
+    // The same service with its access audit off, for the kinds the audit's cost is measured on.
     const auditVariants: Record<string, Record<string, string>> = engine === 'postgres' && options.auditComparison
-      ? { [auditOffName(service)]: { AUDIT_ENABLED: 'false' }, [auditFlushName(service)]: { AUDIT_DURABILITY: 'flush' } }
+      ? { [auditOffName(service)]: { AUDIT_ENABLED: 'false' } }
       : {};
     for (const [name, env] of Object.entries(auditVariants))
       specs[name] = serviceTarget(name, location, { companyId: oneLarge.companies[0]!, token: oneLarge.token }, env);
@@ -268,8 +267,8 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const companyId = helloCredential.companies[0]!;
   const helloTargets: Scenario['targets'] = { [helloService.name]: { kind: 'http', process: helloService.name } };
   const referenceCredentials = (infos.postgres ?? infos.pglite)!.credentials.map(({ token, companies }) => ({ token, companies }));
-  for (const reference of options.references) {
-    const spec = helloReferenceTarget(reference, referenceCredentials, { companyId, token: helloCredential.token });
+  if (options.references.includes('bare')) {
+    const spec = helloReferenceTarget(referenceCredentials, { companyId, token: helloCredential.token });
     specs[spec.name] = spec;
     helloTargets[spec.name] = { kind: 'http', process: spec.name };
   }
@@ -411,7 +410,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   }
   // After every measurement, on an idle host: a target under callgrind takes a core for minutes.
   let helloInstructions: RunResult['helloInstructions'];
-  const counted = [helloService.name, helloReferenceNames.bare].filter((name) => specs[name]);
+  const counted = [helloService.name, BARE_HELLO].filter((name) => specs[name]);
   if (options.instructions && counted.length === 2 && callgrindAvailable()) {
     helloInstructions = {};
     for (const name of counted) {

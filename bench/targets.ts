@@ -1,6 +1,6 @@
 // The processes the bench starts: the service (as production runs it, `npm run build` then
-// `npm run start:prod`'s node with its flags, on PostgreSQL or PGlite) and the hello references. Each
-// answers an authenticated hello when ready.
+// `npm run start:prod`'s node with its flags, on PostgreSQL or PGlite) and the references on
+// bare node:http. Each answers an authenticated hello when ready.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from '../scripts/build.js';
@@ -19,14 +19,12 @@ function builtServer(): string[] {
   return [process.execPath, ...nodeFlagsOf('start:prod'), join(benchBuild, 'server', 'main.js')];
 }
 
-export type HelloReference = 'bare' | 'openapiBackend' | 'fastify' | 'prism';
-
-export const helloReferenceNames: Record<HelloReference, string> = {
-  bare: 'bare node:http handler',
-  openapiBackend: 'stock openapi-backend (handleRequest)',
-  fastify: 'fastify 5',
-  prism: 'Prism mock',
-};
+/**
+ * Hello's reference: a bare node:http handler. (fastify, stock openapi-backend and the Prism
+ * mock were measured beside it once; docs/performance.md keeps what they showed.)
+ */
+export type HelloReference = 'bare';
+export const BARE_HELLO = 'bare node:http handler';
 
 export interface ReadyCheck {
   companyId: string;
@@ -74,33 +72,14 @@ export function bareSearchTarget(serviceEnv: Record<string, string>, credentials
   };
 }
 
-/** The same service with its access audit off, and with it waiting for each entry's flush to disk (AUDIT_DURABILITY=flush). */
+/** The same service with its access audit off. */
 export const auditOffName = (service: string) => service.replace(/\)$/, ', audit off)');
-export const auditFlushName = (service: string) => service.replace(/\)$/, ', audit flushed to disk)');
 
-export function helloReferenceTarget(reference: HelloReference, credentials: { token: string; companies: string[] }[], ready: ReadyCheck): TargetSpec {
-  const env = { BENCH_CREDENTIALS: JSON.stringify(credentials) };
-  const argv = {
-    bare: tsx('bench/references/bareHello.ts'),
-    openapiBackend: tsx('bench/references/openapiBackendHello.ts'),
-    fastify: tsx('bench/references/fastifyHello.ts'),
-    // `prism mock generated/openapi.full.yaml`, logging at warn like the others.
-    prism: [
-      process.execPath,
-      `${root}node_modules/@stoplight/prism-cli/dist/index.js`,
-      'mock',
-      `${root}generated/openapi.full.yaml`,
-      '--host',
-      '127.0.0.1',
-      '--verboseLevel',
-      'warn',
-    ],
-  }[reference];
+export function helloReferenceTarget(credentials: { token: string; companies: string[] }[], ready: ReadyCheck): TargetSpec {
   return {
-    name: helloReferenceNames[reference],
-    argv,
-    env,
-    portFlag: reference === 'prism' ? '--port' : undefined,
+    name: BARE_HELLO,
+    argv: tsx('bench/references/bareHello.ts'),
+    env: { BENCH_CREDENTIALS: JSON.stringify(credentials) },
     ready: { path: `/v1/companies/${ready.companyId}/hello`, token: ready.token },
   };
 }

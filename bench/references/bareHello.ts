@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import { bearerCheck, HELLO_PATH, statusOf } from './bearer.js';
 
-const { check } = bearerCheck();
+const check = bearerCheck();
 
 createServer((req, res) => {
   const match = req.method === 'GET' ? HELLO_PATH.exec(req.url ?? '') : null;

@@ -1,4 +1,4 @@
-// The bearer check every hello reference does, the same work as the service's hot path
+// The bearer check of the bare hello reference, the same work as the service's hot path
 // with a warm credential cache: parse the header, SHA-256 the token, one Map lookup,
 // then a Set lookup for the company. Credentials come from BENCH_CREDENTIALS (JSON
 // [{token, companies}]), hashed at start as the database would hold them.
@@ -17,29 +17,17 @@ export function bearerTokenHash(header: string | undefined): string | undefined 
 
 export type BearerOutcome = 'ok' | 'invalid_api_key' | 'forbidden';
 
-export interface BearerCheck {
-  /** The companies of the header's credential, or undefined for a missing or unknown token. */
-  companiesOf(header: string | undefined): ReadonlySet<string> | undefined;
-  /** Authentication and authorization of one company in one go. */
-  check(header: string | undefined, companyId: string): BearerOutcome;
-}
-
-export function bearerCheck(json = process.env.BENCH_CREDENTIALS ?? '[]'): BearerCheck {
+/** Authentication and authorization of one company in one go. */
+export function bearerCheck(json = process.env.BENCH_CREDENTIALS ?? '[]'): (header: string | undefined, companyId: string) => BearerOutcome {
   const byHash = new Map<string, Set<string>>();
   for (const { token, companies } of JSON.parse(json) as { token: string; companies: string[] }[]) {
     byHash.set(hashTokenBase64(token), new Set(companies));
   }
-  const companiesOf = (header: string | undefined) => {
+  return (header, companyId) => {
     const hash = bearerTokenHash(header);
-    return hash === undefined ? undefined : byHash.get(hash);
-  };
-  return {
-    companiesOf,
-    check(header, companyId) {
-      const companies = companiesOf(header);
-      if (!companies) return 'invalid_api_key';
-      return companies.has(companyId) ? 'ok' : 'forbidden';
-    },
+    const companies = hash === undefined ? undefined : byHash.get(hash);
+    if (!companies) return 'invalid_api_key';
+    return companies.has(companyId) ? 'ok' : 'forbidden';
   };
 }
 

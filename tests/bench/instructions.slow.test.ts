@@ -9,7 +9,7 @@ const credential = { token: 'plk_instructions_test', companies: ['acme'] };
 
 describe.runIf(callgrindAvailable())('hello instructions per request under callgrind', () => {
   it('counts each batch of answered requests apart, alike from batch to batch', async () => {
-    const bare = helloReferenceTarget('bare', [credential], { companyId: 'acme', token: credential.token });
+    const bare = helloReferenceTarget([credential], { companyId: 'acme', token: credential.token });
     const counted = await countInstructions(bare, { path: '/v1/companies/acme/hello', token: credential.token }, 4, {
       warmupRequests: 400,
       batchRequests: 400,

@@ -1,8 +1,8 @@
 // The bench, end to end at a tiny scale, so that it cannot rot: a 200-person PGlite
-// dataset built through the import; hello on the service and three references (bare
-// node:http, stock openapi-backend, fastify); Get person, a name search and the worst
-// case against direct SQL; 1 s per measurement. Run as its own process, as
-// `npm run bench` is (it pins itself to a core with taskset).
+// dataset built through the import; hello on the service and the bare node:http
+// reference; Get person, a name search and the worst case against direct SQL; 1 s per
+// measurement. Run as its own process, as `npm run bench` is (it pins itself to a core
+// with taskset).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,7 +25,7 @@ beforeAll(async () => {
     '--pglite-dir',
     join(work, 'pglite'),
     '--references',
-    'bare,openapiBackend,fastify',
+    'bare',
     // Counted apart (instructions.slow.test.ts): under callgrind each target takes minutes.
     '--no-instructions',
     '--kinds',
@@ -56,8 +56,6 @@ describe('npm run bench (tiny scale)', () => {
       [
         'hello · service (PGlite)',
         'hello · bare node:http handler',
-        'hello · stock openapi-backend (handleRequest)',
-        'hello · fastify 5',
         'pglite:getPerson:oneLarge · service (PGlite)',
         'pglite:getPerson:oneLarge · direct SQL',
         'pglite:nameSubstring:oneLarge · service (PGlite)',
@@ -129,7 +127,7 @@ describe.runIf(databaseUrl)('npm run bench on PostgreSQL: access audit on and of
     await admin.end();
   });
 
-  it('measures Get person and a search with the audit on, flushed to disk and off, and beside the bare node:http floor, and reports the ratios as targets', () => {
+  it('measures Get person and a search with the audit on and off, and beside the bare node:http floor, and reports the ratios as targets', () => {
     expect(code, log).toBe(0);
     const audited = report.summary
       .filter((r) => r.group === 'postgres')
@@ -139,12 +137,10 @@ describe.runIf(databaseUrl)('npm run bench on PostgreSQL: access audit on and of
       [
         'postgres:getPerson:oneLarge · service (PostgreSQL)',
         'postgres:getPerson:oneLarge · service (PostgreSQL, audit off)',
-        'postgres:getPerson:oneLarge · service (PostgreSQL, audit flushed to disk)',
         'postgres:getPerson:oneLarge · direct SQL',
         'postgres:getPerson:oneLarge · node:http + findPersons',
         'postgres:createdRange:oneLarge · service (PostgreSQL)',
         'postgres:createdRange:oneLarge · service (PostgreSQL, audit off)',
-        'postgres:createdRange:oneLarge · service (PostgreSQL, audit flushed to disk)',
         'postgres:createdRange:oneLarge · direct SQL',
         'postgres:createdRange:oneLarge · node:http + findPersons',
       ].sort(),
