@@ -13,16 +13,18 @@ const serverExcept = (allowed) => ({ path: '^server/', pathNot: allowed });
 /**
  * The server's public modules: what bench/, scripts/ and support/ may import. The
  * configuration, the domain (its rules and types), the contract as the server reads it,
- * the demo data, the import's entry points (index.ts, records.ts, and storedRows.ts for the
- * bench's floors), and of db/ the engines' interface and opening, migrations, the stores,
- * the person query (the bench's direct-SQL reference), and the replicas' router. Everything
- * else (db/import/, db/derived/, importing/'s steps, http/ but the Redoc files, the composition roots) is the
- * server's own: reached through these, or not at all.
+ * the demo data and the one dataset generator (the demo's, the bench's and the tests'),
+ * the import's entry points (index.ts, records.ts, and storedRows.ts for the bench's
+ * floors), and of db/ the engines' interface and opening, migrations, the stores, the
+ * person query (the bench's direct-SQL reference), and the replicas' router. Everything
+ * else (db/import/, db/derived/, importing/'s steps, http/ but the Redoc files, the
+ * composition roots) is the server's own: reached through these, or not at all.
  */
 const SERVER_PUBLIC = [
   'config\\.ts$',
   'domain/',
   'demo/',
+  'dataset/',
   '(contract|contractFiles|servedContract)\\.ts$',
   'importing/(index|records|storedRows)\\.ts$',
   'db/engines/(database|openDatabase)\\.ts$',
@@ -75,6 +77,14 @@ module.exports = {
       comment: "The data layer implements the domain's ports with SQL; it never reaches up to http, operations or the jobs that use it.",
       from: { path: '^server/db/' },
       to: serverExcept('^server/(db/|domain/)'),
+    },
+    {
+      name: 'dataset-only-to-records',
+      severity: 'error',
+      comment:
+        'The dataset generator makes import records and nothing else: the demo, the bench and the tests load them through the import; it needs no database, request or job.',
+      from: { path: '^server/dataset/' },
+      to: serverExcept('^server/(dataset/|importing/records\\.ts$)'),
     },
     {
       name: 'http-not-to-db',
