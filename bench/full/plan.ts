@@ -1,0 +1,217 @@
+// The full run's second step: on each engine's data, the processes to start (the service, its
+// audit-off twin, the node:http floor, hello's reference) and the scenarios, with filter
+// values drawn from the data; the facts of the PostgreSQL server; each dataset's summary.
+import { relative } from 'node:path';
+import { loadConfig } from '../../server/config.js';
+import type { Database } from '../../server/db/engines/database.js';
+import { openDatabase } from '../../server/db/engines/openDatabase.js';
+import { findActiveCredential } from '../../server/db/stores/credentials.js';
+import { hashToken } from '../../server/domain/tokens.js';
+import type { DatasetInfo } from '../dataset/build.js';
+import type { BenchCredential, CredentialKey } from '../dataset/generate.js';
+import { drawSamples } from '../dataset/samples.js';
+import { drawEmployeeSamples, employeeKinds, employeeWorkload } from '../employeeScenarios.js';
+import type { BenchOptions } from '../options.js';
+import type { Engine, Scenario } from '../plan.js';
+import { prewarm } from '../prewarm.js';
+import { childEnv, type TargetSpec } from '../processes.js';
+import { AUDITED_KINDS, type PersonKind, personKinds, personWorkload, worstCaseWorkload } from '../scenarios.js';
+import { auditOffName, BARE_SEARCH, bareSearchTarget, helloReferenceTarget, serviceTarget } from '../targets.js';
+import type { Datasets } from './datasets.js';
+
+export const engineName: Record<Engine, string> = { postgres: 'PostgreSQL', pglite: 'PGlite' };
+export const serviceName = (engine: Engine) => `service (${engineName[engine]})`;
+
+export interface DatasetSummary {
+  engine: Engine;
+  location: string;
+  people: number;
+  companies: number;
+  seed: number;
+  builtAt: string;
+  builtNow: boolean;
+  load: DatasetInfo['marker']['load'];
+  credentials: { key: CredentialKey; name: string; companies: number; people: number }[];
+}
+
+export interface Plan {
+  /** Every process to start, by name. */
+  specs: Record<string, TargetSpec>;
+  scenarios: Scenario[];
+  datasets: DatasetSummary[];
+  /** The environment each engine's direct-SQL runner opens its database with. */
+  directEnv: Partial<Record<Engine, Record<string, string>>>;
+  postgres: { version?: string; sharedBuffers?: string; prewarmed: boolean };
+  /** The service hello is measured on (the first engine's), and the credential it asks as. */
+  hello: { service: string; credential: BenchCredential };
+}
+
+export async function planRun(options: BenchOptions, { infos, pgliteDirectCopy }: Datasets): Promise<Plan> {
+  const plan: Omit<Plan, 'hello'> & { hello?: Plan['hello'] } = { specs: {}, scenarios: [], datasets: [], directEnv: {}, postgres: { prewarmed: false } };
+  for (const engine of ['postgres', 'pglite'] as const) {
+    const info = infos[engine];
+    if (info) await planEngine(engine, info, options, pgliteDirectCopy, plan);
+  }
+  if (!plan.hello) throw new Error('nothing to measure: both --no-postgres and --no-pglite');
+  const hello = plan.hello;
+  plan.scenarios.unshift(helloScenario(options, (infos.postgres ?? infos.pglite)!, hello, plan.specs));
+  return { ...plan, hello };
+}
+
+/** One engine's processes, facts, summary and scenarios, added to `plan`. */
+async function planEngine(
+  engine: Engine,
+  info: DatasetInfo,
+  options: BenchOptions,
+  pgliteDirectCopy: string | undefined,
+  plan: Omit<Plan, 'hello'> & { hello?: Plan['hello'] },
+): Promise<void> {
+  const location = engine === 'postgres' ? { databaseUrl: options.postgres!.databaseUrl } : { pgliteDataDir: options.pglite!.dataDir };
+  const oneLarge = info.credentials.find((c) => c.key === 'oneLarge')!;
+  const ready = { companyId: oneLarge.companies[0]!, token: oneLarge.token };
+  const service = serviceName(engine);
+  plan.specs[service] = serviceTarget(service, location, ready);
+  // The same service with its access audit off, for the kinds the audit's cost is measured on.
+  const auditOff = engine === 'postgres' && options.auditComparison ? [auditOffName(service)] : [];
+  for (const name of auditOff) plan.specs[name] = serviceTarget(name, location, ready, { AUDIT_ENABLED: 'false' });
+  plan.directEnv[engine] = engine === 'pglite' ? { ...plan.specs[service].env, PGLITE_DATA_DIR: pgliteDirectCopy! } : plan.specs[service].env;
+  plan.hello ??= { service, credential: oneLarge };
+
+  const db = await openDatabase({ ...location, poolMax: 2 });
+  await emptyAccessAudit(db);
+  if (engine === 'postgres') plan.postgres = await postgresFacts(db);
+  plan.datasets.push(await datasetSummary(engine, info, options, db));
+  // On PostgreSQL, the floor of an HTTP service in front of the same query (a PGlite
+  // directory opens in one process at a time).
+  if (engine === 'postgres') plan.specs[BARE_SEARCH] = bareSearchTarget(plan.specs[service].env, info.credentials, ready);
+  const targets: Scenario['targets'] = {
+    [service]: { kind: 'http' as const, process: service },
+    ...(engine === 'postgres' ? { [BARE_SEARCH]: { kind: 'http' as const, process: BARE_SEARCH } } : {}),
+    'direct SQL': { kind: 'direct' as const, engine },
+  };
+  const audited = { ...targets, ...Object.fromEntries(auditOff.map((name) => [name, { kind: 'http' as const, process: name }])) };
+  const targetsOf = (kind: PersonKind) => (AUDITED_KINDS.includes(kind) ? audited : targets);
+  // The configuration the service will load from its environment: the filters are derived with it.
+  const ask = { engine, info, db, options, config: loadConfig(childEnv(plan.specs[service].env)) };
+  plan.scenarios.push(...(await engineScenarios(ask, targets, targetsOf)));
+  await db.close();
+}
+
+/**
+ * Each run starts with an empty access audit, so that runs measure alike and the bench
+ * database does not grow by every run's entries (the bench's own: its database only).
+ */
+async function emptyAccessAudit(db: Database): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query(`SELECT set_config('lookup.access_audit_retention', 'on', true)`);
+    await tx.query('TRUNCATE access_audit');
+  });
+}
+
+/**
+ * The server's version and cache; then every table and index loaded into that cache (as much
+ * as it holds) with PostgreSQL's own pg_prewarm, so that the run measures a server that has
+ * been running, not one just restarted. Where the extension is not installed, the report says so.
+ */
+async function postgresFacts(db: Database): Promise<Plan['postgres']> {
+  const version = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
+  const sharedBuffers = (await db.query<{ shared_buffers: string }>('SHOW shared_buffers'))[0]?.shared_buffers;
+  return { version, sharedBuffers, prewarmed: await prewarm(db) };
+}
+
+async function datasetSummary(engine: Engine, info: DatasetInfo, options: BenchOptions, db: Database): Promise<DatasetSummary> {
+  const visiblePeople = async (companies: readonly string[]) => {
+    const sql = 'SELECT count(DISTINCT person_id) AS n FROM employees WHERE person_id IS NOT NULL AND company_id = ANY($1::text[])';
+    return Number((await db.query<{ n: string }>(sql, [companies]))[0]!.n);
+  };
+  return {
+    engine,
+    location: engine === 'postgres' ? new URL(options.postgres!.databaseUrl).pathname.slice(1) : relative(process.cwd(), options.pglite!.dataDir) || '.',
+    ...info.scale,
+    builtAt: info.marker.builtAt,
+    builtNow: info.built,
+    load: info.marker.load,
+    credentials: await Promise.all(
+      info.credentials.map(async (c) => ({ key: c.key, name: c.name, companies: c.companies.length, people: await visiblePeople(c.companies) })),
+    ),
+  };
+}
+
+interface EngineAsk {
+  engine: Engine;
+  info: DatasetInfo;
+  db: Database;
+  options: BenchOptions;
+  config: ReturnType<typeof loadConfig>;
+}
+
+/** For each credential, every person and employee kind; then the worst case, as every company. */
+async function engineScenarios(ask: EngineAsk, targets: Scenario['targets'], targetsOf: (kind: PersonKind) => Scenario['targets']): Promise<Scenario[]> {
+  const { engine, info, db, options, config } = ask;
+  const seed = info.scale.seed;
+  const scenarios: Scenario[] = [];
+  for (const key of options.credentials) {
+    const c = info.credentials.find((x) => x.key === key)!;
+    const held = await stored(ask, c);
+    const samples = await drawSamples(db, c.companies, { count: options.samples, seed });
+    const base = { group: engine, credential: key, token: c.token };
+    for (const kind of options.kinds) {
+      const { http, direct } = personWorkload(kind, samples, held, config);
+      scenarios.push({ id: `${engine}:${kind}:${key}`, ...base, label: personKinds[kind], kind, http, direct, targets: targetsOf(kind) });
+    }
+    // Search employees, over the unlinked records the credential sees.
+    const unlinked = options.employeeKinds.length ? await drawEmployeeSamples(db, c.companies, options.samples, seed) : undefined;
+    for (const kind of options.employeeKinds) {
+      const workload = employeeWorkload(kind, unlinked!, held, config, seed);
+      scenarios.push({ id: `${engine}:${kind}:${key}`, ...base, label: employeeKinds[kind], kind, ...workload, targets });
+    }
+  }
+  if (options.worstCase) scenarios.push(await worstCaseScenario(ask, targets));
+  return scenarios;
+}
+
+async function worstCaseScenario(ask: EngineAsk, targets: Scenario['targets']): Promise<Scenario> {
+  const { engine, info, db, options, config } = ask;
+  const every = info.credentials.find((c) => c.key === 'every')!;
+  const samples = await drawSamples(db, every.companies, { count: options.samples, seed: info.scale.seed });
+  const workload = worstCaseWorkload(samples, await stored(ask, every), config);
+  return {
+    id: `${engine}:worstCase:every`,
+    group: engine,
+    label: `worst case: last name contains "${workload.substring}"`,
+    note: `the most common 3-letter fragment, in ${Math.round(workload.share * 100)}% of sampled last names`,
+    kind: 'worstCase',
+    credential: 'every',
+    token: every.token,
+    http: workload.http,
+    direct: workload.direct,
+    targets,
+  };
+}
+
+/** The credential as the service holds it, so that direct SQL gets the service's exact filters. */
+async function stored({ db, engine }: EngineAsk, c: BenchCredential) {
+  const found = await findActiveCredential(db, hashToken(c.token));
+  if (!found) throw new Error(`credential "${c.name}" is not in the ${engineName[engine]} dataset`);
+  return found;
+}
+
+/** Hello on the first engine's service, and on the bare node:http reference unless `--references ''`. */
+function helloScenario(options: BenchOptions, info: DatasetInfo, hello: Plan['hello'], specs: Record<string, TargetSpec>): Scenario {
+  const companyId = hello.credential.companies[0]!;
+  const targets: Scenario['targets'] = { [hello.service]: { kind: 'http', process: hello.service } };
+  if (options.references.includes('bare')) {
+    const credentials = info.credentials.map(({ token, companies }) => ({ token, companies }));
+    const spec = helloReferenceTarget(credentials, { companyId, token: hello.credential.token });
+    specs[spec.name] = spec;
+    targets[spec.name] = { kind: 'http', process: spec.name };
+  }
+  return {
+    id: 'hello',
+    group: 'hello',
+    label: 'hello',
+    token: hello.credential.token,
+    http: [{ method: 'GET', path: `/v1/companies/${companyId}/hello` }],
+    targets,
+  };
+}
