@@ -31,8 +31,8 @@ const SERVER_PUBLIC = [
   'db/schema/(migrate|structure)\\.ts$',
   'db/stores/',
   'db/persons/persons\\.ts$',
-  // The employee search's query, plan and SQL: the bench's direct-SQL reference and its EXPLAIN.
-  'db/employees/(queries|plan|render)\\.ts$',
+  // The employee search's query, plan and statement: the bench's direct-SQL reference and its EXPLAIN.
+  'db/persons/(employeeQueries|employeesPlan|statements)\\.ts$',
   'db/replicas/(readRouting|walPosition)\\.ts$',
   // The responses the bench's bare-handler floor sends, as the service shapes them.
   'operations/(personResponses|searchEmployees)\\.ts$',

@@ -8,9 +8,9 @@ import { auditInStatement, auditOff, auditSpooled } from './access/auditWriter.j
 import { Housekeeping } from './access/housekeeping.js';
 import { LastUseRecorder } from './access/lastUse.js';
 import { auditDurabilityFor, type Config, ConfigError, requirePersistentStorage } from './config.js';
-import { SqlEmployeeQueries } from './db/employees/queries.js';
 import { connectDatabase } from './db/engines/connect.js';
 import type { Database, Queryable } from './db/engines/database.js';
+import { SqlEmployeeQueries } from './db/persons/employeeQueries.js';
 import { SqlPersonQueries } from './db/persons/personQueries.js';
 import { migrate, pendingSteps } from './db/schema/migrate.js';
 import { SqlCredentials } from './db/stores/credentials.js';

@@ -3,9 +3,9 @@
 // counted under callgrind (on an idle host: a target under callgrind takes a core for
 // minutes), and EXPLAIN of the PostgreSQL kinds that missed their latency target.
 import pg from 'pg';
-import { planEmployeeSearch } from '../../server/db/employees/plan.js';
-import { renderEmployeeSearch } from '../../server/db/employees/render.js';
+import { employeesPlan } from '../../server/db/persons/employeesPlan.js';
 import { findPersons } from '../../server/db/persons/persons.js';
+import { statementOf as planStatement } from '../../server/db/persons/statements.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
 import { type AuditIndexMerge, auditIndexUpkeep } from '../auditIndex.js';
 import type { EmployeeAsk } from '../employeeScenarios.js';
@@ -105,10 +105,7 @@ export async function explainSlow(databaseUrl: string, scenarios: Scenario[], me
 
 /** The statement the service runs for `filter`: findPersons builds it, captured instead of run. */
 async function statementOf(filter: PersonFilter | EmployeeAsk): Promise<{ sql: string; params: unknown[] }> {
-  if ('employees' in filter) {
-    const { text, params } = renderEmployeeSearch(planEmployeeSearch(filter));
-    return { sql: text, params };
-  }
+  if ('employees' in filter) return planStatement(employeesPlan(filter));
   let statement: { sql: string; params: unknown[] } | undefined;
   await findPersons({ query: async (sql, params) => ((statement = { sql, params: params ?? [] }), []) }, filter);
   return statement!;

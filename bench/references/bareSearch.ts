@@ -7,8 +7,8 @@
 // the credentials of BENCH_CREDENTIALS as the service holds them.
 import { createServer, type ServerResponse } from 'node:http';
 import { loadConfig } from '../../server/config.js';
-import { SqlEmployeeQueries } from '../../server/db/employees/queries.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
+import { SqlEmployeeQueries } from '../../server/db/persons/employeeQueries.js';
 import { findPersons, pageOf } from '../../server/db/persons/persons.js';
 import { findActiveCredential } from '../../server/db/stores/credentials.js';
 import type { Credential } from '../../server/domain/credentials.js';

@@ -1,12 +1,12 @@
-// Reference: the person query alone (or the employees query, db/employees/). Runs findPersons (server/db/persons/persons.ts) on the
+// Reference: the person query alone (or the employees query, db/persons/employeeQueries.ts). Runs findPersons (server/db/persons/persons.ts) on the
 // database the service would open with the same environment (loadConfig + openDatabase:
 // the same pool size, session settings and statement timeout, or PGlite), with the same
 // filters and the same number of concurrent callers as the HTTP load: the database's own
 // limit, with no HTTP, no validation and no JSON in the way.
 // A child process driven over IPC, pinned like the server, so both run on the same core.
 import { loadConfig } from '../../server/config.js';
-import { SqlEmployeeQueries } from '../../server/db/employees/queries.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
+import { SqlEmployeeQueries } from '../../server/db/persons/employeeQueries.js';
 import { findPersons } from '../../server/db/persons/persons.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
 import type { EmployeeAsk } from '../employeeScenarios.js';

@@ -1,4 +1,4 @@
-// What Search employees asks of the data layer (the port db/employees/queries.ts
+// What Search employees asks of the data layer (the port db/persons/employeeQueries.ts
 // implements): the page of unlinked employments a filter selects.
 import type { AuditInStatement } from './accessAudit.js';
 import type { EmployeeFilter, EmployeePage } from './employees.js';

@@ -1,7 +1,7 @@
 // What Search employees means: the employment records with no Person link in the
 // credential's companies, selected by the person search's filters on the one employment
 // (domain/employment.ts employeeFilters), one page of them as the contract's Employee
-// objects, built by the employees query (server/db/employees/) and sent as they are.
+// objects, built by the employees query (server/db/persons/employeeQueries.ts) and sent as they are.
 import type { components } from '../../generated/types.full.js';
 import type { Credential } from './credentials.js';
 import { employeeFilters } from './employment.js';

@@ -1,8 +1,10 @@
-// The employees query as a plan, without a database: which authorization form each
-// credential gets, which conditions each filter adds (in declared order, names as literal
-// LIKE patterns). The SQL each shape sends is held by tests/persons/personSql.test.ts.
+// The employees query as a plan (server/db/persons/employeesPlan.ts), without a database:
+// which form of authorization each credential gets (the person query's), which conditions
+// each filter adds (in declared order, names passed as literal LIKE patterns), and what it
+// carries through. The SQL each shape sends is held by tests/persons/personSql.test.ts.
 import { describe, expect, it } from 'vitest';
-import { planEmployeeSearch } from '../../server/db/employees/plan.js';
+import { employeesPlan } from '../../server/db/persons/employeesPlan.js';
+import { conditionParameters } from '../../server/db/persons/sqlParts.js';
 import type { EmployeeFilter } from '../../server/domain/employees.js';
 
 const base: EmployeeFilter = {
@@ -14,21 +16,42 @@ const base: EmployeeFilter = {
 };
 
 describe('the employees plan', () => {
-  it('authorizes one company by equality, a few inline, many through credential_companies', () => {
-    expect(planEmployeeSearch({ ...base, authorizedCompanies: ['acme-corp'] }).authorization).toEqual({ form: 'single', company: 'acme-corp' });
-    expect(planEmployeeSearch(base).authorization).toEqual({ form: 'inline', companies: ['acme-corp', 'globex'] });
-    expect(planEmployeeSearch({ ...base, inlineCompaniesMax: 1 }).authorization).toEqual({ form: 'joined', companySet: base.credentialId });
-    expect(planEmployeeSearch({ ...base, authorizedCompanies: [] }).authorization).toEqual({ form: 'inline', companies: [] });
+  it('authorizes as the person query does: one company by equality, a few inline, many through the company set', () => {
+    expect(employeesPlan({ ...base, authorizedCompanies: ['acme-corp'] }).authorization).toEqual({ form: 'company', company: 'acme-corp' });
+    expect(employeesPlan(base).authorization).toEqual({ form: 'companies', companies: ['acme-corp', 'globex'] });
+    expect(employeesPlan({ ...base, inlineCompaniesMax: 1 }).authorization).toEqual({ form: 'company set', credentialId: base.credentialId });
+    expect(employeesPlan({ ...base, inlineCompaniesMax: 2 }).authorization.form).toBe('companies');
+    expect(employeesPlan({ ...base, authorizedCompanies: [] }).authorization).toEqual({ form: 'companies', companies: [] });
   });
 
-  it('adds one condition per set filter, in declared order, a name as a literal pattern', () => {
-    const plan = planEmployeeSearch({ ...base, createdBefore: '2026-01-01T00:00:00Z', lastName: '50%_off\\', companyId: 'globex', phone: '+14155550132' });
-    expect(plan.conditions.map((c) => [c.rule.column, c.rule.match, c.parameter])).toEqual([
-      ['company_id', 'equals', 'globex'],
-      ['last_name_folded', 'contains', '%50\\%\\_off\\\\%'],
-      ['phone', 'equals', '+14155550132'],
-      ['created_at', 'below', '2026-01-01T00:00:00Z'],
+  it('adds one condition per set filter, in declared order, a name passed as a literal pattern', () => {
+    const plan = employeesPlan({ ...base, createdBefore: '2026-01-01T00:00:00Z', lastName: '50%_off\\', companyId: 'globex', phone: '+14155550132' });
+    expect(plan.conditions.map((c) => c.kind === 'filter' && [c.name, c.rule.column, c.rule.match, c.value])).toEqual([
+      ['companyId', 'company_id', 'equals', 'globex'],
+      ['lastName', 'last_name_folded', 'contains', '50%_off\\'],
+      ['phone', 'phone', 'equals', '+14155550132'],
+      ['createdBefore', 'created_at', 'below', '2026-01-01T00:00:00Z'],
     ]);
-    expect(planEmployeeSearch(base).conditions).toEqual([]);
+    expect(plan.conditions.flatMap(conditionParameters)).toEqual([
+      ['filter companyId', 'globex'],
+      ['filter lastName', '%50\\%\\_off\\\\%'],
+      ['filter phone', '+14155550132'],
+      ['filter createdBefore', '2026-01-01T00:00:00Z'],
+    ]);
+    expect(employeesPlan(base).conditions).toEqual([]);
+  });
+
+  it('carries the page, the systems shown, the read position and the audit entry through', () => {
+    const audit = { credentialId: base.credentialId, operation: 'searchEmployees' as const, synchronousCommit: false };
+    expect(employeesPlan({ ...base, limit: 2, offset: 4, externalIdSystems: ['hr'], readPosition: 9n }, audit)).toEqual({
+      kind: 'employees',
+      authorization: { form: 'companies', companies: ['acme-corp', 'globex'] },
+      conditions: [],
+      limit: 2,
+      offset: 4,
+      externalIdSystems: ['hr'],
+      audit,
+      readPosition: 9n,
+    });
   });
 });

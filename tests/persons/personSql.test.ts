@@ -5,8 +5,8 @@
 // rewrites them). What each shape answers is checked on both engines by the model tests;
 // this holds the text itself, placeholders and parameters included.
 import { describe, expect, it } from 'vitest';
-import { SqlEmployeeQueries } from '../../server/db/employees/queries.js';
 import type { Queryable, QueryOptions } from '../../server/db/engines/database.js';
+import { SqlEmployeeQueries } from '../../server/db/persons/employeeQueries.js';
 import { findPersons, personQuery } from '../../server/db/persons/persons.js';
 import { findPersonsByKey } from '../../server/db/persons/personsByKey.js';
 import type { AuditInStatement } from '../../server/domain/accessAudit.js';

@@ -15,6 +15,8 @@ import {
   placeholdersOf,
   type Statement,
   statement,
+  systemsParameters,
+  systemsPlaceholder,
 } from './sqlParts.js';
 
 // (A difference, not a sum: an offset may be as large as 2^53.)
@@ -27,7 +29,7 @@ export function personsByKeyStatement(plan: PersonsByKeyPlan): Statement {
     ['values', plan.asks.map((a) => a.value)],
     ['limits', plan.asks.map((a) => a.limit)],
     ['offsets', plan.asks.map((a) => a.offset)],
-    ...(plan.externalIdSystems === undefined ? [] : [['systems', plan.externalIdSystems] as const]),
+    ...systemsParameters(plan),
   ];
   const $ = placeholdersOf(parameters);
   // One shape per key and form of authorization, whatever the asks: planned once per connection.
@@ -55,7 +57,7 @@ function matching({ authorization, rule }: PersonsByKeyPlan): string {
  * match, with no person) where the page holds nobody but the total is not zero.
  */
 function askedRows(plan: PersonsByKeyPlan, $: Placeholders): string {
-  const systems = plan.externalIdSystems === undefined ? undefined : $('systems');
+  const systems = systemsPlaceholder(plan, $);
   return `SELECT ${iso(AS_OF)} AS as_of, found.ask, found.total, found.person_id, found.person
        FROM (SELECT 1) AS always
        LEFT JOIN (

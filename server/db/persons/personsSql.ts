@@ -7,17 +7,26 @@ import { pageAndTotalFromRollups } from './listingFromRollups.js';
 import { AS_OF, employeeJson, iso } from './personJson.js';
 import type { Paging, PersonsPlan } from './personsPlan.js';
 import {
+  auditCommit,
+  auditedBy,
+  auditParameters,
   authorizationParameter,
   authorizedCondition,
   companySetJoin,
   conditionParameters,
   conditionSql,
+  employeesListed,
+  PAGE_IDS,
   type Parameters,
   type Placeholders,
+  pageCut,
   pageEmployees,
+  pageParameters,
   placeholdersOf,
   type Statement,
   statement,
+  systemsParameters,
+  systemsPlaceholder,
 } from './sqlParts.js';
 
 /** The person query's statement for this plan. */
@@ -44,11 +53,10 @@ function personsParameters(plan: PersonsPlan): Parameters {
     authorizationParameter(plan.authorization),
     ...(paging.kind === 'person order' ? [['outside', paging.credentialId] as const] : []),
     ...plan.conditions.flatMap(conditionParameters),
-    ['limit', plan.limit],
-    ['offset', plan.offset],
+    ...pageParameters(plan),
     ...(paging.kind === 'rollups' ? [['rollup', paging.rollup.key] as const] : []),
-    ...(plan.externalIdSystems === undefined ? [] : [['systems', plan.externalIdSystems] as const]),
-    ...(audit ? [['audit credential', audit.credentialId] as const, ['audit operation', audit.operation] as const] : []),
+    ...systemsParameters(plan),
+    ...auditParameters(audit),
     ...(audit?.personId === undefined ? [] : [['audit person', audit.personId] as const]),
   ];
 }
@@ -87,10 +95,7 @@ function listingPage(plan: PersonsPlan, { rollup, createdFrom, createdBefore }: 
     rollup,
     scope: $('rollup'),
     // By created time alone, a credential's employments are found company by company.
-    listed:
-      plan.authorization.form === 'company set'
-        ? 'credential_companies cc JOIN employees e ON cc.credential_id = $1::uuid AND e.company_id = cc.company_id'
-        : 'employees e',
+    listed: employeesListed(plan.authorization),
     conditions: matchConditions(plan, $),
     createdFrom: $(`filter ${createdFrom}`),
     createdBefore: $(`filter ${createdBefore}`),
@@ -110,7 +115,7 @@ function personOrderPage(plan: PersonsPlan, $: Placeholders): string {
   const outside = `SELECT c.id FROM companies c WHERE NOT EXISTS (SELECT FROM credential_companies cc WHERE cc.credential_id = ${$('outside')}::uuid AND cc.company_id = c.id)`;
   return `
      outside AS MATERIALIZED (${outside}),
-     page AS MATERIALIZED (${matched(plan, $)} ORDER BY 1, 2 LIMIT ${$('limit')} OFFSET ${$('offset')}),
+     page AS MATERIALIZED (${matched(plan, $)} ORDER BY 1, 2 ${pageCut($)}),
      total AS (SELECT count(*) AS n FROM (${matched(plan, $)}) m)`;
 }
 
@@ -125,7 +130,7 @@ function collectedPage(plan: PersonsPlan, $: Placeholders): string {
      page AS MATERIALIZED (
        SELECT created_at, id, count(*) OVER () AS n
          FROM (${matched(plan, $)} ORDER BY 1, 2) m
-        ORDER BY created_at, id LIMIT ${$('limit')} OFFSET ${$('offset')}
+        ORDER BY created_at, id ${pageCut($)}
      ),
      total AS (SELECT coalesce((SELECT n FROM page LIMIT 1), (SELECT count(*) FROM (${matched(plan, $)}) m)) AS n)`;
 }
@@ -140,16 +145,16 @@ function auditEntry({ audit }: PersonsPlan, $: Placeholders): string {
   const notFound = audit.personId === undefined ? 'NULL' : `CASE WHEN (SELECT n FROM total) = 0 THEN ${$('audit person')}::uuid END`;
   return `, audited AS (
        INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id)
-       SELECT ${AS_OF}, ${$('audit credential')}::uuid, ${$('audit operation')},
-              ARRAY(SELECT id FROM page ORDER BY created_at, id),
+       SELECT ${auditedBy($)},
+              ${PAGE_IDS},
               ${notFound}
-       ${audit.synchronousCommit ? '' : `FROM (SELECT set_config('synchronous_commit', 'off', true)) AS this_transaction`}
+       ${auditCommit(audit)}
      )`;
 }
 
 /** One row per page person in response order (or one with no person): asOf, total, the Person's JSON. */
 function personRows(plan: PersonsPlan, $: Placeholders): string {
-  const systems = plan.externalIdSystems === undefined ? undefined : $('systems');
+  const systems = systemsPlaceholder(plan, $);
   return `SELECT ${iso(AS_OF)} AS as_of,
             (SELECT n FROM total) AS total,
             page.id AS person_id,

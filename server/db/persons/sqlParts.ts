@@ -1,9 +1,12 @@
 // The parts every read statement renders the same way (plans.ts): its parameters, named
 // and listed in one order before any SQL is written, so each part refers to its values by
-// name and numbering is nobody's side effect; the forms of authorization; and the
-// conditions on a matching employment `e`.
+// name and numbering is nobody's side effect; the forms of authorization; the conditions
+// on a matching employment `e`; the page's cut; the external ids shown; and the access
+// audit entry a statement writes itself.
+import type { AuditInStatement } from '../../domain/accessAudit.js';
 import type { QueryOptions } from '../engines/database.js';
 import { filterCondition, filterParameter } from './personFilters.js';
+import { AS_OF } from './personJson.js';
 import type { Authorization, Condition } from './plans.js';
 
 /** A statement as the database receives it. */
@@ -48,6 +51,16 @@ export function authorizedCondition(authorization: Authorization): string {
 /** The join with the credential's company set, as `alias`, that authorizes `e`. */
 export const companySetJoin = (alias: string) =>
   `JOIN credential_companies ${alias} ON ${alias}.credential_id = $1::uuid AND ${alias}.company_id = e.company_id`;
+
+/**
+ * The employments `e` of the credential's companies by created time alone, as a FROM item:
+ * the employees (held by authorizedCondition), or company by company through its company set.
+ */
+export function employeesListed(authorization: Authorization): string {
+  return authorization.form === 'company set'
+    ? 'credential_companies cc JOIN employees e ON cc.credential_id = $1::uuid AND e.company_id = cc.company_id'
+    : 'employees e';
+}
 
 /** A page person's authorized employments (`person` is the person's id), as `e` with its WHERE. */
 export function pageEmployees(authorization: Authorization, person: string): string {
@@ -95,3 +108,39 @@ export function conditionSql(condition: Condition, $: Placeholders): string | un
     }
   }
 }
+
+/** The page's parameters: how many rows, after how many. */
+export const pageParameters = (plan: { limit: number; offset: number }): Parameters => [
+  ['limit', plan.limit],
+  ['offset', plan.offset],
+];
+
+/** The page's cut of rows in response order. */
+export const pageCut = ($: Placeholders) => `LIMIT ${$('limit')} OFFSET ${$('offset')}`;
+
+/** The parameter of the external systems whose ids the answer shows, if it does not show all. */
+export const systemsParameters = (plan: { externalIdSystems?: readonly string[] }): Parameters =>
+  plan.externalIdSystems === undefined ? [] : [['systems', plan.externalIdSystems]];
+
+/** The placeholder employeeJson shows those systems by (undefined: every external id). */
+export const systemsPlaceholder = (plan: { externalIdSystems?: readonly string[] }, $: Placeholders) =>
+  plan.externalIdSystems === undefined ? undefined : $('systems');
+
+/** The parameters of the access audit entry the statement writes, if it writes one. */
+export const auditParameters = (audit: AuditInStatement | undefined): Parameters =>
+  audit
+    ? [
+        ['audit credential', audit.credentialId],
+        ['audit operation', audit.operation],
+      ]
+    : [];
+
+/** The entry's `at`, `credential_id` and `operation`: the response's asOf, who asked, and for what. */
+export const auditedBy = ($: Placeholders) => `${AS_OF}, ${$('audit credential')}::uuid, ${$('audit operation')}`;
+
+/** The page's ids in response order, as the entry names them. */
+export const PAGE_IDS = 'ARRAY(SELECT id FROM page ORDER BY created_at, id)';
+
+/** Where the entry need not wait for its flush to disk, this transaction's commit does not (the entry's FROM). */
+export const auditCommit = (audit: AuditInStatement) =>
+  audit.synchronousCommit ? '' : `FROM (SELECT set_config('synchronous_commit', 'off', true)) AS this_transaction`;

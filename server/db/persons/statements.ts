@@ -1,5 +1,7 @@
 // Every read plan's statement (plans.ts ReadPlan): one renderer per kind, so a new kind
 // of plan without its renderer does not compile.
+import type { EmployeesPlan } from './employeesPlan.js';
+import { employeesStatement } from './employeesSql.js';
 import { personsByKeyStatement } from './personsByKeySql.js';
 import type { PersonsPlan } from './personsPlan.js';
 import { personsStatement } from './personsSql.js';
@@ -7,11 +9,12 @@ import type { PersonsByKeyPlan } from './plans.js';
 import type { Statement } from './sqlParts.js';
 
 /** Every plan the read path renders, told apart by `kind`. */
-export type ReadPlan = PersonsPlan | PersonsByKeyPlan;
+export type ReadPlan = PersonsPlan | PersonsByKeyPlan | EmployeesPlan;
 
 const renderers: { [Kind in ReadPlan['kind']]: (plan: Extract<ReadPlan, { kind: Kind }>) => Statement } = {
   persons: personsStatement,
   'persons by key': personsByKeyStatement,
+  employees: employeesStatement,
 };
 
 /** The SQL statement, parameters and query options of this plan. */

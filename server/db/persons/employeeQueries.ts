@@ -1,13 +1,12 @@
 // The domain's EmployeeQueries (server/domain/employeeQueries.ts) over SQL: the employees
-// query planned (plan.ts), rendered (render.ts) and run as one statement, planned once per
-// connection for each shape (every shape has one good plan whatever its values: a
-// company's range of the unlinked index, or a few ranges and a sort of a few thousand).
+// query planned (employeesPlan.ts), rendered (statements.ts, employeesSql.ts) and run as
+// one statement.
 import type { AuditInStatement } from '../../domain/accessAudit.js';
 import type { EmployeeQueries } from '../../domain/employeeQueries.js';
 import type { EmployeeFilter, EmployeePage } from '../../domain/employees.js';
 import type { Queryable } from '../engines/database.js';
-import { planEmployeeSearch } from './plan.js';
-import { renderEmployeeSearch } from './render.js';
+import { employeesPlan } from './employeesPlan.js';
+import { statementOf } from './statements.js';
 
 /** One row per employment on the page (or one with none, for an empty page). */
 interface EmployeeRow {
@@ -21,8 +20,8 @@ export class SqlEmployeeQueries implements EmployeeQueries {
   constructor(private readonly db: Queryable) {}
 
   async findPage(filter: EmployeeFilter, audit?: AuditInStatement): Promise<EmployeePage> {
-    const { text, params } = renderEmployeeSearch(planEmployeeSearch(filter, audit));
-    const rows = await this.db.query<EmployeeRow>(text, params, { prepared: true, after: filter.readPosition });
+    const { sql, params, options } = statementOf(employeesPlan(filter, audit));
+    const rows = await this.db.query<EmployeeRow>(sql, params, options);
     return {
       asOf: rows[0]!.as_of,
       total: Number(rows[0]!.total),
