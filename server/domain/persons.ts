@@ -24,14 +24,12 @@ export type FilterName = keyof typeof personFilters;
 export type FilterValues = FilterValuesOf<typeof personFilters>;
 export const filterNames = Object.keys(personFilters) as FilterName[];
 
-/** A search: its filters, and whose companies it reads, which page and what it shows. */
+/** Whose companies a search reads, which page and what it shows: a person search's and an employee search's (domain/employees.ts) alike. */
 export interface SearchScope {
   /** The credential whose companies bound what matches and shows... */
   credentialId: string;
-  /** ...which are these; passed inline when there are at most `inlineCompaniesMax` (50 times that for a name fragment of 3+ characters). */
+  /** ...which are these; passed inline when there are at most `inlineCompaniesMax` (for persons, 50 times that for a name fragment of 3+ characters). */
   authorizedCompanies: readonly string[];
-  /** How many companies the credential does not hold (Credential.companiesOutside), when known: it picks the order a name search reads in. */
-  companiesOutside?: number;
   inlineCompaniesMax: number;
   limit: number;
   offset: number;
@@ -41,7 +39,10 @@ export interface SearchScope {
   readPosition?: bigint;
 }
 
-export type PersonFilter<Rules = typeof personFilters> = SearchScope & FilterValuesOf<Rules>;
+export type PersonFilter<Rules = typeof personFilters> = SearchScope & {
+  /** How many companies the credential does not hold (Credential.companiesOutside), when known: it picks the order a name search reads in. */
+  companiesOutside?: number;
+} & FilterValuesOf<Rules>;
 
 /** A page as the operations answer it: its asOf and exact total, and each person's id (as PostgreSQL writes it) and JSON text, in response order. */
 export interface PersonPage {
@@ -56,20 +57,45 @@ export interface PersonQueryOptions {
 }
 
 /** The filter a search request stands for, for this credential. */
-export function searchFilter(request: SearchRequest, credential: Credential, { defaultPhoneRegion, inlineCompaniesMax }: PersonQueryOptions): PersonFilter {
-  const filter: PersonFilter = {
+export function searchFilter(request: SearchRequest, credential: Credential, options: PersonQueryOptions): PersonFilter {
+  return {
+    ...searchScope(request, credential, options),
+    companiesOutside: credential.companiesOutside,
+    ...filterValues(personFilters, request, options),
+  };
+}
+
+/** The scope of a search request (its paging and the external ids it shows), for this credential. */
+export function searchScope(
+  request: { limit?: number; offset?: number; externalIdSystems?: string[] },
+  credential: Credential,
+  { inlineCompaniesMax }: PersonQueryOptions,
+): SearchScope {
+  return {
     credentialId: credential.companySetId,
     authorizedCompanies: credential.companyList,
-    companiesOutside: credential.companiesOutside,
     inlineCompaniesMax,
     limit: request.limit ?? DEFAULT_LIMIT,
     offset: request.offset ?? 0,
     externalIdSystems: request.externalIdSystems,
     readPosition: credential.readPosition,
   };
-  // Every filter is set, to its value or undefined, in one order: each search's filter has the same shape.
-  for (const name of filterNames) filter[name] = filterValue(personFilters[name], name, request[name], defaultPhoneRegion);
-  return filter;
+}
+
+/**
+ * The request's value of each of `rules`' filters (filterValue). Every filter is set, to its
+ * value or undefined, in one order: each search's filter has the same shape.
+ */
+export function filterValues<Rules extends FilterRules>(
+  rules: Rules,
+  request: { readonly [Name in keyof Rules]?: string },
+  { defaultPhoneRegion }: PersonQueryOptions,
+): FilterValuesOf<Rules> {
+  const values: FilterValuesOf<Rules> = {};
+  for (const name of Object.keys(rules) as (keyof Rules & string)[]) {
+    values[name] = filterValue(rules[name]!, name, request[name], defaultPhoneRegion);
+  }
+  return values;
 }
 
 /**
