@@ -1,32 +1,18 @@
 // The operator commands, run as an operator would: as processes, on a persistent
 // embedded database (PGLITE_DATA_DIR), and on PostgreSQL when DATABASE_URL is set.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { smallDataset } from '../fixtures/small.js';
 import { runCommand } from '../helpers/commands.js';
-import { describeOnEngines, type Engine, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { describeOnEngines, type Engine, useCommandDatabase } from '../helpers/databases.js';
 
 /** The operator commands, on each of `engines` (none: a skipped placeholder). */
 export function operatorCommands(engines: readonly Engine[]): void {
   describeOnEngines(engines, { perEngine: 'operator commands on %s', placeholder: 'the operator commands' }, (engine) => {
-    const dir = mkdtempSync(join(tmpdir(), 'lookup-cli-'));
-    let database: ThrowawayDatabase | undefined;
-    let env: NodeJS.ProcessEnv;
-    beforeAll(async () => {
-      if (engine === 'postgres') {
-        database = await throwawayDatabase('postgres', { migrate: false });
-        env = { ...process.env, DATABASE_URL: database.url };
-      } else {
-        env = { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: join(dir, 'db') };
-      }
-    }, 60_000);
-    afterAll(async () => {
-      await database?.drop();
-      rmSync(dir, { recursive: true, force: true });
-    });
-    const cli = (script: string, ...args: string[]) => runCommand(script, args, env);
+    const database = useCommandDatabase(engine, 'lookup-cli-');
+    const { dir } = database;
+    const cli = (script: string, ...args: string[]) => runCommand(script, args, database.env);
 
     it('imports a file, re-applies it as unchanged, and rejects a bad one naming each problem while writing nothing', async () => {
       const good = join(dir, 'good.ndjson');
@@ -101,10 +87,7 @@ export function operatorCommands(engines: readonly Engine[]): void {
     );
 
     it('refuses to work on an in-memory database', async () => {
-      const saved = env;
-      env = { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: '' };
-      const result = await cli('credentials', 'list');
-      env = saved;
+      const result = await runCommand('credentials', ['list'], { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: '' });
       expect(result.code).toBe(1);
       expect(result.stderr).toMatch(/set DATABASE_URL .* or PGLITE_DATA_DIR/);
     });

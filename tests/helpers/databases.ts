@@ -3,7 +3,9 @@
 // files never share data. A migrated one starts from the run's migrated template
 // (pgliteTemplate.ts, postgresTemplate.ts); migrate() then finds nothing to do.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Database } from '../../server/db/engines/database.js';
@@ -112,5 +114,54 @@ export function useThrowawayDatabase(engine: Engine, records: () => ImportRecord
       return made().url;
     },
     drop: () => made().drop(),
+  };
+}
+
+/** A database the operator commands run on as processes (useCommandDatabase). */
+export interface CommandDatabase {
+  /** A directory of the tests' own (the embedded database is its db/), removed after them. */
+  readonly dir: string;
+  /** The environment that points a command at the database. */
+  readonly env: NodeJS.ProcessEnv;
+  /** `use` on the database opened in this process; the embedded one is one process's at a time, so never while a command runs. */
+  opened<T>(use: (db: Database) => Promise<T>): Promise<T>;
+}
+
+/**
+ * A new, unmigrated database for the operator commands the tests around it run, as an
+ * operator would: a throwaway PostgreSQL database, or a persistent embedded one
+ * (PGLITE_DATA_DIR) in a directory named after `prefix`. Made in beforeAll, removed in afterAll.
+ */
+export function useCommandDatabase(engine: Engine, prefix: string): CommandDatabase {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const pgliteDataDir = join(dir, 'db');
+  let postgres: ThrowawayDatabase | undefined;
+  let env: NodeJS.ProcessEnv | undefined;
+  beforeAll(async () => {
+    if (engine === 'postgres') {
+      postgres = await throwawayDatabase('postgres', { migrate: false });
+      env = { ...process.env, DATABASE_URL: postgres.url };
+    } else {
+      env = { ...process.env, DATABASE_URL: '', PGLITE_DATA_DIR: pgliteDataDir };
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await postgres?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    dir,
+    get env() {
+      return env ?? expect.fail('the command database is made in beforeAll: read its env inside a test or hook');
+    },
+    async opened(use) {
+      if (postgres) return use(postgres.db);
+      const db = await openDatabase({ pgliteDataDir });
+      try {
+        return await use(db);
+      } finally {
+        await db.close();
+      }
+    },
   };
 }
