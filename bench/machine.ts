@@ -54,3 +54,6 @@ export function onEveryCpu(argv: string[]): string[] {
   const taskset = process.platform === 'linux' && spawnSync('taskset', ['--version']).status === 0;
   return taskset ? ['taskset', '-c', `0-${os.cpus().length - 1}`, ...argv] : argv;
 }
+
+/** The commit measured (short), or "unknown" outside a git checkout. */
+export const gitCommit = (): string => spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() || 'unknown';

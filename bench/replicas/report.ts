@@ -2,6 +2,7 @@
 // two markers: `--replica` replaces it there, and a full run keeps the last one (saying
 // which run it comes from), since a full run does not measure replicas.
 import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
+import { comparedScenarios, roundRatios, runsOf } from '../sideBySide.js';
 import { median, round } from '../stats.js';
 import { FROM_PRIMARY, FROM_REPLICA, type ReplicaRunResult } from './results.js';
 
@@ -37,10 +38,9 @@ export interface ReplicaRow {
 
 /** Each scenario's medians over the rounds, per target. */
 export function replicaRows(result: ReplicaRunResult): ReplicaRow[] {
-  const labels = [...new Map(result.comparison.map((m) => [m.scenario, m.label])).entries()];
-  return labels.map(([scenario, label]) => {
+  return comparedScenarios(result.comparison).map(([scenario, label]) => {
     const of = (target: string) => {
-      const runs = result.comparison.filter((m) => m.scenario === scenario && m.target === target).map((m) => m.measured);
+      const runs = runsOf(result.comparison, scenario, target);
       const cpu = (pick: (m: (typeof runs)[number]) => number | undefined) => median(runs.map((m) => pick(m) ?? Number.NaN));
       return {
         rps: median(runs.map((m) => m.rps)),
@@ -52,18 +52,13 @@ export function replicaRows(result: ReplicaRunResult): ReplicaRow[] {
     const primary = of(FROM_PRIMARY);
     const replica = of(FROM_REPLICA);
     const total = (t: TargetFigures) => t.serviceCpu + (Number.isFinite(t.databaseCpu) ? t.databaseCpu : 0);
-    const inRound = (target: string, round: number) =>
-      result.comparison.find((m) => m.scenario === scenario && m.target === target && m.round === round)?.measured.rps;
-    const rounds = [...new Set(result.comparison.map((m) => m.round))]
-      .map((round) => (inRound(FROM_REPLICA, round) ?? Number.NaN) / (inRound(FROM_PRIMARY, round) ?? Number.NaN))
-      .filter(Number.isFinite);
     return {
       label,
       primary,
       replica,
       ratio: replica.rps / primary.rps,
       cpuRatio: total(primary) / total(replica),
-      roundRatios: [Math.min(...rounds), Math.max(...rounds)],
+      roundRatios: roundRatios(result.comparison, scenario, FROM_REPLICA, FROM_PRIMARY),
     };
   });
 }

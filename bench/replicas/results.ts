@@ -1,8 +1,8 @@
 // What a replica run measured (run.ts writes it, report.ts reads it): the figures kept in
 // replicas.json, and the names of the two services compared.
-import type { Measured } from '../loadHttp.js';
 import type { Machine } from '../machine.js';
 import type { BenchOptions } from '../options.js';
+import type { Comparison } from '../sideBySide.js';
 
 export const FROM_PRIMARY = 'service reading from the primary';
 export const FROM_REPLICA = 'service reading from a replica';
@@ -17,7 +17,7 @@ export interface ReplicaRunResult {
   dataset: { people: number; companies: number; credential: string; credentialCompanies: number };
   loadAverage: { start: number; end: number };
   /** Per scenario and target, each round's measurement. */
-  comparison: { scenario: string; label: string; target: string; round: number; measured: Measured }[];
+  comparison: Comparison[];
   change?: ChangeUnderLoad;
   /**
    * The routing's own cost, in the bench's process: the CPU time per read of the person

@@ -4,7 +4,6 @@
 // bench makes its own primary and standby (support/replicatedCluster.ts: initdb,
 // pg_basebackup -R, pg_ctl), with durability on as in production, and its own dataset
 // there; it never touches the machine's own clusters.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -26,13 +25,13 @@ import { databaseBackendsCpu } from '../cpu.js';
 import { ensureDataset } from '../dataset/build.js';
 import { scaleFor } from '../dataset/generate.js';
 import { drawSamples } from '../dataset/samples.js';
-import { type Measured, measureHttp } from '../loadHttp.js';
-import { describeMachine, type Machine, pinSelf } from '../machine.js';
+import { describeMachine, gitCommit, pinSelf } from '../machine.js';
 import type { BenchOptions } from '../options.js';
-import { alternatingSteps, type Scenario } from '../plan.js';
+import type { Scenario } from '../plan.js';
 import { prewarm } from '../prewarm.js';
-import { childEnv, type Running, startTarget } from '../processes.js';
+import { childEnv, type Running } from '../processes.js';
 import { type HttpRequestSpec, personKinds, personWorkload } from '../scenarios.js';
+import { compareSideBySide, sideBySideScenarios, startServices } from '../sideBySide.js';
 import { median, percentile, round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
 import { type ChangeUnderLoad, FROM_PRIMARY, FROM_REPLICA, type LoadFigures, type ReplicaRunResult } from './results.js';
@@ -83,53 +82,12 @@ export async function runReplicaBench(options: BenchOptions & { replicaPeople: n
       const fromPrimary = serviceTarget(FROM_PRIMARY, { databaseUrl }, ready);
       const fromReplica = serviceTarget(FROM_REPLICA, { databaseUrl }, ready, { DATABASE_REPLICA_URLS: standbyUrl });
       const config = loadConfig(childEnv(fromReplica.env));
-      const targets = { [FROM_REPLICA]: { kind: 'http' as const, process: FROM_REPLICA }, [FROM_PRIMARY]: { kind: 'http' as const, process: FROM_PRIMARY } };
-      const scenarios: Scenario[] = [
-        {
-          id: 'hello',
-          group: 'postgres',
-          label: 'hello',
-          token: oneLarge.token,
-          http: [{ method: 'GET', path: `/v1/companies/${ready.companyId}/hello` }],
-          targets,
-        },
-        ...options.kinds.map((kind) => ({
-          id: kind,
-          group: 'postgres' as const,
-          label: personKinds[kind],
-          kind,
-          credential: 'oneLarge' as const,
-          token: oneLarge.token,
-          http: personWorkload(kind, samples, held, config).http,
-          targets,
-        })),
-      ];
-      const services: Record<string, Running> = {};
-      for (const spec of [fromPrimary, fromReplica]) {
-        services[spec.name] = await startTarget(spec, cpu);
-        running.push(services[spec.name]!);
-        log(`${spec.name}: up`);
-      }
+      const scenarios = sideBySideScenarios([FROM_REPLICA, FROM_PRIMARY], { ...ready, kinds: options.kinds, samples, held, config });
+      const services = await startServices([fromPrimary, fromReplica], cpu, running, log);
       // The CPU of both servers' backends per request, beside the service's own: steadier than
       // req/s on a shared host, and where the routing's cost would show.
-      const backends = [db, standby];
-      const databaseCpu = async () => new Map((await Promise.all(backends.map((b) => databaseBackendsCpu(b)))).flatMap((m) => [...m]));
-      const measure = (scenario: Scenario, target: string, durationS: number) =>
-        measureHttp({
-          url: services[target]!.url,
-          token: scenario.token,
-          requests: scenario.http,
-          connections: options.connections,
-          durationS,
-          pid: services[target]!.pid,
-          databaseCpu,
-        });
-      if (options.warmupS > 0) for (const scenario of scenarios) for (const target of Object.keys(targets)) await measure(scenario, target, options.warmupS);
-      for (const step of alternatingSteps(scenarios, options.rounds)) {
-        const measured = await measure(step.scenario, step.target, options.durationS);
-        comparison.push({ scenario: step.scenario.id, label: step.scenario.label, target: step.target, round: step.round, measured });
-        log(`round ${step.round} ${step.scenario.label} · ${step.target}: ${Math.round(measured.rps)} req/s, p99 ${round(measured.p99, 2)} ms`);
-      }
+      const databaseCpu = async () => new Map((await Promise.all([db, standby].map((b) => databaseBackendsCpu(b)))).flatMap((m) => [...m]));
+      comparison.push(...(await compareSideBySide(services, scenarios, options, log, databaseCpu)));
 
       routing = await routingCost(db, databaseUrl, standbyUrl, scenarios, samples, held, config, log);
 
@@ -374,8 +332,4 @@ async function readsBy(url: string): Promise<Record<string, number>> {
   const reads: Record<string, number> = {};
   for (const [, labels, value] of text.matchAll(/^db_reads_total\{([^}]*)\} (\d+)/gm)) reads[/role="([^"]+)"/.exec(labels!)![1]!] = Number(value);
   return reads;
-}
-
-function gitCommit(): string {
-  return spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() || 'unknown';
 }

@@ -2,6 +2,7 @@
 // markers: `--tracing` replaces it there, and a full run keeps the last one (saying which
 // run it comes from), since a full run measures the service with traces off only.
 import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
+import { comparedScenarios, roundRatios, runsOf } from '../sideBySide.js';
 import { median, round } from '../stats.js';
 import { TRACES_OFF, TRACES_ON, type TracingRunResult } from './run.js';
 
@@ -36,10 +37,9 @@ export interface TracingRow {
 
 /** Each scenario's medians over the rounds, traces on and off. */
 export function tracingRows(result: TracingRunResult): TracingRow[] {
-  const labels = [...new Map(result.comparison.map((m) => [m.scenario, m.label])).entries()];
-  return labels.map(([scenario, label]) => {
+  return comparedScenarios(result.comparison).map(([scenario, label]) => {
     const of = (target: string): TargetFigures => {
-      const runs = result.comparison.filter((m) => m.scenario === scenario && m.target === target).map((m) => m.measured);
+      const runs = runsOf(result.comparison, scenario, target);
       return {
         rps: median(runs.map((m) => m.rps)),
         p50: median(runs.map((m) => m.p50)),
@@ -47,11 +47,9 @@ export function tracingRows(result: TracingRunResult): TracingRow[] {
         cpu: median(runs.map((m) => m.cpuUsPerRequest ?? Number.NaN)),
       };
     };
-    const inRound = (target: string, round: number) =>
-      result.comparison.find((m) => m.scenario === scenario && m.target === target && m.round === round)?.measured.rps ?? Number.NaN;
-    const rounds = [...new Set(result.comparison.map((m) => m.round))].map((r) => inRound(TRACES_ON, r) / inRound(TRACES_OFF, r)).filter(Number.isFinite);
     const [off, on] = [of(TRACES_OFF), of(TRACES_ON)];
-    return { label, off, on, ratio: on.rps / off.rps, cpuRatio: off.cpu / on.cpu, roundRatios: [Math.min(...rounds), Math.max(...rounds)] };
+    const rounds = roundRatios(result.comparison, scenario, TRACES_ON, TRACES_OFF);
+    return { label, off, on, ratio: on.rps / off.rps, cpuRatio: off.cpu / on.cpu, roundRatios: rounds };
   });
 }
 

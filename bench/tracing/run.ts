@@ -3,7 +3,6 @@
 // them on at the default sampler (parentbased_always_on: every request sampled), exporting
 // OTLP/HTTP protobuf to a local sink that accepts each batch and discards it; hello and Get
 // person, in the same alternating rounds of one run.
-import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -14,13 +13,11 @@ import { hashToken } from '../../server/domain/tokens.js';
 import { ensureDataset } from '../dataset/build.js';
 import { scaleFor } from '../dataset/generate.js';
 import { drawSamples } from '../dataset/samples.js';
-import { type Measured, measureHttp } from '../loadHttp.js';
-import { describeMachine, type Machine, pinSelf } from '../machine.js';
+import { describeMachine, gitCommit, type Machine, pinSelf } from '../machine.js';
 import type { BenchOptions } from '../options.js';
-import { alternatingSteps, type Scenario } from '../plan.js';
 import { prewarm } from '../prewarm.js';
-import { childEnv, type Running, startTarget } from '../processes.js';
-import { personKinds, personWorkload } from '../scenarios.js';
+import { childEnv, type Running } from '../processes.js';
+import { type Comparison, compareSideBySide, sideBySideScenarios, startServices } from '../sideBySide.js';
 import { round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
 
@@ -36,7 +33,7 @@ export interface TracingRunResult {
   loadAverage: { start: number; end: number };
   /** Span batches the sink received, and their bytes: the spans did go out. */
   sink: { batches: number; bytes: number };
-  comparison: { scenario: string; label: string; target: string; round: number; measured: Measured }[];
+  comparison: Comparison[];
 }
 
 export async function runTracingBench(options: BenchOptions, log: (line: string) => void): Promise<TracingRunResult> {
@@ -58,55 +55,16 @@ export async function runTracingBench(options: BenchOptions, log: (line: string)
     const ready = { companyId: oneLarge.companies[0]!, token: oneLarge.token };
     const off = serviceTarget(TRACES_OFF, { databaseUrl }, ready);
     const on = serviceTarget(TRACES_ON, { databaseUrl }, ready, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
-    const targets = { [TRACES_ON]: { kind: 'http' as const, process: TRACES_ON }, [TRACES_OFF]: { kind: 'http' as const, process: TRACES_OFF } };
-    const scenarios: Scenario[] = [
-      {
-        id: 'hello',
-        group: 'postgres',
-        label: 'hello',
-        token: oneLarge.token,
-        http: [{ method: 'GET', path: `/v1/companies/${ready.companyId}/hello` }],
-        targets,
-      },
-      {
-        id: 'getPerson',
-        group: 'postgres',
-        label: personKinds.getPerson,
-        kind: 'getPerson',
-        credential: 'oneLarge',
-        token: oneLarge.token,
-        http: personWorkload('getPerson', samples, held, loadConfig(childEnv(off.env))).http,
-        targets,
-      },
-    ];
-    const services: Record<string, Running> = {};
-    for (const spec of [off, on]) {
-      services[spec.name] = await startTarget(spec, cpu);
-      running.push(services[spec.name]!);
-      log(`${spec.name}: up`);
-    }
-    const measure = (scenario: Scenario, target: string, durationS: number) =>
-      measureHttp({
-        url: services[target]!.url,
-        token: scenario.token,
-        requests: scenario.http,
-        connections: options.connections,
-        durationS,
-        pid: services[target]!.pid,
-      });
+    const config = loadConfig(childEnv(off.env));
+    const scenarios = sideBySideScenarios([TRACES_ON, TRACES_OFF], { ...ready, kinds: ['getPerson'], samples, held, config });
+    const services = await startServices([off, on], cpu, running, log);
     const loadAtStart = os.loadavg()[0]!;
-    if (options.warmupS > 0) for (const scenario of scenarios) for (const target of Object.keys(targets)) await measure(scenario, target, options.warmupS);
-    const comparison: TracingRunResult['comparison'] = [];
-    for (const step of alternatingSteps(scenarios, options.rounds)) {
-      const measured = await measure(step.scenario, step.target, options.durationS);
-      comparison.push({ scenario: step.scenario.id, label: step.scenario.label, target: step.target, round: step.round, measured });
-      log(`round ${step.round} ${step.scenario.label} · ${step.target}: ${Math.round(measured.rps)} req/s, p99 ${round(measured.p99, 2)} ms`);
-    }
+    const comparison = await compareSideBySide(services, scenarios, options, log);
     return {
       startedAt,
       finishedAt: new Date().toISOString(),
       machine,
-      revision: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() || 'unknown',
+      revision: gitCommit(),
       options: {
         durationS: options.durationS,
         rounds: options.rounds,
