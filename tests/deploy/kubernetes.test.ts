@@ -1,8 +1,9 @@
 // The Kubernetes manifests (deploy/kubernetes/): each rendered object is valid against the
-// Kubernetes schemas (kubernetes-models' validators), and they agree with the code: every
-// variable they set is one server/config.ts reads and their values pass its checks, the probe
-// paths answer on the server, the port, user and spool are the image's, and the timings let a
-// drain finish before the kubelet kills it.
+// Kubernetes schemas (kubernetes-models' validators, and its types for a field the API does
+// not have), and they agree with the code: every variable they set is one server/config.ts
+// reads and their values pass its checks, the probe paths answer on the server, the port,
+// user and spool are the image's, and the timings let a drain finish before the kubelet
+// kills it.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1';
@@ -13,6 +14,7 @@ import { ConfigMap, PersistentVolumeClaim, Secret, Service } from 'kubernetes-mo
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config.js';
 import { containersOf, kustomize } from '../helpers/kustomize.js';
+import { manifestTypeProblems } from '../helpers/manifestTypes.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const root = new URL('../../', import.meta.url).pathname;
@@ -66,6 +68,16 @@ describe.each(kustomizations.map((dir) => [relative(root, dir), dir]))('%s', (_n
       if (!Model) throw new Error(`${object.apiVersion} ${object.kind}: add its model to the list above`);
       expect(() => new Model(object).validate(), `${object.kind}/${object.metadata.name}`).not.toThrow();
     }
+    // The validators above ignore a field the API does not have; the API's types do not.
+    expect(manifestTypeProblems(objects)).toEqual([]);
+  });
+
+  it('would refuse a field the Kubernetes API does not have (a misspelt probe)', () => {
+    const misspelt = structuredClone(deployment);
+    const container = misspelt.spec.template.spec.containers[0];
+    container.livenesProbe = container.livenessProbe;
+    delete container.livenessProbe;
+    expect(manifestTypeProblems([misspelt])).toEqual([expect.stringMatching(/^Deployment\/\S+: .*'"livenesProbe"' does not exist in type 'IContainer'/)]);
   });
 
   it('sets only variables server/config.ts reads, with values it accepts', () => {
