@@ -4,13 +4,14 @@
 // replicas/reads.test.ts. A failure names its seed; rerun randomized.test.ts with SEED=<n>
 // DATASETS=1 to replay it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Random } from '../../server/dataset/random.js';
 import type { Database } from '../../server/db/engines/database.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { Call } from '../helpers/call.js';
 import { engines } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { modelData, modelSearch, modelSearchEmployees } from './model.js';
-import { phones, randomDataset, randomEmployeeQuery, randomQuery, rng } from './randomDataset.js';
+import { phones, randomDataset, randomEmployeeQuery, randomQuery } from './randomDataset.js';
 
 const e164Of = new Map(phones.flatMap((p) => p.formats.map((f) => [f, p.e164] as const)));
 
@@ -65,7 +66,7 @@ export async function expectModelAgreement({ server, db, firstSeed, datasets, qu
     const data = modelData(dataset.records, (phone) => e164Of.get(phone)!);
 
     for (let q = 0; q < queries; q++) {
-      const credential = rng(seed * 1000 + q).pick(dataset.credentials);
+      const credential = new Random(seed * 1000 + q).pick(dataset.credentials);
       const { body, model } = randomQuery(seed * 1000 + q, dataset);
       const res = await server.call('POST', '/v1/persons/search', { token: credential.token, body });
       const context = `seed ${seed}, query ${q}: ${JSON.stringify(body)} as [${[...credential.companies]}]`;
@@ -74,7 +75,7 @@ export async function expectModelAgreement({ server, db, firstSeed, datasets, qu
       expect(rest, context).toEqual(modelSearch(data, credential.companies, model, asOf));
       compared++;
 
-      const personId = rng(seed * 7 + q).pick([...dataset.persons, '00000000-0000-4000-8000-000000000000']);
+      const personId = new Random(seed * 7 + q).pick([...dataset.persons, '00000000-0000-4000-8000-000000000000']);
       const got = await server.call('GET', `/v1/persons/${personId}`, { token: credential.token });
       const expected = modelSearch(data, credential.companies, { personId }, got.body.asOf ?? new Date().toISOString());
       if (expected.persons.length === 0) expect(got.status, `${context} get ${personId}`).toBe(404);

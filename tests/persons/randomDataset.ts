@@ -1,25 +1,15 @@
-// Small random datasets and queries for the model comparison: few companies, names that
-// collide on case, accents and LIKE wildcards, tied creation times, unlinked records,
-// every source-record state, and credentials over random subsets of companies.
+// Small random datasets and queries for the model comparison, drawn from the one generator
+// (server/dataset/generate.ts) in a vocabulary of their own: few companies, names that
+// collide on case, accents and LIKE wildcards, phones in several formats, creation times
+// tied on a few instants at the edges of UTC days, people with no employment or two in one
+// company, each employment under other names, unlinked records, every source-record state,
+// and credentials over random subsets of companies. Only the data comes from server/: the
+// model it is compared with (model.ts) shares no code with it.
+import { type DatasetShape, generateEntities, type Identity, type Vocabulary } from '../../server/dataset/generate.js';
+import { Random } from '../../server/dataset/random.js';
+import { entityRecords } from '../../server/dataset/toRecords.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import type { ModelQuery } from './model.js';
-
-/** mulberry32: a tiny seeded PRNG, so a failing seed can be replayed. */
-export function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T>(items: readonly T[]): T => items[int(0, items.length - 1)]!;
-  const chance = (p: number) => next() < p;
-  const uuid = () => 'xxxxxxxx-xxxx-4xxx-8xxx-xxxxxxxxxxxx'.replace(/x/g, () => int(0, 15).toString(16));
-  return { next, int, pick, chance, uuid };
-}
 
 export const firstNames = [
   'Ana',
@@ -80,68 +70,45 @@ export interface RandomDataset {
   credentials: { token: string; companies: Set<string> }[];
 }
 
+/** Names, phones and external ids drawn from the small colliding lists above; each employment under other names. */
+const collidingWords: Vocabulary = {
+  identity(r): Identity {
+    return {
+      first: r.pick(firstNames),
+      last: r.pick(lastNames),
+      dob: '1990-05-17',
+      gender: r.pick([null, 'female', 'male', 'non-binary']),
+      phone: r.pick(r.pick(phones).formats),
+    };
+  },
+  laterJob: (r) => collidingWords.identity(r),
+  externalIds: (r) => systems.filter(() => r.chance(0.5)).map((system) => [system, `${system}-${r.int(1, 999)}`]),
+  address: (r) => ({ line1: '1 Main St', line2: r.pick([null, 'Apt 2']), city: 'Springfield', state: 'IL', postalCode: '62701' }),
+};
+
 export function randomDataset(seed: number): RandomDataset {
-  const r = rng(seed);
-  const seeded = r;
+  const r = new Random(seed);
   const companies = Array.from({ length: r.int(2, 5) }, (_, i) => `s${seed}-c${i}`);
+  const unlinked = r.int(1, 8);
+  const shape: DatasetShape = {
+    seed,
+    people: r.int(3, 14),
+    companies: companies.map((id) => ({ id, weight: 1 })),
+    // Pending invitations still valid are after it (the rest expired on the instants below).
+    now: Date.UTC(2099, 0, 1),
+    jobs: { counts: [0, 1, 2, 3], weights: [1, 1, 1, 1] },
+    distinctCompanies: false,
+    unlinked: () => unlinked,
+    vocabulary: collidingWords,
+    states: 'shares',
+    instants: instants.map((i) => Date.parse(i)),
+  };
   const records: ImportRecord[] = companies.map((id) => ({ type: 'company', id, name: id }));
   const persons: string[] = [];
-  const employee = (personId: string | null, companyId: string, r = seeded) => {
-    const id = r.uuid();
-    const phone = r.pick(phones);
-    records.push({
-      type: 'employee',
-      id,
-      companyId,
-      personId,
-      firstName: r.pick(firstNames),
-      lastName: r.pick(lastNames),
-      dateOfBirth: '1990-05-17',
-      gender: r.pick([null, 'female', 'male', 'non-binary']),
-      email: `${id.slice(0, 8)}@example.com`,
-      phone: r.pick(phone.formats),
-      address: { line1: '1 Main St', line2: r.pick([null, 'Apt 2']), city: 'Springfield', state: 'IL', postalCode: '62701' },
-      externalIds: systems.filter(() => r.chance(0.5)).map((system) => ({ system, system_id: `${system}-${r.int(1, 999)}` })),
-      createdAt: r.pick(instants),
-      updatedAt: r.pick(instants),
-    });
-    if (r.chance(0.4)) records.push({ type: 'membership', employeeId: id, status: r.pick(['active', 'revoked'] as const) });
-    if (r.chance(0.5))
-      records.push({
-        type: 'invitation',
-        employeeId: id,
-        status: r.pick(['pending', 'pending', 'accepted', 'revoked'] as const),
-        invitedAt: '2024-01-01T00:00:00.000Z',
-        expiresAt: r.pick(['2024-02-01T00:00:00.000Z', '2099-01-01T00:00:00.000Z']),
-      });
-    if (r.chance(0.3)) records.push({ type: 'linkedUser', employeeId: id, status: r.pick(['active', 'deactivated'] as const) });
-    if (r.chance(0.5)) {
-      const decided = r.chance(0.7);
-      records.push({
-        type: 'participation',
-        employeeId: id,
-        decision: decided ? r.pick(['opt_in', 'opt_out'] as const) : null,
-        decidedAt: decided ? r.pick(instants) : null,
-      });
-    }
-    if (r.chance(0.5)) {
-      records.push({
-        type: 'coverage',
-        employeeId: id,
-        status: r.pick(['enrolled', 'enrolled_not_paying', 'awaiting_coverage', 'waived', 'terminated'] as const),
-        startsAt: r.pick(instants),
-        endsAt: r.pick([null, '2026-01-01T00:00:00.000Z']),
-        planTier: r.pick([null, 'family']),
-      });
-    }
-  };
-  for (let i = r.int(3, 14); i > 0; i--) {
-    const id = r.uuid();
-    persons.push(id);
-    records.push({ type: 'person', id, createdAt: r.pick(instants), updatedAt: r.pick(instants) });
-    for (let j = r.int(0, 3); j > 0; j--) employee(id, r.pick(companies));
+  for (const entity of generateEntities(shape, r)) {
+    if (entity.kind === 'person') persons.push(entity.person.id);
+    records.push(...entityRecords(entity));
   }
-  for (let i = r.int(0, 3); i > 0; i--) employee(null, r.pick(companies));
   const credentials = Array.from({ length: 3 }, (_, i) => ({
     token: `plk_random_${seed}_${i}_${'x'.repeat(12)}`,
     companies: new Set(companies.filter(() => r.chance(0.5))),
@@ -149,15 +116,11 @@ export function randomDataset(seed: number): RandomDataset {
   // And one of every company, whose name searches read the name pieces in person order (db/persons/persons.ts).
   credentials.push({ token: `plk_random_${seed}_3_${'x'.repeat(12)}`, companies: new Set(companies) });
   for (const [i, c] of credentials.entries()) records.push({ type: 'credential', name: `random ${i}`, token: c.token, companies: [...c.companies] });
-  // More unlinked records for Search employees, drawn apart from `r` so that everything
-  // above stays what each seed made before.
-  const more = rng(seed + 7_000_000);
-  for (let i = more.int(1, 5); i > 0; i--) employee(null, more.pick(companies), more);
   return { records, companies, persons, credentials };
 }
 
-const recase = (r: ReturnType<typeof rng>, s: string) => r.pick([s, s.toUpperCase(), s.toLowerCase()]);
-const substring = (r: ReturnType<typeof rng>, s: string) => {
+const recase = (r: Random, s: string) => r.pick([s, s.toUpperCase(), s.toLowerCase()]);
+const substring = (r: Random, s: string) => {
   const chars = [...s];
   const start = r.int(0, chars.length - 1);
   return chars.slice(start, start + r.int(1, 4)).join('');
@@ -165,7 +128,7 @@ const substring = (r: ReturnType<typeof rng>, s: string) => {
 
 /** A random search: the request body to send, and the same query in model terms. */
 export function randomQuery(seed: number, dataset: RandomDataset): { body: Record<string, unknown>; model: ModelQuery } {
-  const r = rng(seed);
+  const r = new Random(seed);
   const body: Record<string, unknown> = {};
   const model: ModelQuery = {};
   if (r.chance(0.3)) body.companyId = model.companyId = r.chance(0.85) ? r.pick(dataset.companies) : 'elsewhere-inc';
