@@ -73,64 +73,70 @@ export interface BenchOptions {
   tracing: boolean;
 }
 
+const ALL_KINDS = [...Object.keys(personKinds), ...Object.keys(employeeKinds)];
+
+const ARGUMENTS = {
+  duration: { type: 'string', default: '5' },
+  rounds: { type: 'string', default: '2' },
+  budget: { type: 'string', default: '1800' },
+  connections: { type: 'string', default: '10' },
+  warmup: { type: 'string', default: '2' },
+  'cold-starts': { type: 'string', default: '3' },
+  people: { type: 'string', default: '1000000' },
+  companies: { type: 'string' },
+  seed: { type: 'string', default: String(DEFAULT_SEED) },
+  'database-url': { type: 'string' },
+  'no-postgres': { type: 'boolean', default: false },
+  'pglite-people': { type: 'string', default: '10000' },
+  'pglite-dir': { type: 'string' },
+  'no-pglite': { type: 'boolean', default: false },
+  references: { type: 'string', default: 'bare' },
+  kinds: { type: 'string', default: ALL_KINDS.join(',') },
+  credentials: { type: 'string', default: 'oneLarge,hundred' },
+  'no-worst-case': { type: 'boolean', default: false },
+  'no-audit-comparison': { type: 'boolean', default: false },
+  samples: { type: 'string', default: '1000' },
+  'no-explain': { type: 'boolean', default: false },
+  'no-instructions': { type: 'boolean', default: false },
+  out: { type: 'string', default: `${benchDir}results` },
+  rebuild: { type: 'boolean', default: false },
+  phases: { type: 'string', default: allPhases.join(',') },
+  'no-phases': { type: 'boolean', default: false },
+  'work-dir': { type: 'string', default: `${benchDir}.data/changes` },
+  replica: { type: 'boolean', default: false },
+  'replica-people': { type: 'string', default: '200000' },
+  imports: { type: 'boolean', default: false },
+  tracing: { type: 'boolean', default: false },
+  'imports-small-people': { type: 'string', default: '100000' },
+  'imports-change-people': { type: 'string', default: '10000' },
+} as const;
+
+const num = (name: string, value: string | undefined, min: number) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number >= ${min}; got "${value}"`);
+  return n;
+};
+const list = <T extends string>(name: string, value: string, allowed: readonly string[]) => {
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = items.filter((i) => !allowed.includes(i));
+  if (unknown.length) throw new Error(`--${name}: unknown ${unknown.join(', ')} (known: ${allowed.join(', ')})`);
+  return items as T[];
+};
+
 export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
   const { values } = parseArgs({
     args: argv,
-    options: {
-      duration: { type: 'string', default: '5' },
-      rounds: { type: 'string', default: '2' },
-      budget: { type: 'string', default: '1800' },
-      connections: { type: 'string', default: '10' },
-      warmup: { type: 'string', default: '2' },
-      'cold-starts': { type: 'string', default: '3' },
-      people: { type: 'string', default: '1000000' },
-      companies: { type: 'string' },
-      seed: { type: 'string', default: String(DEFAULT_SEED) },
-      'database-url': { type: 'string' },
-      'no-postgres': { type: 'boolean', default: false },
-      'pglite-people': { type: 'string', default: '10000' },
-      'pglite-dir': { type: 'string' },
-      'no-pglite': { type: 'boolean', default: false },
-      references: { type: 'string', default: 'bare' },
-      kinds: { type: 'string', default: [...Object.keys(personKinds), ...Object.keys(employeeKinds)].join(',') },
-      credentials: { type: 'string', default: 'oneLarge,hundred' },
-      'no-worst-case': { type: 'boolean', default: false },
-      'no-audit-comparison': { type: 'boolean', default: false },
-      samples: { type: 'string', default: '1000' },
-      'no-explain': { type: 'boolean', default: false },
-      'no-instructions': { type: 'boolean', default: false },
-      out: { type: 'string', default: `${benchDir}results` },
-      rebuild: { type: 'boolean', default: false },
-      phases: { type: 'string', default: allPhases.join(',') },
-      'no-phases': { type: 'boolean', default: false },
-      'work-dir': { type: 'string', default: `${benchDir}.data/changes` },
-      replica: { type: 'boolean', default: false },
-      'replica-people': { type: 'string', default: '200000' },
-      imports: { type: 'boolean', default: false },
-      tracing: { type: 'boolean', default: false },
-      'imports-small-people': { type: 'string', default: '100000' },
-      'imports-change-people': { type: 'string', default: '10000' },
-    },
+    options: ARGUMENTS,
   });
-  const num = (name: string, value: string | undefined, min: number) => {
-    const n = Number(value);
-    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number >= ${min}; got "${value}"`);
-    return n;
-  };
-  const list = <T extends string>(name: string, value: string, allowed: readonly string[]) => {
-    const items = value
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    const unknown = items.filter((i) => !allowed.includes(i));
-    if (unknown.length) throw new Error(`--${name}: unknown ${unknown.join(', ')} (known: ${allowed.join(', ')})`);
-    return items as T[];
-  };
   if ([values.imports, values.replica, values.tracing].filter(Boolean).length > 1)
     throw new Error('--imports, --replica and --tracing are separate runs: give one of them');
   if (values.tracing && values['no-postgres']) throw new Error('--tracing measures the service on PostgreSQL: it cannot run with --no-postgres');
   if (values.imports && values['no-postgres']) throw new Error('--imports measures the import on PostgreSQL: it cannot run with --no-postgres');
   const seed = num('seed', values.seed, 0);
+  const kinds = list<PersonKind | EmployeeKind>('kinds', values.kinds, ALL_KINDS);
   const pglitePeople = num('pglite-people', values['pglite-people'], 1);
   return {
     durationS: num('duration', values.duration, 0.5),
@@ -151,12 +157,8 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       ? undefined
       : { dataDir: values['pglite-dir'] ?? `${benchDir}.data/pglite-${pglitePeople}-${seed}`, people: pglitePeople, seed },
     references: list('references', values.references, ['bare']),
-    kinds: list<PersonKind | EmployeeKind>('kinds', values.kinds, [...Object.keys(personKinds), ...Object.keys(employeeKinds)]).filter(
-      (k): k is PersonKind => k in personKinds,
-    ),
-    employeeKinds: list<PersonKind | EmployeeKind>('kinds', values.kinds, [...Object.keys(personKinds), ...Object.keys(employeeKinds)]).filter(
-      (k): k is EmployeeKind => k in employeeKinds,
-    ),
+    kinds: kinds.filter((k): k is PersonKind => k in personKinds),
+    employeeKinds: kinds.filter((k): k is EmployeeKind => k in employeeKinds),
     credentials: list('credentials', values.credentials, ['oneLarge', 'hundred']),
     worstCase: !values['no-worst-case'],
     auditComparison: !values['no-audit-comparison'],

@@ -1,4 +1,4 @@
-// The function-length check `npm run lint` runs over server/: a function of 101 lines is
+// The function-length check `npm run lint` runs over server/ and bench/: a function of 101 lines is
 // flagged with its name and first line, one of 100 is not, and nested ones count alone too.
 import { describe, expect, it } from 'vitest';
 import { longFunctions } from '../../scripts/lint/functionLength.js';
