@@ -48,8 +48,6 @@ export interface ImportRun {
   /** The same rows landed by a raw COPY into tables of the same columns, without indexes, constraints or derived data. */
   copySeconds?: number;
   copyRecordsPerSecond?: number;
-  /** The same records' rows written to the stored tables alone, without the import's own work or the derived data (storedRowsAlone.ts). */
-  storedAloneSeconds?: number;
   /** What the import made the database do (databaseWork.ts). */
   walMb?: number;
   fullPageImages?: number;

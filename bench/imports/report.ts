@@ -88,24 +88,18 @@ export function renderImportSection(result: ImportRunResult): string {
     '',
     ...result.notes.map((n) => `- ${n}`),
     '',
-    '| File | database people | records | seconds | records/s | raw COPY records/s | import / COPY | stored rows alone, s | WAL MB | full-page images | name-piece entries | peak RSS MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| File | database people | records | seconds | records/s | raw COPY records/s | import / COPY | WAL MB | full-page images | name-piece entries | peak RSS MB |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...result.rows.map(
       (r) =>
         `| ${r.label} | ${r.databasePeople ? int(r.databasePeople) : 'empty'} | ${int(r.records)} | ${r.seconds} | ${int(r.recordsPerSecond)} | ` +
-        `${r.copyRecordsPerSecond ? int(r.copyRecordsPerSecond) : '–'} | ${pct(copyRatio(r))} | ${r.storedAloneSeconds ?? '–'} | ` +
+        `${r.copyRecordsPerSecond ? int(r.copyRecordsPerSecond) : '–'} | ${pct(copyRatio(r))} | ` +
         `${counted(r.walMb)} | ${counted(r.fullPageImages)} | ${counted(r.pieceEntries)} | ${r.peakRssMb ?? '–'} |`,
     ),
     '',
-    "Stored rows alone: the same records' rows written to the stored tables themselves (persons upserted, employments updated, inserted or " +
-      "deleted, with their indexes and foreign keys), without the import's staging, resolving and checks and without the derived data, " +
-      'timed in one transaction and rolled back, after the inverse had restored the data: what PostgreSQL charges to change these rows ' +
-      'where they live (bench/changes/storedRowsAlone.ts). WAL: what the import wrote to the write-ahead log (a replica replays it). ' +
-      'Full-page images: pages the WAL holds whole, one for each page the import was the first to change since a checkpoint, ' +
-      'so they count the distinct pages a file touches (bench/changes/databaseWork.ts). ' +
-      "Name-piece entries: inserted into or deleted from the name pieces (server/db/derived), the derived data's largest part.",
+    'WAL, full-page images and name-piece entries: what each import made the database write ' +
+      '([docs/performance.md](../../docs/performance.md#import-cost) says how to read them).',
     '',
-    ...storedAloneLines(result),
   ];
   if (scaling)
     lines.push(
@@ -134,21 +128,6 @@ const pagesTouched = (large: ImportRow, small: ImportRow) =>
   large.fullPageImages && small.fullPageImages
     ? `, with ${int(large.fullPageImages)} full-page images against ${int(small.fullPageImages)} (${round(large.fullPageImages / small.fullPageImages, 2)}×)`
     : '';
-
-/** For each change and churn file, its time against the raw COPY budget and against its stored rows alone. */
-function storedAloneLines(result: ImportRunResult): string[] {
-  const lines = rowsOf(result, 'change', 'churn')
-    .filter((r) => r.storedAloneSeconds !== undefined && r.copySeconds !== undefined)
-    .map((r) => {
-      const budget = r.copySeconds! / IMPORT_GOALS.change;
-      return (
-        `- ${r.label}${r.databasePeople ? ` on ${int(r.databasePeople)} people` : ''}: ${pct(IMPORT_GOALS.change)} of raw COPY allows ${round(budget, 2)} s; ` +
-        `its stored rows alone took ${r.storedAloneSeconds} s (${round(r.storedAloneSeconds! / budget, 1)}× that), the import ${r.seconds} s ` +
-        `(${round(r.seconds / r.storedAloneSeconds!, 1)}× its stored rows alone${r.pieceEntries ? `; ${int(r.pieceEntries)} name-piece entries` : ''}).`
-      );
-    });
-  return lines.length ? [...lines, ''] : [];
-}
 
 const section: ResultsSection<ImportRunResult> = { begin: BEGIN, end: END, resultsFile: IMPORT_RESULTS, render: renderImportSection };
 
