@@ -9,8 +9,8 @@ import { buildPools } from '../../server/dataset/pools.js';
 import { Random, zipfWeights } from '../../server/dataset/random.js';
 import { realisticVocabulary } from '../../server/dataset/vocabulary.js';
 
-/** Bump when the generated data or how it is loaded changes, so stored datasets get rebuilt (2: loaded by the import). */
-export const GENERATOR_VERSION = 2;
+/** Bump when the generated data or how it is loaded changes, so stored datasets get rebuilt (2: loaded by the import; 3: streets, cities and company names drawn from the one PRNG). */
+export const GENERATOR_VERSION = 3;
 
 export interface Scale {
   people: number;

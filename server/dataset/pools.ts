@@ -4,7 +4,7 @@
 // Zipf-like so that a few last names are very common and most are rare, as in a real
 // population; streets, cities and company names for the rest.
 import { allLocales, base, en, Faker } from '@faker-js/faker';
-import { WeightedSampler, zipfWeights } from './random.js';
+import { fakerRandomizer, Random, WeightedSampler, zipfWeights } from './random.js';
 
 type Sex = 'female' | 'male';
 
@@ -82,8 +82,8 @@ export function buildPools(seed: number): Pools {
     };
   });
 
-  const faker = new Faker({ locale: [en, base] });
-  faker.seed(seed);
+  // Faker picks the words from the one PRNG too, on a stream of its own.
+  const faker = new Faker({ locale: [en, base], randomizer: fakerRandomizer(new Random(seed)) });
   const many = (n: number, make: () => string) => [...new Set(Array.from({ length: n }, make))];
   const streets = many(3_000, () => faker.location.street());
   const cities = many(1_500, () => faker.location.city());
