@@ -1,6 +1,7 @@
 // The replica run's figures (run.ts) as a section of bench/results/latest.md, kept between
 // two markers: `--replica` replaces it there, and a full run keeps the last one (saying
 // which run it comes from), since a full run does not measure replicas.
+import { table } from '../report/format.js';
 import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
 import { comparedScenarios, roundRatios, runsOf } from '../sideBySide.js';
 import { median, round } from '../stats.js';
@@ -65,59 +66,75 @@ export function replicaRows(result: ReplicaRunResult): ReplicaRow[] {
 
 export function renderReplicaSection(result: ReplicaRunResult): string {
   const rows = replicaRows(result);
-  const lowest = rows.reduce((low, row) => (row.cpuRatio < low.cpuRatio ? row : low), rows[0]!);
-  const lowestRate = rows.reduce((low, row) => (row.ratio < low.ratio ? row : low), rows[0]!);
-  const o = result.options;
-  const lines = [
+  const lines = [...replicaHeader(result), ...routingTarget(result, rows), ...comparisonTable(rows), ...changeLines(result)];
+  return `${BEGIN}\n${lines.join('\n')}\n${END}\n`;
+}
+
+function replicaHeader(result: ReplicaRunResult): string[] {
+  const { options: o, dataset: d } = result;
+  const postgres = result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL';
+  return [
     '## Replicas (PostgreSQL streaming replication)',
     '',
     `From \`npm run bench -- --replica\`: run ${result.startedAt} → ${result.finishedAt}, commit ${result.revision}; ` +
-      `${fmt(result.dataset.people)} people over ${fmt(result.dataset.companies)} companies, as the credential of one large company ` +
-      `(${result.dataset.credentialCompanies} company); ${o.durationS} s per measurement, ${o.connections} connections, ${o.rounds} alternating rounds ` +
-      `(medians), after ${o.warmupS} s of warm-up; load average (1 min) ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end.`,
-    `A primary and a hot standby of the bench's own (${result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL'}, durability on, shared_buffers 256MB, ` +
-      'both prewarmed), on the same two cores as the service and the load generator: the standby adds no capacity here, so the ratio is what the routing ' +
-      '(the replica checks, the heartbeat, the choice per read) costs, not what a replica adds.',
+      `${fmt(d.people)} people over ${fmt(d.companies)} companies, as the credential of one large company (${d.credentialCompanies} company); ` +
+      `${o.durationS} s per measurement, ${o.connections} connections, ${o.rounds} alternating rounds (medians), after ${o.warmupS} s of warm-up; ` +
+      `load average (1 min) ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end.`,
+    `A primary and a hot standby of the bench's own (${postgres}, durability on, shared_buffers 256MB, both prewarmed) on the same two cores: ` +
+      'the ratio is what the routing costs, not what a replica adds ([docs/performance.md](../../docs/performance.md#replicas)).',
     '',
-    `**Target: reading from a replica costs at most ${pct(1 - ROUTING_FLOOR)} of the throughput.** Side by side over HTTP, by CPU time per request (the ` +
-      `service's and both servers' backends; steadier than req/s on a shared host) the lowest ratio is ${pct(lowest.cpuRatio)} (${lowest.label}), by req/s ` +
-      `${pct(lowestRate.ratio)} (${lowestRate.label}) — **${lowest.cpuRatio >= ROUTING_FLOOR ? 'met' : 'not met'}**; the rounds' own ratios spread over ` +
-      `${pct(Math.min(...rows.map((r) => r.roundRatios[0])))}–${pct(Math.max(...rows.map((r) => r.roundRatios[1])))}, so this run cannot tell ${pct(1 - ROUTING_FLOOR)} apart.` +
-      routingVerdict(result, rows),
+  ];
+}
+
+/** The goal, side by side over HTTP by CPU per request, then the routing measured alone. */
+function routingTarget(result: ReplicaRunResult, rows: ReplicaRow[]): string[] {
+  const lowest = rows.reduce((low, row) => (row.cpuRatio < low.cpuRatio ? row : low), rows[0]!);
+  const lowestRate = rows.reduce((low, row) => (row.ratio < low.ratio ? row : low), rows[0]!);
+  const spread = `${pct(Math.min(...rows.map((r) => r.roundRatios[0])))}–${pct(Math.max(...rows.map((r) => r.roundRatios[1])))}`;
+  const met = lowest.cpuRatio >= ROUTING_FLOOR ? 'met' : 'not met';
+  return [
+    `**Target: reading from a replica costs at most ${pct(1 - ROUTING_FLOOR)} of the throughput.** ` +
+      `Side by side over HTTP, by CPU time per request the lowest ratio is ${pct(lowest.cpuRatio)} (${lowest.label}), ` +
+      `by req/s ${pct(lowestRate.ratio)} (${lowestRate.label}) — **${met}**; ` +
+      `the rounds' own ratios spread over ${spread}, so this run cannot tell ${pct(1 - ROUTING_FLOOR)} apart.${routingVerdict(result, rows)}`,
     '',
-    'CPU µs/req: service process + PostgreSQL backends (primary and standby), per answered request; "replica / primary (CPU)" is the primary\'s total over the replica\'s, the rate ratio a machine bound by these CPUs would show; "rounds" is the lowest and highest of the rounds\' own req/s ratios.',
+  ];
+}
+
+function comparisonTable(rows: ReplicaRow[]): string[] {
+  const header = ['Operation / filter', 'from the primary req/s', 'from a replica req/s', 'replica / primary', 'rounds'];
+  header.push('primary CPU µs/req', 'replica CPU µs/req', 'replica / primary (CPU)', 'primary p99 ms', 'replica p99 ms');
+  const cells = rows.map((r) => {
+    const rounds = `${pct(r.roundRatios[0])}–${pct(r.roundRatios[1])}`;
+    const latencies = [ms(r.primary.p99), ms(r.replica.p99)];
+    return [r.label, fmt(r.primary.rps), fmt(r.replica.rps), pct(r.ratio), rounds, cpu(r.primary), cpu(r.replica), pct(r.cpuRatio), ...latencies];
+  });
+  return table(header, cells);
+}
+
+/** The lag and the searches' latency while a change file was applied to the primary. */
+function changeLines({ change, options: o }: ReplicaRunResult): string[] {
+  if (!change) return [];
+  const { lag, idle, during } = change;
+  const readTotal = Object.values(change.reads).reduce((a, b) => a + b, 0);
+  const reads = Object.entries(change.reads).map(([role, n]) => `${role} ${fmt(n)} (${pct(readTotal ? n / readTotal : 0)})`);
+  const searches = (what: string, f: typeof idle) => [what, fmt(f.requests), String(f.seconds), ms(f.p50), ms(f.p99), String(f.non2xx)];
+  return [
     '',
-    '| Operation / filter | from the primary req/s | from a replica req/s | replica / primary | rounds | primary CPU µs/req | replica CPU µs/req | replica / primary (CPU) | primary p99 ms | replica p99 ms |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map(
-      (r) =>
-        `| ${r.label} | ${fmt(r.primary.rps)} | ${fmt(r.replica.rps)} | ${pct(r.ratio)} | ${pct(r.roundRatios[0])}–${pct(r.roundRatios[1])} | ` +
-        `${cpu(r.primary)} | ${cpu(r.replica)} | ${pct(r.cpuRatio)} | ${ms(r.primary.p99)} | ${ms(r.replica.p99)} |`,
+    '### A change file applied while reading from the replica',
+    '',
+    `${change.description}: ${fmt(change.records)} records, applied with \`npm run import\` to the primary in ${change.importSeconds} s ` +
+      `while searches (the filter kinds above, ${o.connections} connections) read from the replica through the service.`,
+    `The standby's heartbeat age (what \`REPLICA_MAX_LAG_MS\` bounds), sampled every 100 ms until it had replayed the file (${lag.samples} samples): ` +
+      `p50 ${ms(lag.p50Ms)} ms, p99 ${ms(lag.p99Ms)} ms, max ${ms(lag.maxMs)} ms; at most ${fmt(lag.maxBytes / 1024)} KiB of WAL behind. ` +
+      `Over the bound (${fmt(o.replicaMaxLagMs)} ms) for ${fmt(lag.overBoundMs)} ms.`,
+    `Reads answered meanwhile: ${reads.join(', ')}.`,
+    '',
+    ...table(
+      ['Searches from the replica', 'answered', 'seconds', 'p50 ms', 'p99 ms', 'non-2xx'],
+      [searches('idle', idle), searches('while the file is applied', during)],
     ),
   ];
-  const change = result.change;
-  if (change) {
-    const readTotal = Object.values(change.reads).reduce((a, b) => a + b, 0);
-    lines.push(
-      '',
-      '### A change file applied while reading from the replica',
-      '',
-      `${change.description}: ${fmt(change.records)} records, applied with \`npm run import\` to the primary in ${change.importSeconds} s while searches ` +
-        `(the filter kinds above, ${o.connections} connections) read from the replica through the service.`,
-      `The standby's heartbeat age (what \`REPLICA_MAX_LAG_MS\` bounds), sampled every 100 ms until it had replayed the file (${change.lag.samples} samples): ` +
-        `p50 ${ms(change.lag.p50Ms)} ms, p99 ${ms(change.lag.p99Ms)} ms, max ${ms(change.lag.maxMs)} ms; at most ${fmt(change.lag.maxBytes / 1024)} KiB of WAL behind. ` +
-        `Over the bound (${fmt(o.replicaMaxLagMs)} ms) for ${fmt(change.lag.overBoundMs)} ms.`,
-      `Reads answered meanwhile: ${Object.entries(change.reads)
-        .map(([role, n]) => `${role} ${fmt(n)} (${pct(readTotal ? n / readTotal : 0)})`)
-        .join(', ')}.`,
-      '',
-      '| Searches from the replica | answered | seconds | p50 ms | p99 ms | non-2xx |',
-      '|---|---:|---:|---:|---:|---:|',
-      `| idle | ${fmt(change.idle.requests)} | ${change.idle.seconds} | ${ms(change.idle.p50)} | ${ms(change.idle.p99)} | ${change.idle.non2xx} |`,
-      `| while the file is applied | ${fmt(change.during.requests)} | ${change.during.seconds} | ${ms(change.during.p50)} | ${ms(change.during.p99)} | ${change.during.non2xx} |`,
-    );
-  }
-  return `${BEGIN}\n${lines.join('\n')}\n${END}\n`;
 }
 
 /**
