@@ -2,6 +2,7 @@
 // two markers: `--imports` replaces it there, and a full run keeps the last one (saying
 // which run it comes from), as it does the replicas' section.
 import { IDLE_SEARCH_SECONDS, RAW_COPIES } from '../changes/phases.js';
+import { table } from '../report/format.js';
 import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
 import { round } from '../stats.js';
 import type { ImportMeasurement, ImportRow, ImportRunResult } from './run.js';
@@ -70,32 +71,14 @@ const settingsText = (settings: Record<string, string> | undefined) =>
 export function renderImportSection(result: ImportRunResult): string {
   const o = result.options;
   const scaling = sizeScaling(result);
-  const goals = importGoals(result);
+  const goals = importGoals(result).map((g) => `${g.goal} — **${g.met ? 'met' : 'not met'}** (${g.measured})`);
   const lines = [
-    '## Import cost (PostgreSQL)',
-    '',
-    `From \`npm run bench -- --imports\`: run ${result.startedAt} → ${result.finishedAt}, commit ${result.revision}; ` +
-      `${result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL'}${settingsText(result.postgresSettings)}; ${result.machine.nproc} cores (${result.machine.cpuModel}); ` +
-      `load average (1 min) ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end.`,
-    'Each file applied by `npm run import` in its own process (seconds as the import reports its transaction; peak RSS sampled from /proc), ' +
-      `beside a raw COPY of the same rows in the same run (the fastest of ${RAW_COPIES}; persons and employments as stored, into unindexed tables of the same columns, ` +
-      "without constraints or derived data: the floor of landing them). The unchanged re-apply is set against the initial load's COPY. " +
-      `Databases: ${result.databases.map((d) => `\`${d.name}\` (${int(d.people)} people, ${int(d.companies)} companies)`).join(', ')}` +
-      `${result.prewarmed === undefined ? '' : result.prewarmed ? ', each prewarmed with pg_prewarm before its change files' : ', not prewarmed (pg_prewarm unavailable)'}` +
-      `${result.fileMb === undefined ? '' : `; the whole dataset as one NDJSON file: ${int(result.fileMb)} MB`}.`,
-    '',
-    `**Goals:** ${goals.map((g) => `${g.goal} — **${g.met ? 'met' : 'not met'}** (${g.measured})`).join('; ')}.`,
+    ...importHeader(result),
+    `**Goals:** ${goals.join('; ')}.`,
     '',
     ...result.notes.map((n) => `- ${n}`),
     '',
-    '| File | database people | records | seconds | records/s | raw COPY records/s | import / COPY | WAL MB | full-page images | name-piece entries | peak RSS MB |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-    ...result.rows.map(
-      (r) =>
-        `| ${r.label} | ${r.databasePeople ? int(r.databasePeople) : 'empty'} | ${int(r.records)} | ${r.seconds} | ${int(r.recordsPerSecond)} | ` +
-        `${r.copyRecordsPerSecond ? int(r.copyRecordsPerSecond) : '–'} | ${pct(copyRatio(r))} | ` +
-        `${counted(r.walMb)} | ${counted(r.fullPageImages)} | ${counted(r.pieceEntries)} | ${r.peakRssMb ?? '–'} |`,
-    ),
+    ...importTable(result),
     '',
     'WAL, full-page images and name-piece entries: what each import made the database write ' +
       '([docs/performance.md](../../docs/performance.md#import-cost) says how to read them).',
@@ -122,6 +105,48 @@ export function renderImportSection(result: ImportRunResult): string {
 }
 
 const counted = (n: number | undefined) => (n === undefined ? '–' : int(n));
+
+function importHeader(result: ImportRunResult): string[] {
+  const postgres = `${result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL'}${settingsText(result.postgresSettings)}`;
+  const databases = result.databases.map((d) => `\`${d.name}\` (${int(d.people)} people, ${int(d.companies)} companies)`).join(', ');
+  const prewarmed =
+    result.prewarmed === undefined
+      ? ''
+      : result.prewarmed
+        ? ', each prewarmed with pg_prewarm before its change files'
+        : ', not prewarmed (pg_prewarm unavailable)';
+  const file = result.fileMb === undefined ? '' : `; the whole dataset as one NDJSON file: ${int(result.fileMb)} MB`;
+  return [
+    '## Import cost (PostgreSQL)',
+    '',
+    `From \`npm run bench -- --imports\`: run ${result.startedAt} → ${result.finishedAt}, commit ${result.revision}; ` +
+      `${postgres}; ${result.machine.nproc} cores (${result.machine.cpuModel}); ` +
+      `load average (1 min) ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end.`,
+    'Each file applied by `npm run import` in its own process, beside a raw COPY of the same rows in the same run ' +
+      `(the fastest of ${RAW_COPIES}); the unchanged re-apply is set against the initial load's COPY. ` +
+      `Databases: ${databases}${prewarmed}${file}.`,
+    '',
+  ];
+}
+
+function importTable(result: ImportRunResult): string[] {
+  const header = ['File', 'database people', 'records', 'seconds', 'records/s', 'raw COPY records/s', 'import / COPY'];
+  header.push('WAL MB', 'full-page images', 'name-piece entries', 'peak RSS MB');
+  const rows = result.rows.map((r) => [
+    r.label,
+    r.databasePeople ? int(r.databasePeople) : 'empty',
+    int(r.records),
+    String(r.seconds),
+    int(r.recordsPerSecond),
+    r.copyRecordsPerSecond ? int(r.copyRecordsPerSecond) : '–',
+    pct(copyRatio(r)),
+    counted(r.walMb),
+    counted(r.fullPageImages),
+    counted(r.pieceEntries),
+    String(r.peakRssMb ?? '–'),
+  ]);
+  return table(header, rows);
+}
 
 /** The two change files' full-page images side by side, where both were read. */
 const pagesTouched = (large: ImportRow, small: ImportRow) =>
