@@ -3,10 +3,10 @@
 // service and the node:http floor, and as the exact EmployeeFilter the service derives
 // (domain/employees.ts employeeSearchFilter) for the direct-SQL reference.
 import type { Config } from '../server/config.js';
+import { Random } from '../server/dataset/random.js';
 import type { Queryable } from '../server/db/engines/database.js';
 import type { Credential } from '../server/domain/credentials.js';
 import { type EmployeeFilter, employeeSearchFilter, type SearchEmployeesRequest } from '../server/domain/employees.js';
-import { Random } from './dataset/random.js';
 import { nationalFormat } from './scenarios.js';
 
 export const employeeKinds = {

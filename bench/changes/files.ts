@@ -7,11 +7,11 @@
 
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
+import { employmentRecords, personRecords } from '../../server/dataset/toRecords.js';
 import type { Queryable } from '../../server/db/engines/database.js';
 import { type EmploymentRecordKind, employeeFields, employmentRecordKindNames, employmentRecordKinds } from '../../server/domain/employment.js';
 import type { EmployeeRecord, ImportRecord } from '../../server/importing/records.js';
 import type { Dataset } from '../dataset/generate.js';
-import { employmentRecords, personRecords } from '../dataset/toRecords.js';
 
 /** Writes records as NDJSON, waiting when the disk is slower than the generator. */
 export async function writeNdjson(path: string, records: Iterable<ImportRecord>): Promise<number> {

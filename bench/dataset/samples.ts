@@ -4,9 +4,10 @@
 // creation ranges, and the most common name fragments (the worst case of a substring
 // search). Restricted to the companies a credential sees. Deterministic for a seed:
 // rows are ordered by a hash of their id, not by random().
+
+import { Random } from '../../server/dataset/random.js';
 import type { Queryable } from '../../server/db/engines/database.js';
 import { foldName } from '../../server/domain/names.js';
-import { Random } from './random.js';
 
 export interface FilterSamples {
   /** The companies the samples were drawn from (a credential's). */

@@ -1,2 +1,0 @@
-// Dataset entities as import records: the generator's own (server/dataset/toRecords.ts).
-export { employmentRecords, personRecords } from '../../server/dataset/toRecords.js';
