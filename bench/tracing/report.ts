@@ -4,7 +4,7 @@
 import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
 import { comparedScenarios, roundRatios, runsOf } from '../sideBySide.js';
 import { median, round } from '../stats.js';
-import { TRACES_OFF, TRACES_ON, type TracingRunResult } from './run.js';
+import { SAMPLED_RATIO, TRACES_OFF, TRACES_ON, TRACES_SAMPLED, type TracingRunResult } from './run.js';
 
 const BEGIN = '<!-- tracing: written by npm run bench -- --tracing -->';
 const END = '<!-- /tracing -->';
@@ -28,9 +28,13 @@ export interface TracingRow {
   label: string;
   off: TargetFigures;
   on: TargetFigures;
+  /** One request in ten sampled (absent from runs before it was measured: NaN). */
+  sampled: TargetFigures;
   /** On over off by req/s, and by CPU per request (off's CPU over on's: the rate a CPU-bound machine would show). */
   ratio: number;
   cpuRatio: number;
+  /** The same by CPU per request, for one request in ten sampled. */
+  sampledCpuRatio: number;
   /** The lowest and highest of the rounds' own req/s ratios: how far the host's noise moves it. */
   roundRatios: [number, number];
 }
@@ -47,9 +51,9 @@ export function tracingRows(result: TracingRunResult): TracingRow[] {
         cpu: median(runs.map((m) => m.cpuUsPerRequest ?? Number.NaN)),
       };
     };
-    const [off, on] = [of(TRACES_OFF), of(TRACES_ON)];
+    const [off, on, sampled] = [of(TRACES_OFF), of(TRACES_ON), of(TRACES_SAMPLED)];
     const rounds = roundRatios(result.comparison, scenario, TRACES_ON, TRACES_OFF);
-    return { label, off, on, ratio: on.rps / off.rps, cpuRatio: off.cpu / on.cpu, roundRatios: rounds };
+    return { label, off, on, sampled, ratio: on.rps / off.rps, cpuRatio: off.cpu / on.cpu, sampledCpuRatio: off.cpu / sampled.cpu, roundRatios: rounds };
   });
 }
 
@@ -78,8 +82,9 @@ export function renderTracingSection(result: TracingRunResult): string {
       `${fmt(o.people)} people, the credential of one large company; ${o.durationS} s per measurement, ${o.connections} connections, ` +
       `${o.rounds} alternating rounds (medians), after ${o.warmupS} s of warm-up; load average (1 min) ${result.loadAverage.start} at the start, ` +
       `${result.loadAverage.end} at the end.`,
-    'The built service twice, side by side: traces off (no `OTEL_*` variable) and on with the defaults (`OTEL_EXPORTER_OTLP_ENDPOINT` only: ' +
-      '`parentbased_always_on`, every request sampled; OTLP/HTTP protobuf, batches every 5 s) exporting to a sink on loopback that discards ' +
+    'The built service side by side: traces off (no `OTEL_*` variable), on with the defaults (`OTEL_EXPORTER_OTLP_ENDPOINT` only: ' +
+      '`parentbased_always_on`, every request sampled; OTLP/HTTP protobuf, batches every 5 s), and on with ' +
+      `\`parentbased_traceidratio\` at ${SAMPLED_RATIO} (one request in ${Math.round(1 / SAMPLED_RATIO)} sampled), exporting to a sink on loopback that discards ` +
       `what it gets (${fmt(result.sink.batches)} batches, ${fmt(result.sink.bytes / 1024 / 1024, 1)} MiB received). A hello makes one span ` +
       '(its credential is cached), a Get person two (the request and its statement).',
     '',
@@ -95,6 +100,12 @@ export function renderTracingSection(result: TracingRunResult): string {
         `| ${r.label} | ${fmt(r.off.rps)} | ${fmt(r.on.rps)} | ${pct(r.ratio)} | ${pct(r.roundRatios[0])}–${pct(r.roundRatios[1])} | ` +
         `${fmt(r.off.cpu)} | ${fmt(r.on.cpu)} | ${pct(r.cpuRatio)} | ${ms(r.off.p50)} | ${ms(r.on.p50)} | ${ms(r.off.p99)} | ${ms(r.on.p99)} |`,
     ),
+    '',
+    `One request in ${Math.round(1 / SAMPLED_RATIO)} sampled (not a goal: what a share costs):`,
+    '',
+    '| Operation | req/s | CPU µs/req | on / off (CPU) | p99 ms |',
+    '|---|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.label} | ${fmt(r.sampled.rps)} | ${fmt(r.sampled.cpu)} | ${pct(r.sampledCpuRatio)} | ${ms(r.sampled.p99)} |`),
   ];
   return `${BEGIN}\n${lines.join('\n')}\n${END}\n`;
 }

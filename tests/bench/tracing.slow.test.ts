@@ -1,7 +1,8 @@
 // `npm run bench -- --tracing`, end to end at a tiny scale, so that it cannot rot: a
-// 1,000-person bench database, hello and Get person on the service with traces off and
-// on (exporting to the bench's own sink), 1 s per measurement; its section added to an
-// earlier report, which it keeps. Run as its own process, as the bench is.
+// 1,000-person bench database, hello and Get person on the service with traces off, on,
+// and on with one request in ten sampled (exporting to the bench's own sink), 1 s per
+// measurement; its section added to an earlier report, which it keeps. Run as its own
+// process, as the bench is.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,10 +45,11 @@ describe.runIf(databaseUrl)('npm run bench -- --tracing, at a tiny scale', () =>
     await admin.end();
   });
 
-  it('measures hello and Get person with traces off and on, every response a success, and the spans reached the sink', () => {
+  it('measures hello and Get person with traces off, on and sampled, every response a success, and the spans reached the sink', () => {
     expect(exitCode, output.slice(-3000)).toBe(0);
+    const targets = ['service, traces off', 'service, traces on', 'service, traces on, 1 in 10 sampled'];
     expect(result.comparison.map((m) => `${m.scenario} · ${m.target}`).sort()).toEqual(
-      ['getPerson · service, traces off', 'getPerson · service, traces on', 'hello · service, traces off', 'hello · service, traces on'].sort(),
+      ['getPerson', 'hello'].flatMap((scenario) => targets.map((target) => `${scenario} · ${target}`)).sort(),
     );
     for (const { measured } of result.comparison) {
       expect(measured.requests).toBeGreaterThan(0);
@@ -62,5 +64,7 @@ describe.runIf(databaseUrl)('npm run bench -- --tracing, at a tiny scale', () =>
     expect(markdown).toContain('## Targets\n\nkept');
     expect(markdown).toContain('## Tracing cost (OpenTelemetry traces on / off)');
     expect(markdown).toMatch(/\| hello \| [\d,]+ \| [\d,]+ \| \d+% \|/);
+    // The sampled service's row: req/s, CPU µs per request, its ratio to off, p99.
+    expect(markdown).toMatch(/\| hello \| [\d,]+ \| [\d,]+ \| \d+% \| [\d.]+ \|/);
   });
 });
