@@ -3,7 +3,7 @@
 // kubectl on these machines. Any other field is refused, so a kustomization that outgrows
 // this renderer fails its test rather than being half-read.
 import { readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 
 export interface Manifest {
