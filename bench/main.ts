@@ -8,8 +8,8 @@
 //   --no-instructions (skip counting hello's instructions under valgrind's callgrind)
 //   --replica [--replica-people 200000] (instead: reads from a hot standby beside reads
 //   from the primary, and the lag during a change file; bench/replicas/)
-//   --imports [--imports-small-people 100000] [--imports-change-people 10000] (instead: only
-//   the import measurements, each beside a raw COPY of the same rows; bench/imports/)
+//   --imports (instead: every import measurement, each beside a raw COPY of the same rows;
+//   bench/imports/)
 //   --tracing (instead: hello and Get person with OpenTelemetry traces on beside off; bench/tracing/)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

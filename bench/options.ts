@@ -4,7 +4,6 @@
 
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { phases as allPhases, type Phase } from './changes/phases.js';
 import { type CredentialKey, DEFAULT_SEED } from './dataset/generate.js';
 import { type EmployeeKind, employeeKinds } from './employeeScenarios.js';
 import { type PersonKind, personKinds } from './scenarios.js';
@@ -52,9 +51,7 @@ export interface BenchOptions {
   instructions: boolean;
   outDir: string;
   rebuild: boolean;
-  /** Change phases on PostgreSQL (changes/phases.ts): import, change, churn. */
-  phases: Phase[];
-  /** Where the change phases write their files. */
+  /** Where `--imports` and `--replica` write their import files. */
   workDir: string;
   /**
    * `--replica`: instead of the usual run, the service reading from a hot standby beside
@@ -63,12 +60,11 @@ export interface BenchOptions {
    */
   replica?: { people: number };
   /**
-   * `--imports`: instead of the usual run, only the import measurements (bench/imports/):
-   * the initial load and its unchanged re-apply, a change file of `changePeople` people on
-   * the bench database and on one of `smallPeople` people, the churn file, and the
-   * searches while a change file is applied; each beside a raw COPY of the same rows.
+   * `--imports`: instead of the usual run, every import measurement (bench/imports/): the
+   * initial load and its unchanged re-apply, a change file touching 1% of the people, the
+   * churn file, and the searches while a change file is applied; each beside a raw COPY.
    */
-  imports?: { smallPeople: number; changePeople: number };
+  imports: boolean;
   /** `--tracing`: instead of the usual run, hello and Get person with OpenTelemetry traces on beside off (bench/tracing/). */
   tracing: boolean;
 }
@@ -100,15 +96,11 @@ const ARGUMENTS = {
   'no-instructions': { type: 'boolean', default: false },
   out: { type: 'string', default: `${benchDir}results` },
   rebuild: { type: 'boolean', default: false },
-  phases: { type: 'string', default: allPhases.join(',') },
-  'no-phases': { type: 'boolean', default: false },
   'work-dir': { type: 'string', default: `${benchDir}.data/changes` },
   replica: { type: 'boolean', default: false },
   'replica-people': { type: 'string', default: '200000' },
   imports: { type: 'boolean', default: false },
   tracing: { type: 'boolean', default: false },
-  'imports-small-people': { type: 'string', default: '100000' },
-  'imports-change-people': { type: 'string', default: '10000' },
 } as const;
 
 const num = (name: string, value: string | undefined, min: number) => {
@@ -167,15 +159,9 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     instructions: !values['no-instructions'],
     outDir: values.out,
     rebuild: values.rebuild,
-    phases: values['no-phases'] || values['no-postgres'] ? [] : list('phases', values.phases, allPhases),
     workDir: values['work-dir'],
     replica: values.replica ? { people: num('replica-people', values['replica-people'], 1) } : undefined,
     tracing: values.tracing,
-    imports: values.imports
-      ? {
-          smallPeople: num('imports-small-people', values['imports-small-people'], 1),
-          changePeople: num('imports-change-people', values['imports-change-people'], 3),
-        }
-      : undefined,
+    imports: values.imports,
   };
 }

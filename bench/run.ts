@@ -1,18 +1,13 @@
-// One bench run, step by step (bench/full/): datasets ready, changes before the reads,
-// processes and scenarios planned, measurements inside the time budget, then what is
+// One bench run, step by step (bench/full/): datasets ready, processes and scenarios planned, measurements inside the time budget, then what is
 // measured afterwards. Returns raw results; report.ts summarizes them.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
-import type { PersonFilter } from '../server/domain/persons.js';
 import type { AuditIndexMerge } from './auditIndex.js';
-import { type ChangeResults, changePhase, churnAfter, churnBefore, importPhase, type PhaseContext, recoverInterruptedRun } from './changes/phases.js';
-import { createDataset, scaleFor } from './dataset/generate.js';
-import { isEmployeeKind } from './employeeScenarios.js';
 import { chargeAuditIndex, countHelloInstructions, type Explain, explainSlow } from './full/afterwards.js';
-import { type Datasets, prepareDatasets } from './full/datasets.js';
+import { prepareDatasets } from './full/datasets.js';
 import { type Measurements, measureAll, startBudget } from './full/measure.js';
-import { type DatasetSummary, type Plan, planRun } from './full/plan.js';
+import { type DatasetSummary, planRun } from './full/plan.js';
 import type { InstructionCount } from './instructions.js';
 import { describeMachine, type Machine, pinSelf } from './machine.js';
 import type { BenchOptions } from './options.js';
@@ -48,8 +43,6 @@ export interface RunResult {
   revision: { commit: string; uncommittedServerFiles: string[] };
   /** The deferred merge of the access audit's person index after the measurements (bench/auditIndex.ts). */
   auditIndexMerge?: AuditIndexMerge;
-  /** The change phases (import, change, churn), where run. */
-  changes?: ChangeResults & { phases: string[]; loadAverage: number[] };
 }
 
 export async function runBench(options: BenchOptions, log: (line: string) => void): Promise<RunResult> {
@@ -60,14 +53,11 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const cpu = machine.pinning?.targetCpu;
   log(machine.pinning ? `load generator on CPU ${machine.pinning.loadCpu}, processes under test on CPU ${cpu}` : 'no CPU pinning (needs taskset and 2+ cores)');
 
-  // Datasets and the changes before the reads come first, outside the budget: a build is
-  // bounded by its size and skipped when present.
+  // Datasets come first, outside the budget: a build is bounded by its size and skipped when present.
   const datasets = await prepareDatasets(options, log);
-  const changes = await changesBeforeReads(options, datasets, log);
   const budget = startBudget(options.budgetS);
   const loadAtStart = os.loadavg()[0]!;
   const plan = await planRun(options, datasets);
-  if (changes && options.phases.includes('change')) await changeWhileSearching(plan.scenarios, changes);
 
   let measured: Measurements;
   try {
@@ -81,8 +71,6 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
       ? await chargeAuditIndex(options.postgres.databaseUrl, auditIndexSince, plan.scenarios, measurements.measurements, log)
       : undefined;
   const helloInstructions = await countHelloInstructions(options, plan, log);
-  if (changes && options.phases.includes('churn')) await churnAfter(changes.context, changes.results);
-  if (changes) changes.results.loadAverage.push(round(os.loadavg()[0]!, 2));
   const loadAverage = { start: round(loadAtStart, 2), end: round(os.loadavg()[0]!, 2) };
   const { skipped } = measurements;
   if (skipped.length) log(`${skipped.length} measurements skipped (time budget of ${options.budgetS} s reached, or the target crashed)`);
@@ -104,42 +92,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     loadAverage,
     revision,
     auditIndexMerge,
-    changes: changes?.results,
   };
-}
-
-interface Changes {
-  context: PhaseContext;
-  results: NonNullable<RunResult['changes']>;
-}
-
-/**
- * The change phases that come before the read measurements (on PostgreSQL): the whole-file
- * import into a database of its own, and the churn the read measurements are then taken after.
- */
-async function changesBeforeReads(options: BenchOptions, { infos }: Datasets, log: (line: string) => void): Promise<Changes | undefined> {
-  if (!options.phases.length || !infos.postgres) return undefined;
-  const { databaseUrl, people, companies, seed } = options.postgres!;
-  const context: PhaseContext = {
-    databaseUrl,
-    dataset: createDataset(scaleFor(people, { companies, seed })),
-    workDir: options.workDir,
-    searchFilters: [],
-    log,
-  };
-  const results = { imports: [], notes: [], phases: options.phases, loadAverage: [round(os.loadavg()[0]!, 2)] };
-  await recoverInterruptedRun(context, results);
-  if (options.phases.includes('import')) await importPhase(context, results);
-  if (options.phases.includes('churn')) await churnBefore(context, results);
-  return { context, results };
-}
-
-/** The change file while searches run: searches of the PostgreSQL scenarios' filters (one large company). */
-async function changeWhileSearching(scenarios: Plan['scenarios'], { context, results }: Changes): Promise<void> {
-  context.searchFilters = scenarios
-    .filter((s) => s.group === 'postgres' && s.credential === 'oneLarge' && s.direct && !isEmployeeKind(s.kind))
-    .flatMap((s) => (s.direct as PersonFilter[]).slice(0, 100));
-  if (context.searchFilters.length) await changePhase(context, results);
 }
 
 /** A scenario as the report keeps it: its requests counted, the first shown, no token. */

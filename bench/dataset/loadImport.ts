@@ -6,7 +6,7 @@
 import type { Database } from '../../server/db/engines/database.js';
 import { migrate } from '../../server/db/schema/migrate.js';
 import { importRecords } from '../../server/importing/index.js';
-import { datasetRecords } from '../changes/files.js';
+import { datasetRecords } from '../imports/files.js';
 import type { Dataset } from './generate.js';
 
 export interface LoadResult {

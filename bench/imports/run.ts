@@ -1,37 +1,29 @@
-// `npm run bench -- --imports`: only the import measurements, each file applied by
-// `npm run import` (its own process, its peak RSS sampled) beside a raw COPY of the same
-// rows in the same run (bench/changes/phases.ts does both):
+// `npm run bench -- --imports`: every import measurement of the bench, each file applied by
+// `npm run import` (importCli.ts) beside a raw COPY of the same rows in the same run
+// (rawCopy.ts), on the PostgreSQL bench database:
 //   1. the whole dataset loaded into an empty database, then 2. re-applied unchanged;
-//   3. a change file of a fixed number of people on the bench database and on a smaller
-//      one (the same size of file): what its time grows with; each restored by its inverse;
-//   4. the churn file on the bench database, restored by its inverse;
-//   5. the change file again while searches run: their p99 against idle, restored after.
+//   3. a change file touching 1% of the people, restored by its inverse;
+//   4. the churn file (10% of employments changed, 1% relinked, 1% deleted), restored;
+//   5. the change file again while searches run: their p99 against idle; restored after.
+// Each inverse is written before its change is applied: a run stopped half-way leaves it
+// behind, and the next run applies it first, so the bench database is the dataset again.
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
-import type { ImportRecord } from '../../server/importing/records.js';
-import { type ChangeFiles, churn, peopleChange } from '../changes/files.js';
-import {
-  applyBoth,
-  type ChangeResults,
-  changeWhileSearching,
-  type ImportRun,
-  importPhase,
-  type PhaseContext,
-  recoverInterruptedRun,
-  type SearchesDuringImport,
-  undo,
-  withRawCopy,
-} from '../changes/phases.js';
-import { type DatasetInfo, ensureDataset } from '../dataset/build.js';
-import { createDataset, type Scale, scaleFor } from '../dataset/generate.js';
+import { ensureDataset } from '../dataset/build.js';
+import { createDataset, scaleFor } from '../dataset/generate.js';
 import { describeMachine, type Machine, pinSelf } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
 import { round } from '../stats.js';
-import { searchFilters } from './searches.js';
+import { type ChangeFiles, churn, peopleChange, writeNdjson } from './files.js';
+import { type ImportRun, runImportCli } from './importCli.js';
+import { initialLoad } from './initialLoad.js';
+import { withRawCopy } from './rawCopy.js';
+import { type SearchesDuringImport, searchFilters, whileSearching } from './searches.js';
 import { type ImportTimings, importTimings, timingsRequested } from './timings.js';
 
 /** What a row measures (its `label` says it in words). */
@@ -61,10 +53,10 @@ export interface ImportRunResult {
   postgresVersion?: string;
   /** The server settings an import's cost depends on most (its buffer cache, how much WAL between checkpoints). */
   postgresSettings?: Record<string, string>;
-  /** Whether each database was prewarmed (pg_prewarm) before its change files. */
+  /** Whether the bench database was prewarmed (pg_prewarm) before its change files. */
   prewarmed?: boolean;
-  options: { people: number; smallPeople: number; changePeople: number; kinds: string[]; samples: number; importTimings: boolean };
-  /** The bench database and the smaller one (their names, not their URLs). */
+  options: { people: number; kinds: string[]; samples: number; importTimings: boolean };
+  /** The bench database (its name, not its URL). */
   databases: { name: string; people: number; companies: number }[];
   /** The whole dataset as one NDJSON file (the initial load). */
   fileMb?: number;
@@ -75,100 +67,132 @@ export interface ImportRunResult {
   loadAverage: { start: number; end: number };
 }
 
-/** The smaller database beside the bench database: its name with the people count (lookup_bench_100000). */
-export function sizedDatabaseUrl(databaseUrl: string, people: number): string {
-  const url = new URL(databaseUrl);
-  url.pathname = `/${decodeURIComponent(url.pathname.slice(1))}_${people}`;
-  return url.toString();
+/** The share of the people the change file touches. */
+const CHANGE_SHARE = 0.01;
+
+interface Context {
+  databaseUrl: string;
+  people: number;
+  workDir: string;
+  rows: ImportRow[];
+  notes: string[];
+  log: (line: string) => void;
 }
 
 export async function runImportBench(options: BenchOptions, log: (line: string) => void): Promise<ImportRunResult> {
-  if (!options.postgres || !options.imports) throw new Error('--imports needs PostgreSQL');
+  if (!options.postgres) throw new Error('--imports needs PostgreSQL');
   const startedAt = new Date().toISOString();
   const machine = describeMachine();
   // As in the full run: the bench's process (the searches) on one core; the import is unpinned.
   if (machine.pinning) pinSelf(machine.pinning.loadCpu);
   const { databaseUrl, people, companies, seed } = options.postgres;
-  const { smallPeople, changePeople } = options.imports;
-  const smallUrl = sizedDatabaseUrl(databaseUrl, smallPeople);
   const scale = scaleFor(people, { companies, seed });
-  const smallScale = scaleFor(smallPeople, { seed });
   const info = await ensureDataset({ engine: 'postgres', databaseUrl }, { scale, rebuild: options.rebuild, log });
-  const smallInfo = await ensureDataset({ engine: 'postgres', databaseUrl: smallUrl }, { scale: smallScale, rebuild: options.rebuild, log });
   const loadAtStart = os.loadavg()[0]!;
-
-  const main = context(databaseUrl, scale, options.workDir, log);
-  // A directory of its own: an inverse left by an interrupted run goes back to its own database.
-  const small = context(smallUrl, smallScale, join(options.workDir, databaseName(smallUrl)), log);
-  const results: ChangeResults = { imports: [], notes: [] };
-  const rows: ImportRow[] = [];
-  const take = (measurement: ImportMeasurement, databasePeople: number, label?: string): ImportRow[] => {
-    const taken = results.imports.splice(0).map((run) => row(label ? { ...run, label } : run, measurement, databasePeople));
-    rows.push(...taken);
-    return taken;
-  };
-  await recoverInterruptedRun(main, results);
-  await recoverInterruptedRun(small, results);
+  const ctx: Context = { databaseUrl, people, workDir: options.workDir, rows: [], notes: [], log };
+  await recoverInterruptedRun(ctx);
 
   // 1, 2: the initial load into an empty database of its own, and the same file again.
-  await importPhase(main, results);
-  rows.push(row(results.imports.shift()!, 'initial load', 0), ...results.imports.splice(0).map((run) => row(run, 'unchanged re-apply', people)));
+  const { initial, unchanged, fileMb } = await initialLoad(databaseUrl, createDataset(scale), options.workDir, log);
+  ctx.rows.push(row(initial, 'initial load', 0), row(unchanged, 'unchanged re-apply', people));
 
   const db = await openDatabase({ databaseUrl, poolMax: 4 });
-  let postgresVersion: string | undefined;
-  let postgresSettings: Record<string, string> | undefined;
-  let prewarmed = false;
   try {
-    postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
-    postgresSettings = await serverSettings(db);
-    // 3: the same size of change file on both databases, each restored by its inverse;
-    // each database prewarmed first, as a server that has been running holds it (the
-    // initial load has just written a second copy of the dataset through the caches).
-    prewarmed = await prewarm(db);
-    const files = await changeAlone(main, db, changePeople, results, take, people);
-    const smallDb = await openDatabase({ databaseUrl: smallUrl, poolMax: 1 });
-    try {
-      prewarmed = (await prewarm(smallDb)) && prewarmed;
-      await changeAlone(small, smallDb, changePeople, results, take, smallPeople);
-    } finally {
-      await smallDb.close();
-    }
+    const postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
+    const postgresSettings = await serverSettings(db);
+    // Prewarmed, as a server that has been running holds its data (the initial load has
+    // just written a second copy of the dataset through the caches).
+    const prewarmed = await prewarm(db);
+
+    // 3: the change file alone, restored by its inverse.
+    log(`imports: a change file touching ${CHANGE_SHARE * 100}% of the people`);
+    const change = await peopleChange(db, CHANGE_SHARE);
+    await applyChange(ctx, 'change', change, 'change file', 'change');
+    await restore(ctx, 'change', change, 'change inverse (restores the data)', 'change inverse');
 
     // 4: the churn file, restored by its inverse.
     log('imports: the churn file (10% of employments changed, 1% relinked, 1% deleted)');
     const churnFiles = await churn(db);
-    await applyBoth(main, churnFiles, 'churn', results);
-    take('churn', people);
-    await undoWithCopy(main, 'churn', churnFiles.inverse, results);
-    take('churn inverse', people);
+    await applyChange(ctx, 'churn', churnFiles, 'churn file', 'churn');
+    await restore(ctx, 'churn', churnFiles, 'churn inverse (restores the data)', 'churn inverse');
 
     // 5: the change file again, while searches run; restored after.
-    main.searchFilters = await searchFilters(db, databaseUrl, info, options.kinds, options.samples);
-    log(`imports: the change file while searches run (${main.searchFilters.length} filters, 4 at once)`);
-    await changeWhileSearching(main, db, files, results);
-    take('change while searching', people);
-    await undoWithCopy(main, 'change', files.inverse, results);
-    take('change inverse after searching', people, 'change inverse (restores the data, after the searches)');
+    const filters = await searchFilters(db, databaseUrl, info, options.kinds, options.samples);
+    log(`imports: the change file while searches run (${filters.length} filters)`);
+    let searches: SearchesDuringImport | undefined;
+    await applyChange(ctx, 'change', change, 'change file, searches running', 'change while searching', async (start) => {
+      const [run, measured] = await whileSearching(db, filters, start);
+      searches = measured;
+      return run;
+    });
+    await restore(ctx, 'change', change, 'change inverse (restores the data, after the searches)', 'change inverse after searching');
+
+    return {
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      revision: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() || 'unknown',
+      machine,
+      postgresVersion,
+      postgresSettings,
+      prewarmed,
+      options: { people, kinds: options.kinds, samples: options.samples, importTimings: timingsRequested() },
+      databases: [{ name: decodeURIComponent(new URL(databaseUrl).pathname.slice(1)), people, companies: info.scale.companies }],
+      fileMb,
+      notes: ctx.notes,
+      rows: ctx.rows,
+      searches,
+      loadAverage: { start: round(loadAtStart, 2), end: round(os.loadavg()[0]!, 2) },
+    };
   } finally {
     await db.close();
   }
+}
 
-  return {
-    startedAt,
-    finishedAt: new Date().toISOString(),
-    revision: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() || 'unknown',
-    machine,
-    postgresVersion,
-    postgresSettings,
-    prewarmed,
-    options: { people, smallPeople, changePeople, kinds: options.kinds, samples: options.samples, importTimings: timingsRequested() },
-    databases: [summary(databaseUrl, info), summary(smallUrl, smallInfo)],
-    fileMb: results.fileMb,
-    notes: results.notes,
-    rows,
-    searches: results.searches,
-    loadAverage: { start: round(loadAtStart, 2), end: round(os.loadavg()[0]!, 2) },
-  };
+const inverseFile = (ctx: Context, name: string) => join(ctx.workDir, `${name}-inverse.ndjson`);
+
+/**
+ * Writes the change file and its inverse, applies the change (inside `around`, which starts
+ * it), and sets it beside a raw COPY of its rows. The inverse is left for `restore`.
+ */
+async function applyChange(
+  ctx: Context,
+  name: string,
+  files: ChangeFiles,
+  label: string,
+  measurement: ImportMeasurement,
+  around = (start: () => Promise<ImportRun>) => start(),
+): Promise<void> {
+  mkdirSync(ctx.workDir, { recursive: true });
+  const file = join(ctx.workDir, `${name}.ndjson`);
+  await writeNdjson(file, files.change);
+  await writeNdjson(inverseFile(ctx, name), files.inverse);
+  const note = `${name}: ${files.description}`;
+  if (!ctx.notes.includes(note)) ctx.notes.push(note);
+  try {
+    const run = await around(() => runImportCli(ctx.databaseUrl, file, label, files.change.length));
+    ctx.rows.push(row(await withRawCopy(run, ctx.databaseUrl, files.change), measurement, ctx.people));
+    ctx.log(`  ${label}: ${run.records.toLocaleString('en-US')} records in ${run.seconds} s`);
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+/** Applies the inverse applyChange left, beside a raw COPY of its rows, and removes it. */
+async function restore(ctx: Context, name: string, files: ChangeFiles, label: string, measurement: ImportMeasurement): Promise<void> {
+  const run = await runImportCli(ctx.databaseUrl, inverseFile(ctx, name), label, files.inverse.length);
+  ctx.rows.push(row(await withRawCopy(run, ctx.databaseUrl, files.inverse), measurement, ctx.people));
+  rmSync(inverseFile(ctx, name), { force: true });
+}
+
+/** An inverse left by a run that stopped half-way is applied first, so the data is the dataset again. */
+async function recoverInterruptedRun(ctx: Context): Promise<void> {
+  for (const name of ['change', 'churn']) {
+    if (!existsSync(inverseFile(ctx, name))) continue;
+    ctx.log(`restoring the data an interrupted run changed (${name})`);
+    await runImportCli(ctx.databaseUrl, inverseFile(ctx, name), `${name} inverse left by an interrupted run`, 0);
+    rmSync(inverseFile(ctx, name), { force: true });
+    ctx.notes.push(`a previous run stopped before restoring its ${name}; restored first`);
+  }
 }
 
 const reportedSettings = ['shared_buffers', 'max_wal_size', 'wal_compression'];
@@ -181,41 +205,7 @@ async function serverSettings(db: Database): Promise<Record<string, string>> {
   return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
 }
 
-function context(databaseUrl: string, scale: Scale, workDir: string, log: (line: string) => void): PhaseContext {
-  return { databaseUrl, dataset: createDataset(scale), workDir, searchFilters: [], log };
-}
-
-/** The change file of `changePeople` people applied alone beside its raw COPY, then its inverse (also beside its COPY). */
-async function changeAlone(
-  ctx: PhaseContext,
-  db: Database,
-  changePeople: number,
-  results: ChangeResults,
-  take: (measurement: ImportMeasurement, databasePeople: number) => ImportRow[],
-  databasePeople: number,
-): Promise<ChangeFiles> {
-  ctx.log(`imports: a change file of ${changePeople.toLocaleString('en-US')} people on the database of ${databasePeople.toLocaleString('en-US')}`);
-  const files = await peopleChange(db, { people: changePeople });
-  await applyBoth(ctx, files, 'change', results, undefined, `change file (${changePeople.toLocaleString('en-US')} people)`);
-  take('change', databasePeople);
-  await undoWithCopy(ctx, 'change', files.inverse, results);
-  take('change inverse', databasePeople);
-  return files;
-}
-
-/** The inverse applied once (phases.ts undo), and its rows copied raw beside it. */
-async function undoWithCopy(ctx: PhaseContext, label: string, inverse: ImportRecord[], results: ChangeResults): Promise<void> {
-  const [run] = await undo(ctx, label, results, true);
-  await withRawCopy(run!, ctx.databaseUrl, inverse);
-}
-
 function row(run: ImportRun, measurement: ImportMeasurement, databasePeople: number): ImportRow {
   const timings = timingsRequested() ? importTimings(run.summary) : undefined;
   return { ...run, measurement, databasePeople, ...(timings ? { timings } : {}) };
-}
-
-const databaseName = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
-
-function summary(url: string, info: DatasetInfo): ImportRunResult['databases'][number] {
-  return { name: databaseName(url), people: info.scale.people, companies: info.scale.companies };
 }

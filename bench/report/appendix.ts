@@ -1,46 +1,7 @@
-// The report's closing sections: the data-that-changes phases, the datasets, the query plans
+// The report's closing sections: the datasets, the query plans
 // of the kinds that missed their latency target, and what crashed or was skipped.
 import { credentialNames, engineName, int, ms, orDash, pct, table } from './format.js';
 import type { Report } from './summary.js';
-
-/** Each change file's rate beside a raw COPY of its rows, and the searches while a change is applied. */
-export function changesSection({ raw }: Report): string[] {
-  const c = raw.changes;
-  if (!c) return [];
-  const rows = c.imports.map((r) => {
-    const copy = r.copyRecordsPerSecond;
-    return [
-      r.label,
-      int(r.records),
-      String(r.seconds),
-      int(r.recordsPerSecond),
-      orDash(copy, int),
-      copy ? pct(r.recordsPerSecond / copy) : '–',
-      orDash(r.peakRssMb),
-    ];
-  });
-  const lines = [
-    '## Data that changes (PostgreSQL)',
-    '',
-    `Phases: ${c.phases.join(', ')}; each file applied by \`npm run import\` in its own process. Load average (1 min) ${c.loadAverage.join(' → ')}.`,
-    '',
-    ...c.notes.map((n) => `- ${n}`),
-    '',
-    ...table(['File', 'records', 'seconds', 'records/s', 'raw COPY records/s', 'import / COPY', 'peak RSS MB'], rows),
-    '',
-  ];
-  if (c.searches) {
-    const { idle, during } = c.searches;
-    lines.push(
-      `Searches (${c.searches.filters}): idle ${int(idle.requests)} in 8 s, p50 ${ms(idle.p50)} ms, p99 ${ms(idle.p99)} ms; ` +
-        `while the change file was applied ${int(during.requests)} in ${during.seconds} s, p50 ${ms(during.p50)} ms, p99 ${ms(during.p99)} ms.`,
-      '',
-    );
-  }
-  if (c.phases.includes('churn'))
-    lines.push('The person operations above were measured after the churn file was applied (its inverse restored the data afterwards).', '');
-  return lines;
-}
 
 /** The datasets measured and how each was built. */
 export function datasetsSection({ raw }: Report): string[] {

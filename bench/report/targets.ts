@@ -1,7 +1,6 @@
 // Each goal, what the run measured of it, and whether that meets it: hello against the bare
 // handler, the person and employee operations on each engine, the access audit's cost,
-// memory and cold start, and the change phases.
-import { CHANGE_ALONE, CHANGE_WHILE_SEARCHING } from '../changes/labels.js';
+// memory and cold start. (The import goals are `--imports` run's: imports/report.ts.)
 import { isEmployeeKind } from '../employeeScenarios.js';
 import type { Engine } from '../plan.js';
 import type { RunResult } from '../run.js';
@@ -24,7 +23,7 @@ const kindOf = (r: Row) => r.scenario.split(':')[1] as PersonKind;
 
 export function evaluateTargets(raw: RunResult, summary: Row[]): TargetCheck[] {
   const engines = (['postgres', 'pglite'] as const).filter((engine) => summary.some((r) => r.group === engine));
-  return [...helloTargets(raw, summary), ...engines.flatMap((engine) => engineTargets(raw, summary, engine)), ...changeTargets(raw)];
+  return [...helloTargets(raw, summary), ...engines.flatMap((engine) => engineTargets(raw, summary, engine))];
 }
 
 /** Hello against the bare node:http handler: by rate, by CPU per request (steadier on a shared host), by instructions (which its other work does not move). */
@@ -207,57 +206,6 @@ function memoryAndStart(raw: RunResult, summary: Row[], e: EngineRows): TargetCh
   if (e.engine === 'postgres' && coldStart?.length) {
     const started = median(coldStart);
     checks.push({ goal: `service on ${name}: cold start (spawn to first 200) at most 1 s, built`, measured: `${int(started)} ms`, met: started <= 1000 });
-  }
-  return checks;
-}
-
-/** The targets of the change phases (bench/changes/phases.ts), where they ran. */
-function changeTargets(raw: RunResult): TargetCheck[] {
-  const changes = raw.changes;
-  if (!changes) return [];
-  const run = (label: string) => changes.imports.find((r) => r.label.startsWith(label));
-  const initial = run('initial load');
-  const unchanged = run('re-applied unchanged') ?? run('change inverse re-applied');
-  const change = changes.imports.find((r) => r.label === CHANGE_ALONE);
-  const searching = changes.imports.find((r) => r.label === CHANGE_WHILE_SEARCHING);
-  const checks: TargetCheck[] = [];
-  if (initial) {
-    const copy = initial.copyRecordsPerSecond ?? Number.NaN;
-    checks.push(
-      {
-        goal: 'import streams: peak RSS at most 256 MB (whole dataset as one NDJSON file)',
-        measured: `${initial.peakRssMb} MB (${changes.fileMb} MB file)`,
-        met: initial.peakRssMb !== undefined && initial.peakRssMb <= 256,
-      },
-      {
-        goal: 'initial load through npm run import: at least 25,000 records/s',
-        measured: `${int(initial.recordsPerSecond)} records/s (${initial.seconds} s); raw COPY ${int(copy)} records/s (${pct(initial.recordsPerSecond / copy)})`,
-        met: initial.recordsPerSecond >= 25_000,
-      },
-    );
-  }
-  if (unchanged)
-    checks.push({
-      goal: `re-applied unchanged file: at least 100,000 records/s (${unchanged.label})`,
-      measured: `${int(unchanged.recordsPerSecond)} records/s (${int(unchanged.records)} records in ${unchanged.seconds} s)`,
-      met: unchanged.recordsPerSecond >= 100_000,
-    });
-  if (change) {
-    const alone = `${change.seconds} s alone (${int(change.records)} records; raw COPY of its rows ${change.copySeconds} s)`;
-    checks.push({
-      goal: 'change file touching 1% of the people: applied in under 10 s',
-      measured: `${alone}${searching ? `; ${searching.seconds} s with searches running` : ''}`,
-      met: change.seconds < 10,
-    });
-  }
-  if (changes.searches) {
-    const { idle, during } = changes.searches;
-    const factor = (during.p99 / idle.p99).toFixed(2);
-    checks.push({
-      goal: 'searches while a change file is applied: p99 within 2× of idle',
-      measured: `${ms(during.p99)} ms vs ${ms(idle.p99)} ms idle (${factor}×; ${int(during.requests)} searches during ${during.seconds} s)`,
-      met: during.p99 <= 2 * idle.p99,
-    });
   }
   return checks;
 }

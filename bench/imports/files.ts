@@ -1,4 +1,4 @@
-// The files the change phases apply, written as an operator's sync would write them: the
+// The files the import bench applies (and the replicas' change file), written as an operator's sync would write them: the
 // whole dataset as one NDJSON file, a change file touching 1% of the people (renames,
 // relinks, deletions), and a churn file (10% of employments changed, 1% relinked, 1%
 // deleted). Each change file comes with its inverse (the stored records as they were), so
@@ -90,15 +90,13 @@ async function sample(db: Queryable, table: 'persons' | 'employees', n: number, 
 }
 
 /**
- * A share of the people (0.01: 1%), or a fixed number of them (`{ people: 10_000 }`: the
- * same size of file whatever the database's): six in ten renamed in every employment, a
- * quarter with one employment relinked to another sampled person (or unlinked), the rest
- * deleted with their employments.
+ * A share of the people (0.01: 1%): six in ten renamed in every employment, a quarter with
+ * one employment relinked to another sampled person (or unlinked), the rest deleted with
+ * their employments.
  */
-export async function peopleChange(db: Queryable, size: number | { people: number }): Promise<ChangeFiles> {
+export async function peopleChange(db: Queryable, share: number): Promise<ChangeFiles> {
   const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM persons')) as [{ n: number }];
-  const wanted = typeof size === 'number' ? Math.round(n * size) : Math.min(n, size.people);
-  const people = await sample(db, 'persons', Math.max(3, wanted), 'people-change');
+  const people = await sample(db, 'persons', Math.max(3, Math.round(n * share)), 'people-change');
   const stored = await storedEmployments(db, 'e.person_id = ANY($1::uuid[])', [people]);
   const byPerson = new Map<string, StoredEmployment[]>();
   for (const s of stored) byPerson.set(s.employee.personId!, [...(byPerson.get(s.employee.personId!) ?? []), s]);

@@ -1,0 +1,85 @@
+// The floor every import goal is a ratio to: a raw COPY of the rows a file stores
+// (server/importing/storedRows.ts), into unlogged, unindexed tables of the same columns,
+// without constraints or derived data.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import copyStreams from 'pg-copy-streams';
+import type { EmployeeRecord, EmploymentRecord, ImportRecord } from '../../server/importing/records.js';
+import { copyLine, storedEmploymentColumns, storedEmploymentRow } from '../../server/importing/storedRows.js';
+import { round } from '../stats.js';
+import type { ImportRun } from './importCli.js';
+
+/**
+ * Raw COPYs per reference, of which the fastest is taken: a COPY is only ever slowed, by
+ * the host's other work or by the disk still writing the one before, and every goal is a
+ * ratio to it, so the fastest is the floor it stands for.
+ */
+export const RAW_COPIES = 3;
+
+/** `run` beside a raw COPY of the same records, into the same database, in the same run. */
+export async function withRawCopy(run: ImportRun, databaseUrl: string, records: Iterable<ImportRecord>, digits = 3): Promise<ImportRun> {
+  run.copySeconds = round(await rawCopy(databaseUrl, records), digits);
+  run.copyRecordsPerSecond = Math.round(run.records / run.copySeconds);
+  return run;
+}
+
+/** Seconds of the fastest of RAW_COPIES copies of the records' rows. */
+async function rawCopy(databaseUrl: string, records: Iterable<ImportRecord>): Promise<number> {
+  // Rows are built first (the generator's cost is not COPY's); the copy alone is timed.
+  const { persons, employees } = storedRows(records);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const seconds: number[] = [];
+    for (let i = 0; i < RAW_COPIES; i++) {
+      await client.query('DROP TABLE IF EXISTS bench_copy_persons, bench_copy_employees');
+      await client.query('CREATE UNLOGGED TABLE bench_copy_persons (LIKE persons INCLUDING DEFAULTS)');
+      await client.query('CREATE UNLOGGED TABLE bench_copy_employees (LIKE employees INCLUDING DEFAULTS)');
+      const started = performance.now();
+      await copyLines(client, 'bench_copy_persons (id, created_at, updated_at)', persons);
+      await copyLines(client, `bench_copy_employees (${storedEmploymentColumns.join(', ')})`, employees);
+      seconds.push((performance.now() - started) / 1000);
+    }
+    await client.query('DROP TABLE bench_copy_persons, bench_copy_employees');
+    return Math.min(...seconds);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The COPY text lines of the persons and employments the records store. */
+function storedRows(records: Iterable<ImportRecord>): { persons: string[]; employees: string[] } {
+  const persons: string[] = [];
+  const employees: string[] = [];
+  // Each person's times, for the employments that follow it (the last 10,000 are enough in a file written person by person).
+  const times = new Map<string, { createdAt: string; updatedAt: string }>();
+  let pending: { employee: EmployeeRecord; records: EmploymentRecord[] } | undefined;
+  const flushEmployee = () => {
+    if (pending) {
+      const { employee, records } = pending;
+      employees.push(copyLine(storedEmploymentRow(employee, records, employee.personId ? (times.get(employee.personId) ?? null) : null)));
+    }
+    pending = undefined;
+  };
+  for (const r of records) {
+    if (r.type === 'person') {
+      persons.push(copyLine([r.id, r.createdAt, r.updatedAt]));
+      times.set(r.id, r);
+      if (times.size > 10_000) times.delete(times.keys().next().value!);
+    } else if (r.type === 'employee') {
+      flushEmployee();
+      pending = { employee: r, records: [] };
+    } else if (pending && 'employeeId' in r && r.type !== 'delete') pending.records.push(r);
+  }
+  flushEmployee();
+  return { persons, employees };
+}
+
+/** Copies `lines` into `target` ("table (columns)"), a few thousand at a time. */
+async function copyLines(client: pg.Client, target: string, lines: readonly string[]): Promise<void> {
+  function* chunks(): Generator<string> {
+    for (let i = 0; i < lines.length; i += 5_000) yield lines.slice(i, i + 5_000).join('');
+  }
+  await pipeline(Readable.from(chunks()), client.query(copyStreams.from(`COPY ${target} FROM STDIN`)));
+}
