@@ -45,8 +45,6 @@ export interface BenchOptions {
   auditComparison: boolean;
   /** Filter values drawn per scenario. */
   samples: number;
-  /** EXPLAIN (ANALYZE, BUFFERS) of the filter kinds that miss their latency target (PostgreSQL). */
-  explain: boolean;
   /** Count hello's instructions per request under callgrind (service and bare reference), where valgrind is installed. */
   instructions: boolean;
   outDir: string;
@@ -92,7 +90,6 @@ const ARGUMENTS = {
   'no-worst-case': { type: 'boolean', default: false },
   'no-audit-comparison': { type: 'boolean', default: false },
   samples: { type: 'string', default: '1000' },
-  'no-explain': { type: 'boolean', default: false },
   'no-instructions': { type: 'boolean', default: false },
   out: { type: 'string', default: `${benchDir}results` },
   rebuild: { type: 'boolean', default: false },
@@ -155,7 +152,6 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     worstCase: !values['no-worst-case'],
     auditComparison: !values['no-audit-comparison'],
     samples: num('samples', values.samples, 1),
-    explain: !values['no-explain'],
     instructions: !values['no-instructions'],
     outDir: values.out,
     rebuild: values.rebuild,

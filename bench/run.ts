@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
 import type { AuditIndexMerge } from './auditIndex.js';
-import { chargeAuditIndex, countHelloInstructions, type Explain, explainSlow } from './full/afterwards.js';
+import { chargeAuditIndex, countHelloInstructions } from './full/afterwards.js';
 import { prepareDatasets } from './full/datasets.js';
 import { type Measurements, measureAll, startBudget } from './full/measure.js';
 import { type DatasetSummary, planRun } from './full/plan.js';
@@ -14,7 +14,6 @@ import type { BenchOptions } from './options.js';
 import type { Scenario } from './plan.js';
 import { round } from './stats.js';
 
-export { p99TargetMs } from './full/afterwards.js';
 export type { DatasetSummary } from './full/plan.js';
 
 export interface RunResult {
@@ -33,7 +32,6 @@ export interface RunResult {
   measurements: Measurements['measurements'];
   skipped: Measurements['skipped'];
   crashes: Measurements['crashes'];
-  explains: Explain[];
   budget: { seconds: number; used: number; exhausted: boolean };
   /** Hello's instructions per request under callgrind, by target (the service and the bare reference), when counted. */
   helloInstructions?: Record<string, InstructionCount>;
@@ -74,7 +72,6 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   const loadAverage = { start: round(loadAtStart, 2), end: round(os.loadavg()[0]!, 2) };
   const { skipped } = measurements;
   if (skipped.length) log(`${skipped.length} measurements skipped (time budget of ${options.budgetS} s reached, or the target crashed)`);
-  const explains = options.explain && options.postgres ? await explainSlow(options.postgres.databaseUrl, plan.scenarios, measurements.measurements) : [];
   return {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -86,7 +83,6 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     datasets: plan.datasets,
     scenarios: plan.scenarios.map(scenarioSummary),
     ...measurements,
-    explains,
     budget: { seconds: options.budgetS, used: Math.round(budget.elapsed()), exhausted: skipped.length > 0 },
     helloInstructions,
     loadAverage,

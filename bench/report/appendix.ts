@@ -1,6 +1,5 @@
-// The report's closing sections: the datasets, the query plans
-// of the kinds that missed their latency target, and what crashed or was skipped.
-import { credentialNames, engineName, int, ms, orDash, pct, table } from './format.js';
+// The report's closing sections: the datasets, and what crashed or was skipped.
+import { engineName } from './format.js';
 import type { Report } from './summary.js';
 
 /** The datasets measured and how each was built. */
@@ -23,29 +22,6 @@ export function datasetsSection({ raw }: Report): string[] {
 function loadSteps(seconds: { import: number } | { copy: number; indexes: number }): string {
   if ('import' in seconds) return `the import ${seconds.import.toFixed(0)} s`;
   return `COPY ${seconds.copy.toFixed(0)} s, keys and indexes ${seconds.indexes.toFixed(0)} s`;
-}
-
-/** EXPLAIN (ANALYZE, BUFFERS) of the first drawn filter of every kind that missed its target, and of the worst case. */
-export function explainsSection({ raw }: Report): string[] {
-  if (!raw.explains.length) return [];
-  const credentialName = credentialNames(raw);
-  const time = (plan: string, what: string) => new RegExp(`^\\s*${what}: ([\\d.]+) ms`, 'm').exec(plan)?.[1] ?? '–';
-  const rows = raw.explains.map((e) => [e.label, credentialName('postgres', e.credential), time(e.plan, 'Planning Time'), time(e.plan, 'Execution Time')]);
-  const plans = raw.explains.flatMap((e) => [
-    `<details><summary>${e.label} (${credentialName('postgres', e.credential)})</summary>`,
-    '',
-    '```json',
-    JSON.stringify(e.filter),
-    '```',
-    '',
-    '```',
-    e.plan,
-    '```',
-    '',
-    '</details>',
-    '',
-  ]);
-  return ['## Query plans of the slow filter kinds (PostgreSQL)', '', ...table(['Filter', 'Credential', 'planning ms', 'execution ms'], rows, 2), '', ...plans];
 }
 
 /** Processes under test that ended during the run, measurements skipped, and where the raw figures are. */

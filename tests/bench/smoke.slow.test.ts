@@ -113,7 +113,6 @@ describe.runIf(databaseUrl)('npm run bench on PostgreSQL: access audit on and of
       '--credentials',
       'oneLarge',
       '--no-worst-case',
-      '--no-explain',
       ...tiny,
       '--out',
       join(work, 'results-postgres'),
