@@ -83,7 +83,8 @@ async function main(argv: string[]): Promise<void> {
       process.stderr.write(
         `import rejected, nothing was written. ${error.total} problem(s)${error.total > error.problems.length ? `, the first ${error.problems.length}` : ''}:\n`,
       );
-      for (const p of error.problems) process.stderr.write(`  line ${p.line}: ${p.record ? `${p.record}: ` : ''}${p.message}\n`);
+      // (A problem of the command line itself, a --snapshot's, has line 0: it is named without one.)
+      for (const p of error.problems) process.stderr.write(`  ${p.line > 0 ? `line ${p.line}: ` : ''}${p.record ? `${p.record}: ` : ''}${p.message}\n`);
       process.exitCode = 2;
     } else if (error instanceof ImportParseError) {
       process.stderr.write(`import rejected, nothing was written: ${error.message}\n`);

@@ -68,7 +68,7 @@ export function importCommands(engines: readonly Engine[]): void {
       expect(refused.code).toBe(2);
       expect(problems(refused.stderr)).toBe(
         'import rejected, nothing was written. 1 problem(s):\n' +
-          '  line 0: --snapshot acme: would delete 20 of the 30 employments stored for company acme (66.7%), more than --max-deletions 20 allows; ' +
+          '  --snapshot acme: would delete 20 of the 30 employments stored for company acme (66.7%), more than --max-deletions 20 allows; ' +
           'if the source really dropped them, run again with --max-deletions 67 (100 allows any)\n',
       );
       const dryRun = await importing('--dry-run', tenOfAcme, '--snapshot', 'acme', '--max-deletions', '67');
@@ -82,7 +82,7 @@ export function importCommands(engines: readonly Engine[]): void {
       const empty = await importing(file('\n\n'), '--snapshot', 'globex', '--max-deletions', '100');
       expect(empty.code).toBe(2);
       expect(problems(empty.stderr)).toMatch(
-        /line 0: --snapshot globex: the file holds no records: as a snapshot it would delete every employment of globex; refused whatever --max-deletions says/,
+        /\n  --snapshot globex: the file holds no records: as a snapshot it would delete every employment of globex; refused whatever --max-deletions says/,
       );
       for (const [args, message] of [
         [['--max-deletions', '150', '--snapshot', 'acme'], '--max-deletions must be a percentage from 0 to 100, not "150"'],
