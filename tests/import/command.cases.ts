@@ -82,7 +82,7 @@ export function importCommands(engines: readonly Engine[]): void {
       const empty = await importing(file('\n\n'), '--snapshot', 'globex', '--max-deletions', '100');
       expect(empty.code).toBe(2);
       expect(problems(empty.stderr)).toMatch(
-        /\n  --snapshot globex: the file holds no records: as a snapshot it would delete every employment of globex; refused whatever --max-deletions says/,
+        /\n {2}--snapshot globex: the file holds no records: as a snapshot it would delete every employment of globex; refused whatever --max-deletions says/,
       );
       for (const [args, message] of [
         [['--max-deletions', '150', '--snapshot', 'acme'], '--max-deletions must be a percentage from 0 to 100, not "150"'],
