@@ -13,6 +13,8 @@ export interface HttpLoad {
   requests: HttpRequestSpec[];
   connections: number;
   durationS: number;
+  /** Stops the load early when it settles (the replicas' change file being applied). */
+  until?: Promise<unknown>;
   /** The process whose memory is sampled. */
   pid: number;
   /** CPU time so far of each backend of the target's database (PostgreSQL on this host): read before and after. */
@@ -71,6 +73,7 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
   instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
     if (status >= 200 && status < 300) latencies.push(ms);
   });
+  load.until?.finally(() => instance.stop()).catch(() => {});
   const result = await instance;
   const to = Date.now();
   const loadCpu = process.cpuUsage(loadCpuBefore);

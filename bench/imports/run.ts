@@ -7,7 +7,6 @@
 //   5. the change file again while searches run: their p99 against idle; restored after.
 // Each inverse is written before its change is applied: a run stopped half-way leaves it
 // behind, and the next run applies it first, so the bench database is the dataset again.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { ensureDataset } from '../dataset/build.js';
 import { createDataset, scaleFor } from '../dataset/generate.js';
-import { describeMachine, type Machine, pinSelf } from '../machine.js';
+import { describeMachine, gitCommit, type Machine, pinSelf } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
 import { round } from '../stats.js';
@@ -130,7 +129,7 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
     return {
       startedAt,
       finishedAt: new Date().toISOString(),
-      revision: spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout?.trim() || 'unknown',
+      revision: gitCommit(),
       machine,
       postgresVersion,
       postgresSettings,

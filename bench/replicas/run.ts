@@ -7,7 +7,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import { type Config, loadConfig } from '../../server/config.js';
 import type { Database, Queryable } from '../../server/db/engines/database.js';
@@ -25,6 +24,7 @@ import { scaleFor } from '../dataset/generate.js';
 import { drawSamples } from '../dataset/samples.js';
 import { peopleChange, writeNdjson } from '../imports/files.js';
 import { runImportCli } from '../imports/importCli.js';
+import { measureHttp } from '../loadHttp.js';
 import { describeMachine, gitCommit, pinSelf } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import type { Scenario } from '../plan.js';
@@ -70,10 +70,11 @@ export async function runReplicaBench(options: BenchOptions & { replicaPeople: n
     const loadAtStart = os.loadavg()[0]!;
     try {
       postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
-      await db.query('CREATE EXTENSION IF NOT EXISTS pg_prewarm');
+      // Both servers' caches hold what fits of the data, as on servers that have been running
+      // (the standby has pg_prewarm once it has replayed the primary's CREATE EXTENSION).
+      const primaryWarm = await prewarm(db);
       await cluster.caughtUp(600_000);
-      // Both servers' caches hold what fits of the data, as on servers that have been running.
-      for (const url of [databaseUrl, standbyUrl]) await prewarmAt(url);
+      if (!primaryWarm || !(await prewarm(standby, { createExtension: false }))) throw new Error('pg_prewarm failed on the primary or the standby');
 
       const oneLarge = info.credentials.find((c) => c.key === 'oneLarge')!;
       const held = (await findActiveCredential(db, hashToken(oneLarge.token)))!;
@@ -130,15 +131,6 @@ export async function runReplicaBench(options: BenchOptions & { replicaPeople: n
   }
 }
 
-async function prewarmAt(url: string): Promise<void> {
-  const db = await openDatabase({ databaseUrl: url, poolMax: 1 });
-  try {
-    if (!(await prewarm(db, { createExtension: false }))) throw new Error(`pg_prewarm failed on ${new URL(url).host}`);
-  } finally {
-    await db.close();
-  }
-}
-
 interface ChangeContext {
   cluster: ReplicatedCluster;
   databaseUrl: string;
@@ -163,11 +155,11 @@ async function changeUnderLoad(ctx: ChangeContext): Promise<ChangeUnderLoad> {
   await writeNdjson(changeFile, files.change);
   await writeNdjson(inverseFile, files.inverse);
   try {
-    const idle = await loadWhile(service.url, ctx.token, ctx.searches, ctx.options.connections, sleep(IDLE_SECONDS * 1000));
+    const idle = await searchesFrom(ctx, sleep(IDLE_SECONDS * 1000));
     const readsBefore = await readsBy(service.url);
     const sampler = await lagSampler(ctx.databaseUrl, ctx.standbyUrl);
     const applying = runImportCli(ctx.databaseUrl, changeFile, 'change file (replicas)', files.change.length);
-    const during = await loadWhile(service.url, ctx.token, ctx.searches, ctx.options.connections, applying);
+    const during = await searchesFrom(ctx, applying);
     const run = await applying;
     // Until the standby has replayed the file: the lag's tail belongs to it.
     await cluster.caughtUp(600_000);
@@ -248,43 +240,11 @@ async function routingCost(
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Searches at `connections` until `until` settles: every answer's latency. */
-async function loadWhile(url: string, token: string, requests: HttpRequestSpec[], connections: number, until: Promise<unknown>): Promise<LoadFigures> {
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  let next = 0;
-  const latencies: number[] = [];
-  let non2xx = 0;
-  const started = performance.now();
-  const instance = autocannon({
-    url,
-    connections,
-    pipelining: 1,
-    duration: 3_600,
-    timeout: 10,
-    requests: [
-      {
-        setupRequest: (request) => {
-          const spec = requests[next++ % requests.length]!;
-          return { ...request, method: spec.method, path: spec.path, headers, body: spec.body };
-        },
-      },
-    ],
-  });
-  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-    if (status >= 200 && status < 300) latencies.push(ms);
-    else non2xx++;
-  });
-  const finished = new Promise((resolve) => instance.once('done', resolve));
-  await until.catch(() => {});
-  instance.stop();
-  await finished;
-  return {
-    requests: latencies.length,
-    seconds: round((performance.now() - started) / 1000, 1),
-    p50: percentile(latencies, 0.5),
-    p99: percentile(latencies, 0.99),
-    non2xx,
-  };
+/** Searches from the replica-reading service until `until` settles (an hour at most). */
+async function searchesFrom(ctx: ChangeContext, until: Promise<unknown>): Promise<LoadFigures> {
+  const { url, pid } = ctx.service;
+  const m = await measureHttp({ url, pid, token: ctx.token, requests: ctx.searches, connections: ctx.options.connections, durationS: 3_600, until });
+  return { requests: m.requests, seconds: round(m.seconds, 1), p50: m.p50, p99: m.p99, non2xx: m.non2xx };
 }
 
 /** Samples the standby's heartbeat age (the service's own measure) and replay distance until stopped. */
