@@ -9,7 +9,7 @@ import type { BenchOptions } from './options.js';
 import { alternatingSteps, type Scenario } from './plan.js';
 import { type Running, startTarget, type TargetSpec } from './processes.js';
 import { type PersonKind, personKinds, personWorkload } from './scenarios.js';
-import { round } from './stats.js';
+import { median, round } from './stats.js';
 
 export interface Comparison {
   scenario: string;
@@ -92,9 +92,27 @@ export async function compareSideBySide(
 /** Each scenario measured, by id, with its label. */
 export const comparedScenarios = (comparison: Comparison[]) => [...new Map(comparison.map((m) => [m.scenario, m.label])).entries()];
 
-/** One scenario's measurements on one target, a round each. */
-export const runsOf = (comparison: Comparison[], scenario: string, target: string) =>
-  comparison.filter((m) => m.scenario === scenario && m.target === target).map((m) => m.measured);
+export interface TargetFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** CPU µs per request: the service process, and its database's backends (NaN where not measured). */
+  serviceCpu: number;
+  databaseCpu: number;
+}
+
+/** One scenario's figures on one target: medians over the rounds. */
+export function targetFigures(comparison: Comparison[], scenario: string, target: string): TargetFigures {
+  const runs = comparison.filter((m) => m.scenario === scenario && m.target === target).map((m) => m.measured);
+  const of = (pick: (m: Measured) => number | undefined) => median(runs.map((m) => pick(m) ?? Number.NaN));
+  return {
+    rps: of((m) => m.rps),
+    p50: of((m) => m.p50),
+    p99: of((m) => m.p99),
+    serviceCpu: of((m) => m.cpuUsPerRequest),
+    databaseCpu: of((m) => m.dbCpuUsPerRequest),
+  };
+}
 
 /** The lowest and highest of the rounds' own req/s ratios of `target` over `base`: how far the host's noise moves the ratio. */
 export function roundRatios(comparison: Comparison[], scenario: string, target: string, base: string): [number, number] {

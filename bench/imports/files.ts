@@ -1,13 +1,13 @@
-// The files the import bench applies (and the replicas' change file), written as an operator's sync would write them: the
-// whole dataset as one NDJSON file, a change file touching 1% of the people (renames,
-// relinks, deletions), and a churn file (10% of employments changed, 1% relinked, 1%
-// deleted). Each change file comes with its inverse (the stored records as they were), so
+// The files the import bench applies (and the replicas' change file), written as an
+// operator's sync would write them: the whole dataset as one NDJSON file, a change file
+// touching 1% of the people (renames, relinks, deletions), and a churn file (10% of
+// employments changed, 1% relinked, 1% deleted). Each change file comes with its inverse (the stored records as they were), so
 // that the bench database ends a run as it began. Records are read back from the stored
 // rows through the one definition of an employment's columns.
 
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
-import { employmentRecords, personRecords } from '../../server/dataset/toRecords.js';
+import { entityRecords } from '../../server/dataset/toRecords.js';
 import type { Queryable } from '../../server/db/engines/database.js';
 import { type EmploymentRecordKind, employeeFields, employmentRecordKindNames, employmentRecordKinds } from '../../server/domain/employment.js';
 import type { EmployeeRecord, ImportRecord } from '../../server/importing/records.js';
@@ -34,7 +34,7 @@ export async function writeNdjson(path: string, records: Iterable<ImportRecord>)
 /** The whole dataset, as an import file: companies, then each person with their employments, then unlinked ones, then credentials. */
 export function* datasetRecords(dataset: Dataset): Generator<ImportRecord> {
   for (const c of dataset.companies) yield { type: 'company', id: c.id, name: c.name };
-  for (const entity of dataset.entities()) yield* entity.kind === 'person' ? personRecords(entity.person) : employmentRecords(entity.employment);
+  for (const entity of dataset.entities()) yield* entityRecords(entity);
   for (const c of dataset.credentials) yield { type: 'credential', name: c.name, token: c.token, companies: c.companies };
 }
 

@@ -1,7 +1,7 @@
 // The import run's figures (run.ts) as a section of bench/results/latest.md, kept between
 // two markers: `--imports` replaces it there, and a full run keeps the last one (saying
 // which run it comes from), as it does the replicas' section.
-import { table } from '../report/format.js';
+import { int, latencyMs as ms, pct, table } from '../report/format.js';
 import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
 import { round } from '../stats.js';
 import { RAW_COPIES } from './rawCopy.js';
@@ -14,10 +14,6 @@ export const IMPORT_RESULTS = 'imports.json';
 
 /** Each kind of file's floor, as a share of a raw COPY of the same rows; and the searches' p99 bound. */
 export const IMPORT_GOALS = { change: 0.2, initial: 0.35, unchanged: 0.8, searchP99Factor: 2 } as const;
-
-const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
-const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '–');
-const ms = (n: number) => (n >= 10 ? round(n, 1) : round(n, 2)).toLocaleString('en-US');
 
 /** Import records/s over raw COPY records/s of the same rows. */
 export const copyRatio = (r: ImportRow) => (r.copyRecordsPerSecond ? r.recordsPerSecond / r.copyRecordsPerSecond : Number.NaN);

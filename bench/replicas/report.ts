@@ -1,10 +1,9 @@
 // The replica run's figures (run.ts) as a section of bench/results/latest.md, kept between
 // two markers: `--replica` replaces it there, and a full run keeps the last one (saying
 // which run it comes from), since a full run does not measure replicas.
-import { table } from '../report/format.js';
+import { fmt, latencyMs as ms, pct, table } from '../report/format.js';
 import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
-import { comparedScenarios, roundRatios, runsOf } from '../sideBySide.js';
-import { median, round } from '../stats.js';
+import { comparedScenarios, roundRatios, type TargetFigures, targetFigures } from '../sideBySide.js';
 import { FROM_PRIMARY, FROM_REPLICA, type ReplicaRunResult } from './results.js';
 
 const BEGIN = '<!-- replicas: written by npm run bench -- --replica -->';
@@ -13,18 +12,7 @@ export const REPLICA_RESULTS = 'replicas.json';
 /** The routing may cost at most this share of the throughput (replica / primary). */
 export const ROUTING_FLOOR = 0.95;
 
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? round(n, digits).toLocaleString('en-US') : '–');
-const ms = (n: number) => (n >= 10 ? fmt(n, 1) : fmt(n, 2));
-const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '–');
 const cpu = (t: { serviceCpu: number; databaseCpu: number }) => `${fmt(t.serviceCpu, 0)} + ${fmt(t.databaseCpu, 0)}`;
-
-interface TargetFigures {
-  rps: number;
-  p99: number;
-  /** CPU µs per request: the service process, and both servers' backends. */
-  serviceCpu: number;
-  databaseCpu: number;
-}
 
 export interface ReplicaRow {
   label: string;
@@ -40,16 +28,7 @@ export interface ReplicaRow {
 /** Each scenario's medians over the rounds, per target. */
 export function replicaRows(result: ReplicaRunResult): ReplicaRow[] {
   return comparedScenarios(result.comparison).map(([scenario, label]) => {
-    const of = (target: string) => {
-      const runs = runsOf(result.comparison, scenario, target);
-      const cpu = (pick: (m: (typeof runs)[number]) => number | undefined) => median(runs.map((m) => pick(m) ?? Number.NaN));
-      return {
-        rps: median(runs.map((m) => m.rps)),
-        p99: median(runs.map((m) => m.p99)),
-        serviceCpu: cpu((m) => m.cpuUsPerRequest),
-        databaseCpu: cpu((m) => m.dbCpuUsPerRequest),
-      };
-    };
+    const of = (target: string) => targetFigures(result.comparison, scenario, target);
     const primary = of(FROM_PRIMARY);
     const replica = of(FROM_REPLICA);
     const total = (t: TargetFigures) => t.serviceCpu + (Number.isFinite(t.databaseCpu) ? t.databaseCpu : 0);

@@ -1,6 +1,7 @@
 // How the report writes figures, names and tables.
 import type { Engine } from '../plan.js';
 import type { RunResult } from '../run.js';
+import { round } from '../stats.js';
 
 export const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '–');
 export const ms = (n: number) => {
@@ -8,6 +9,9 @@ export const ms = (n: number) => {
   return n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : Math.round(n).toLocaleString('en-US');
 };
 export const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '–');
+/** The focused runs' sections (`--imports`, `--replica`, `--tracing`): a figure to `digits` decimals (trailing zeros dropped), and a latency. */
+export const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? round(n, digits).toLocaleString('en-US') : '–');
+export const latencyMs = (n: number) => (n >= 10 ? fmt(n, 1) : fmt(n, 2));
 export const mark = (met: boolean | undefined) => (met === undefined ? 'not measured' : met ? '**met**' : '**not met**');
 /** A figure, or a dash where there is none. */
 export const orDash = (n: number | undefined, format: (n: number) => string = String) => (n === undefined ? '–' : format(n));

@@ -1,9 +1,9 @@
 // The tracing run's figures (run.ts) as a section of bench/results/latest.md, between two
 // markers: `--tracing` replaces it there, and a full run keeps the last one (saying which
 // run it comes from), since a full run measures the service with traces off only.
+import { fmt, latencyMs as ms, pct } from '../report/format.js';
 import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
-import { comparedScenarios, roundRatios, runsOf } from '../sideBySide.js';
-import { median, round } from '../stats.js';
+import { comparedScenarios, roundRatios, type TargetFigures, targetFigures } from '../sideBySide.js';
 import { SAMPLED_RATIO, TRACES_OFF, TRACES_ON, TRACES_SAMPLED, type TracingRunResult } from './run.js';
 
 const BEGIN = '<!-- tracing: written by npm run bench -- --tracing -->';
@@ -11,18 +11,6 @@ const END = '<!-- /tracing -->';
 export const TRACING_RESULTS = 'tracing.json';
 /** Traces on may cost at most this share of the throughput (issue 49). */
 export const TRACING_FLOOR = 0.85;
-
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? round(n, digits).toLocaleString('en-US') : '–');
-const ms = (n: number) => (n >= 10 ? fmt(n, 1) : fmt(n, 2));
-const pct = (n: number) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : '–');
-
-interface TargetFigures {
-  rps: number;
-  p50: number;
-  p99: number;
-  /** CPU µs of the service process per request. */
-  cpu: number;
-}
 
 export interface TracingRow {
   label: string;
@@ -42,18 +30,19 @@ export interface TracingRow {
 /** Each scenario's medians over the rounds, traces on and off. */
 export function tracingRows(result: TracingRunResult): TracingRow[] {
   return comparedScenarios(result.comparison).map(([scenario, label]) => {
-    const of = (target: string): TargetFigures => {
-      const runs = runsOf(result.comparison, scenario, target);
-      return {
-        rps: median(runs.map((m) => m.rps)),
-        p50: median(runs.map((m) => m.p50)),
-        p99: median(runs.map((m) => m.p99)),
-        cpu: median(runs.map((m) => m.cpuUsPerRequest ?? Number.NaN)),
-      };
-    };
+    const of = (target: string) => targetFigures(result.comparison, scenario, target);
     const [off, on, sampled] = [of(TRACES_OFF), of(TRACES_ON), of(TRACES_SAMPLED)];
     const rounds = roundRatios(result.comparison, scenario, TRACES_ON, TRACES_OFF);
-    return { label, off, on, sampled, ratio: on.rps / off.rps, cpuRatio: off.cpu / on.cpu, sampledCpuRatio: off.cpu / sampled.cpu, roundRatios: rounds };
+    return {
+      label,
+      off,
+      on,
+      sampled,
+      ratio: on.rps / off.rps,
+      cpuRatio: off.serviceCpu / on.serviceCpu,
+      sampledCpuRatio: off.serviceCpu / sampled.serviceCpu,
+      roundRatios: rounds,
+    };
   });
 }
 
@@ -98,14 +87,14 @@ export function renderTracingSection(result: TracingRunResult): string {
     ...rows.map(
       (r) =>
         `| ${r.label} | ${fmt(r.off.rps)} | ${fmt(r.on.rps)} | ${pct(r.ratio)} | ${pct(r.roundRatios[0])}–${pct(r.roundRatios[1])} | ` +
-        `${fmt(r.off.cpu)} | ${fmt(r.on.cpu)} | ${pct(r.cpuRatio)} | ${ms(r.off.p50)} | ${ms(r.on.p50)} | ${ms(r.off.p99)} | ${ms(r.on.p99)} |`,
+        `${fmt(r.off.serviceCpu)} | ${fmt(r.on.serviceCpu)} | ${pct(r.cpuRatio)} | ${ms(r.off.p50)} | ${ms(r.on.p50)} | ${ms(r.off.p99)} | ${ms(r.on.p99)} |`,
     ),
     '',
     `One request in ${Math.round(1 / SAMPLED_RATIO)} sampled (not a goal: what a share costs):`,
     '',
     '| Operation | req/s | CPU µs/req | on / off (CPU) | p99 ms |',
     '|---|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.label} | ${fmt(r.sampled.rps)} | ${fmt(r.sampled.cpu)} | ${pct(r.sampledCpuRatio)} | ${ms(r.sampled.p99)} |`),
+    ...rows.map((r) => `| ${r.label} | ${fmt(r.sampled.rps)} | ${fmt(r.sampled.serviceCpu)} | ${pct(r.sampledCpuRatio)} | ${ms(r.sampled.p99)} |`),
   ];
   return `${BEGIN}\n${lines.join('\n')}\n${END}\n`;
 }
