@@ -27,8 +27,6 @@ export interface ImportRun {
   walMb?: number;
   fullPageImages?: number;
   pieceEntries?: number;
-  /** The import's output (its step timings with IMPORT_TIMINGS=1). */
-  summary: string;
 }
 
 /** Runs `npm run import` on `file` against `databaseUrl`. */
@@ -62,6 +60,5 @@ async function spawnImport(databaseUrl: string, file: string, label: string, rec
     wallSeconds: round(wallSeconds, 2),
     recordsPerSecond: Math.round(records / seconds),
     peakRssMb,
-    summary: out.trim(),
   };
 }

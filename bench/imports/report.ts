@@ -112,7 +112,6 @@ export function renderImportSection(result: ImportRunResult): string {
       '',
     );
   }
-  if (o.importTimings) lines.push("Run with `IMPORT_TIMINGS=1`: each import's step and statement timings are in `imports.json` (`rows[].timings`).", '');
   return `${BEGIN}\n${lines.join('\n').trimEnd()}\n${END}\n`;
 }
 

@@ -23,7 +23,6 @@ import { type ImportRun, runImportCli } from './importCli.js';
 import { initialLoad } from './initialLoad.js';
 import { withRawCopy } from './rawCopy.js';
 import { type SearchesDuringImport, searchFilters, whileSearching } from './searches.js';
-import { type ImportTimings, importTimings, timingsRequested } from './timings.js';
 
 /** What a row measures (its `label` says it in words). */
 export type ImportMeasurement =
@@ -40,8 +39,6 @@ export interface ImportRow extends ImportRun {
   measurement: ImportMeasurement;
   /** People in the database the file was applied to (0: the initial load's empty database). */
   databasePeople: number;
-  /** The import's step and statement timings, when the bench ran with IMPORT_TIMINGS=1. */
-  timings?: ImportTimings;
 }
 
 export interface ImportRunResult {
@@ -54,7 +51,7 @@ export interface ImportRunResult {
   postgresSettings?: Record<string, string>;
   /** Whether the bench database was prewarmed (pg_prewarm) before its change files. */
   prewarmed?: boolean;
-  options: { people: number; kinds: string[]; samples: number; importTimings: boolean };
+  options: { people: number; kinds: string[]; samples: number };
   /** The bench database (its name, not its URL). */
   databases: { name: string; people: number; companies: number }[];
   /** The whole dataset as one NDJSON file (the initial load). */
@@ -134,7 +131,7 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
       postgresVersion,
       postgresSettings,
       prewarmed,
-      options: { people, kinds: options.kinds, samples: options.samples, importTimings: timingsRequested() },
+      options: { people, kinds: options.kinds, samples: options.samples },
       databases: [{ name: decodeURIComponent(new URL(databaseUrl).pathname.slice(1)), people, companies: info.scale.companies }],
       fileMb,
       notes: ctx.notes,
@@ -204,7 +201,4 @@ async function serverSettings(db: Database): Promise<Record<string, string>> {
   return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
 }
 
-function row(run: ImportRun, measurement: ImportMeasurement, databasePeople: number): ImportRow {
-  const timings = timingsRequested() ? importTimings(run.summary) : undefined;
-  return { ...run, measurement, databasePeople, ...(timings ? { timings } : {}) };
-}
+const row = (run: ImportRun, measurement: ImportMeasurement, databasePeople: number): ImportRow => ({ ...run, measurement, databasePeople });

@@ -1,9 +1,8 @@
 // `npm run bench -- --imports`, end to end at a tiny scale, so that it cannot rot: a
 // 2,000-person bench database, the whole dataset loaded into an empty database and
 // re-applied, a change file touching 1% of the people (20), the churn file, and the change
-// file while searches run; each beside a raw COPY of its rows. Run
-// as its own process, as the bench is (it pins itself to a core with taskset), with
-// IMPORT_TIMINGS=1 so that the imports' step timings are kept.
+// file while searches run; each beside a raw COPY of its rows. Run as its own process, as
+// the bench is (it pins itself to a core with taskset).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,10 +28,17 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
     const url = new URL(databaseUrl!);
     url.pathname = `/${name}`;
     const args = ['--imports', '--people', '2000', '--database-url', url.toString()];
-    ({ exitCode, output } = await runBenchCommand(
-      [...args, '--kinds', 'getPerson,nameSubstring', '--samples', '50', '--out', results, '--work-dir', join(work, 'changes')],
-      { ...process.env, IMPORT_TIMINGS: '1' },
-    ));
+    ({ exitCode, output } = await runBenchCommand([
+      ...args,
+      '--kinds',
+      'getPerson,nameSubstring',
+      '--samples',
+      '50',
+      '--out',
+      results,
+      '--work-dir',
+      join(work, 'changes'),
+    ]));
     if (exitCode === 0) result = JSON.parse(readFileSync(join(results, 'imports.json'), 'utf8')) as ImportRunResult;
   }, 300_000);
 
@@ -60,9 +66,6 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
       const what = `${row.measurement} · ${row.databasePeople}`;
       for (const figure of [row.records, row.seconds, row.recordsPerSecond, row.copySeconds, row.copyRecordsPerSecond]) expect(figure, what).toBeGreaterThan(0);
       if (process.platform === 'linux') expect(row.peakRssMb, what).toBeGreaterThan(0);
-      // IMPORT_TIMINGS=1: the import's own steps, kept with the row.
-      expect(row.timings?.steps.length, what).toBeGreaterThan(0);
-      for (const step of row.timings!.steps) expect(step.ms, `${what}: ${step.step}`).toBeGreaterThanOrEqual(0);
     }
     expect(result.databases).toEqual([{ name, people: 2000, companies: expect.any(Number) }]);
     expect(result.notes.filter((n) => n.startsWith('change: 20 people (1%)'))).toHaveLength(1);
