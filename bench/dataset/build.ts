@@ -42,51 +42,42 @@ export async function ensureDataset(location: DatasetLocation, options: EnsureOp
     marker,
   });
 
+  const scaleText = `${options.scale.people.toLocaleString('en-US')} people`;
+  const keep = async (db: Database, marker: DatasetMarker) => {
+    await catchUpMigrations(db, log);
+    await db.close();
+    log(`${describe(location)} already holds ${scaleText} (seed ${options.scale.seed}); not rebuilt`);
+    return info(false, marker);
+  };
+  const build = async (open: () => Promise<Database>) => {
+    log(`building ${scaleText} over ${options.scale.companies} companies into ${describe(location)} through the import`);
+    const db = await open();
+    const marker = await writeMarker(db, options.scale, await loadThroughImport(db, dataset));
+    await db.close();
+    return info(true, marker);
+  };
+
   if (location.engine === 'postgres') {
     const existing = await inspectPostgres(location.databaseUrl);
-    if (existing && !options.rebuild && holdsScale(existing.marker, options.scale)) {
-      await catchUpMigrations(existing.db, log);
-      await existing.db.close();
-      log(`${describe(location)} already holds ${options.scale.people.toLocaleString('en-US')} people (seed ${options.scale.seed}); not rebuilt`);
-      return info(false, existing.marker);
-    }
+    if (existing && !options.rebuild && holdsScale(existing.marker, options.scale)) return keep(existing.db, existing.marker);
     if (existing) {
       const foreign = !existing.marker && existing.tables > 0;
       await existing.db.close();
       if (foreign) throw new Error(`${describe(location)} holds tables but no bench dataset: refusing to drop it; choose another --database-url`);
     }
     await recreateDatabase(location.databaseUrl);
-    log(
-      `building ${options.scale.people.toLocaleString('en-US')} people over ${options.scale.companies} companies into ${describe(location)} through the import`,
-    );
-    const db = await openDatabase({ databaseUrl: location.databaseUrl, poolMax: 1, sessionSettings: IMPORT_SESSION_SETTINGS });
-    const load = await loadThroughImport(db, dataset);
-    const marker = await writeMarker(db, options.scale, load);
-    await db.close();
-    return info(true, marker);
+    return build(() => openDatabase({ databaseUrl: location.databaseUrl, poolMax: 1, sessionSettings: IMPORT_SESSION_SETTINGS }));
   }
 
   if (existsSync(location.dataDir) && !options.rebuild) {
     const db = await openDatabase({ pgliteDataDir: location.dataDir });
     const marker = await readMarker(db);
-    if (holdsScale(marker, options.scale)) {
-      await catchUpMigrations(db, log);
-      await db.close();
-      log(`${describe(location)} already holds ${options.scale.people.toLocaleString('en-US')} people (seed ${options.scale.seed}); not rebuilt`);
-      return info(false, marker);
-    }
+    if (holdsScale(marker, options.scale)) return keep(db, marker);
     await db.close();
   }
   rmSync(location.dataDir, { recursive: true, force: true });
   mkdirSync(dirname(location.dataDir), { recursive: true });
-  log(
-    `building ${options.scale.people.toLocaleString('en-US')} people over ${options.scale.companies} companies into ${describe(location)} through the import`,
-  );
-  const db = await openDatabase({ pgliteDataDir: location.dataDir });
-  const load = await loadThroughImport(db, dataset);
-  const marker = await writeMarker(db, options.scale, load);
-  await db.close();
-  return info(true, marker);
+  return build(() => openDatabase({ pgliteDataDir: location.dataDir }));
 }
 
 export function describe(location: DatasetLocation): string {
@@ -118,13 +109,17 @@ async function inspectPostgres(databaseUrl: string): Promise<{ db: Database; mar
   return { db, marker: await readMarker(db), tables };
 }
 
-async function recreateDatabase(databaseUrl: string): Promise<void> {
+/** Drops the database (closing its sessions), and unless `andCreate` is false creates it empty. */
+export async function recreateDatabase(databaseUrl: string, andCreate = true): Promise<void> {
   const { name, admin } = names(databaseUrl);
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
-  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    if (andCreate) await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
 }
 
 /** The database name (checked: it is interpolated into DDL) and the maintenance database URL. */

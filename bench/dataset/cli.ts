@@ -4,10 +4,9 @@
 // import rate. Without --pglite-dir the target is PostgreSQL: --database-url, else
 // BENCH_DATABASE_URL, else postgres://postgres@127.0.0.1:5432/lookup_bench.
 import { parseArgs } from 'node:util';
+import { DEFAULT_BENCH_DATABASE_URL } from '../options.js';
 import { type DatasetLocation, describe, ensureDataset } from './build.js';
 import { scaleFor } from './generate.js';
-
-export const DEFAULT_BENCH_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/lookup_bench';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

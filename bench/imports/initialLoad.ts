@@ -3,9 +3,9 @@
 // then the same file again, unchanged, set against the same COPY.
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { migrate } from '../../server/db/schema/migrate.js';
+import { recreateDatabase } from '../dataset/build.js';
 import type { Dataset } from '../dataset/generate.js';
 import { datasetRecords, writeNdjson } from './files.js';
 import { type ImportRun, runImportCli } from './importCli.js';
@@ -21,28 +21,24 @@ export async function initialLoad(databaseUrl: string, dataset: Dataset, workDir
   mkdirSync(workDir, { recursive: true });
   const file = join(workDir, 'dataset.ndjson');
   const url = new URL(databaseUrl);
-  const name = `${decodeURIComponent(url.pathname.slice(1))}_import`;
-  url.pathname = `/${name}`;
-  const admin = new pg.Client({ connectionString: new URL('/postgres', databaseUrl).toString() });
-  await admin.connect();
+  url.pathname = `${url.pathname}_import`;
+  const importUrl = url.toString();
   try {
     log('imports: writing the whole dataset as one NDJSON file');
     const records = await writeNdjson(file, datasetRecords(dataset));
     const fileMb = Math.round(statSync(file).size / 1e6);
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${name}`);
-    const db = await openDatabase({ databaseUrl: url.toString(), poolMax: 1 });
+    await recreateDatabase(importUrl);
+    const db = await openDatabase({ databaseUrl: importUrl, poolMax: 1 });
     await migrate(db);
     await db.close();
     log(`imports: npm run import of ${records.toLocaleString('en-US')} records (${fileMb} MB) into an empty database, then again unchanged`);
-    const initial = await runImportCli(url.toString(), file, 'initial load (whole dataset, empty database)', records);
-    await withRawCopy(initial, url.toString(), datasetRecords(dataset), 2);
-    const again = await runImportCli(url.toString(), file, 're-applied unchanged (whole dataset)', records);
+    const initial = await runImportCli(importUrl, file, 'initial load (whole dataset, empty database)', records);
+    await withRawCopy(initial, importUrl, datasetRecords(dataset), 2);
+    const again = await runImportCli(importUrl, file, 're-applied unchanged (whole dataset)', records);
     const unchanged = { ...again, copySeconds: initial.copySeconds, copyRecordsPerSecond: initial.copyRecordsPerSecond };
     return { initial, unchanged, fileMb };
   } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
-    await admin.end();
+    await recreateDatabase(importUrl, false).catch(() => {});
     rmSync(file, { force: true });
   }
 }
