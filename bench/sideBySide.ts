@@ -55,6 +55,16 @@ export function sideBySideScenarios(targets: readonly string[], asked: Asked): S
   return [hello, ...kinds];
 }
 
+/** The settings a side-by-side run measured with, as its results keep them. */
+export type ComparedWith = Pick<BenchOptions, 'durationS' | 'rounds' | 'connections' | 'warmupS' | 'samples'>;
+export const comparedWith = ({ durationS, rounds, connections, warmupS, samples }: BenchOptions): ComparedWith => ({
+  durationS,
+  rounds,
+  connections,
+  warmupS,
+  samples,
+});
+
 /** Starts each spec in turn (pinned to `cpu`), adding it to `running` so that the caller stops it. */
 export async function startServices(specs: TargetSpec[], cpu: number | undefined, running: Running[], log: (line: string) => void) {
   const services: Record<string, Running> = {};

@@ -2,7 +2,7 @@
 // replicas.json, and the names of the two services compared.
 import type { Machine } from '../machine.js';
 import type { BenchOptions } from '../options.js';
-import type { Comparison } from '../sideBySide.js';
+import type { ComparedWith, Comparison } from '../sideBySide.js';
 
 export const FROM_PRIMARY = 'service reading from the primary';
 export const FROM_REPLICA = 'service reading from a replica';
@@ -13,7 +13,7 @@ export interface ReplicaRunResult {
   machine: Machine;
   postgresVersion?: string;
   revision: string;
-  options: Pick<BenchOptions, 'durationS' | 'rounds' | 'connections' | 'warmupS' | 'kinds' | 'samples'> & { people: number; replicaMaxLagMs: number };
+  options: ComparedWith & Pick<BenchOptions, 'kinds'> & { people: number; replicaMaxLagMs: number };
   dataset: { people: number; companies: number; credential: string; credentialCompanies: number };
   loadAverage: { start: number; end: number };
   /** Per scenario and target, each round's measurement. */

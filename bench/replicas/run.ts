@@ -31,7 +31,7 @@ import type { Scenario } from '../plan.js';
 import { prewarm } from '../prewarm.js';
 import { childEnv, type Running } from '../processes.js';
 import { type HttpRequestSpec, personKinds, personWorkload } from '../scenarios.js';
-import { compareSideBySide, sideBySideScenarios, startServices } from '../sideBySide.js';
+import { comparedWith, compareSideBySide, sideBySideScenarios, startServices } from '../sideBySide.js';
 import { median, percentile, round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
 import { type ChangeUnderLoad, FROM_PRIMARY, FROM_REPLICA, type LoadFigures, type ReplicaRunResult } from './results.js';
@@ -104,16 +104,7 @@ export async function runReplicaBench(options: BenchOptions & { replicaPeople: n
       machine,
       postgresVersion,
       revision: gitCommit(),
-      options: {
-        durationS: options.durationS,
-        rounds: options.rounds,
-        connections: options.connections,
-        warmupS: options.warmupS,
-        kinds: options.kinds,
-        samples: options.samples,
-        people: options.replicaPeople,
-        replicaMaxLagMs: loadConfig({}).replicaMaxLagMs,
-      },
+      options: { ...comparedWith(options), kinds: options.kinds, people: options.replicaPeople, replicaMaxLagMs: loadConfig({}).replicaMaxLagMs },
       dataset: {
         people: scale.people,
         companies: scale.companies ?? info.companies.length,

@@ -18,7 +18,7 @@ import { describeMachine, gitCommit, type Machine, pinSelf } from '../machine.js
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
 import { childEnv, type Running } from '../processes.js';
-import { type Comparison, compareSideBySide, sideBySideScenarios, startServices } from '../sideBySide.js';
+import { type ComparedWith, type Comparison, comparedWith, compareSideBySide, sideBySideScenarios, startServices } from '../sideBySide.js';
 import { round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
 
@@ -33,7 +33,7 @@ export interface TracingRunResult {
   finishedAt: string;
   machine: Machine;
   revision: string;
-  options: Pick<BenchOptions, 'durationS' | 'rounds' | 'connections' | 'warmupS' | 'samples'> & { people: number };
+  options: ComparedWith & { people: number };
   loadAverage: { start: number; end: number };
   /** Span batches the sink received, and their bytes: the spans did go out. */
   sink: { batches: number; bytes: number };
@@ -74,14 +74,7 @@ export async function runTracingBench(options: BenchOptions, log: (line: string)
       finishedAt: new Date().toISOString(),
       machine,
       revision: gitCommit(),
-      options: {
-        durationS: options.durationS,
-        rounds: options.rounds,
-        connections: options.connections,
-        warmupS: options.warmupS,
-        samples: options.samples,
-        people,
-      },
+      options: { ...comparedWith(options), people },
       loadAverage: { start: round(loadAtStart, 2), end: round(os.loadavg()[0]!, 2) },
       sink: sink.received,
       comparison,
