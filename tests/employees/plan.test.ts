@@ -24,6 +24,13 @@ describe('the employees plan', () => {
     expect(employeesPlan({ ...base, authorizedCompanies: [] }).authorization).toEqual({ form: 'companies', companies: [] });
   });
 
+  it('authorizes a phone search of one company as an array, so the phone index is read, not the company range', () => {
+    const phone = '+14155550132';
+    expect(employeesPlan({ ...base, authorizedCompanies: ['acme-corp'], phone }).authorization).toEqual({ form: 'companies', companies: ['acme-corp'] });
+    expect(employeesPlan({ ...base, phone }).authorization).toEqual({ form: 'companies', companies: ['acme-corp', 'globex'] });
+    expect(employeesPlan({ ...base, inlineCompaniesMax: 1, phone }).authorization).toEqual({ form: 'company set', credentialId: base.credentialId });
+  });
+
   it('adds one condition per set filter, in declared order, a name passed as a literal pattern', () => {
     const plan = employeesPlan({ ...base, createdBefore: '2026-01-01T00:00:00Z', lastName: '50%_off\\', companyId: 'globex', phone: '+14155550132' });
     expect(plan.conditions.map((c) => c.kind === 'filter' && [c.name, c.rule.column, c.rule.match, c.value])).toEqual([

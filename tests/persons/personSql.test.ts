@@ -160,6 +160,7 @@ describe('the employees query sends', () => {
     ['names-both-audited-async', employees(3, { firstName: 'émi', lastName: 'dur', externalIdSystems: ['payroll'], limit: 2, offset: 4 }), async],
     ['phone', employees(3, { phone: '+14155550132' })],
     ['phone-audited', employees(3, { phone: '+14155550132' }), searched],
+    ['phone-one-company', employees(1, { phone: '+14155550132' })],
     ['created-from', employees(1, { createdFrom: '2024-01-01T12:00:00Z' })],
     ['created-before-joined', employees(5, { createdBefore: '2024-03-01T00:00:00Z' })],
     ['company-created-range-joined', employees(5, { companyId: 'co-2', createdFrom: '2026-01-01T00:00:00Z', createdBefore: '2026-02-01T00:00:00Z' })],

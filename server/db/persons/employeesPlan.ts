@@ -5,7 +5,10 @@
 // - the authorization, in the person query's forms (plans.ts authorization()): one
 //   company as a plain equality (its index range read in created order), a few as an
 //   array, many through a join with credential_companies, whose plan does not depend on
-//   how many;
+//   how many. A phone is the exception: it names one or two records wherever they are, so
+//   one company goes as an array of one. As an equality, a prepared statement's generic
+//   plan costs any company as an average one and reads the company's whole range,
+//   filtering by phone, where the phone index reads one entry;
 // - one condition per set filter (domain/employment.ts employeeFilters), in declared order;
 // - the page, what the answer shows, and whether the statement writes the audit entry.
 import type { AuditInStatement } from '../../domain/accessAudit.js';
@@ -33,9 +36,10 @@ const declared = Object.entries(employeeFilters) as [keyof typeof employeeFilter
 /** How `filter`'s page is read. */
 export function employeesPlan(filter: EmployeeFilter, audit?: AuditInStatement): EmployeesPlan {
   const inline = filter.authorizedCompanies.length <= filter.inlineCompaniesMax;
+  const byPhone = filter.phone !== undefined && inline;
   return {
     kind: 'employees',
-    authorization: authorization(filter.authorizedCompanies, inline, filter.credentialId),
+    authorization: byPhone ? { form: 'companies', companies: filter.authorizedCompanies } : authorization(filter.authorizedCompanies, inline, filter.credentialId),
     conditions: declared.flatMap(([name, rule]): Condition[] => {
       const value = filter[name];
       return value === undefined ? [] : [{ kind: 'filter', name, rule, value }];
