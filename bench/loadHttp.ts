@@ -1,7 +1,7 @@
 // One HTTP measurement: autocannon for a fixed duration at a fixed number of connections,
 // cycling through a pool of requests (different filter values each time), with every
 // response's latency kept at full resolution and the target's memory sampled throughout.
-import autocannon from 'autocannon';
+import autocannon, { type Request, type Result } from 'autocannon';
 import { cpuBetween, cpuMicros } from './cpu.js';
 import { RssSampler } from './rss.js';
 import type { HttpRequestSpec } from './scenarios.js';
@@ -38,10 +38,6 @@ export interface Measured {
   dbCpuUsPerRequest?: number;
   /** CPU time of the load generator (autocannon, in the bench's own process) over the measurement, per answered request. */
   loadCpuUsPerRequest?: number;
-  /** When the load ran (epoch ms): the access audit's entries of the measurement have their `at` in it. */
-  window?: { from: number; to: number };
-  /** Person ids per response recorded in the access audit (the audited service's measurements; bench/auditIndex.ts). */
-  auditIdsPerResponse?: number;
   /** The first error's message, where the target reports one (the direct-SQL runner). */
   firstError?: string;
 }
@@ -54,34 +50,25 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
   const dbCpuBefore = await load.databaseCpu?.();
   const cpuBefore = cpuMicros(load.pid);
   const loadCpuBefore = process.cpuUsage();
-  const from = Date.now();
-  const instance = autocannon({
-    url: load.url,
-    connections: load.connections,
-    pipelining: 1,
-    duration: load.durationS,
-    timeout: 10,
-    requests: [
-      {
-        setupRequest: (request) => {
-          const spec = load.requests[next++ % load.requests.length]!;
-          return { ...request, method: spec.method, path: spec.path, headers, body: spec.body };
-        },
-      },
-    ],
+  const setupRequest = (request: Request) => {
+    const spec = load.requests[next++ % load.requests.length]!;
+    return { ...request, method: spec.method, path: spec.path, headers, body: spec.body };
+  };
+  const options = { url: load.url, connections: load.connections, pipelining: 1, duration: load.durationS, timeout: 10, requests: [{ setupRequest }] };
+  // (With a callback autocannon returns its instance, whose events give each response's latency.)
+  const result = await new Promise<Result>((resolve, reject) => {
+    const instance = autocannon(options, (error, result: Result) => (error ? reject(error) : resolve(result)));
+    instance.on('response', (_client, status, _bytes, ms) => {
+      if (status >= 200 && status < 300) latencies.push(ms);
+    });
+    load.until?.finally(() => instance.stop()).catch(() => {});
   });
-  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-    if (status >= 200 && status < 300) latencies.push(ms);
-  });
-  load.until?.finally(() => instance.stop()).catch(() => {});
-  const result = await instance;
-  const to = Date.now();
   const loadCpu = process.cpuUsage(loadCpuBefore);
   const cpuAfter = cpuMicros(load.pid);
   const dbCpuAfter = await load.databaseCpu?.();
   const memory = rss.stop();
   const answered = result.requests.total;
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]));
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0]));
   return {
     requests: latencies.length,
     seconds: result.duration,
@@ -91,7 +78,6 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     statusCodes,
-    window: { from, to },
     rssPeakMb: memory?.peakMb,
     rssMeanMb: memory?.meanMb,
     cpuUsPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? (cpuAfter - cpuBefore) / answered : undefined,

@@ -3,8 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import os from 'node:os';
-import type { AuditIndexMerge } from './auditIndex.js';
-import { chargeAuditIndex, countHelloInstructions } from './full/afterwards.js';
+import { countHelloInstructions } from './full/afterwards.js';
 import { prepareDatasets } from './full/datasets.js';
 import { type Measurements, measureAll, startBudget } from './full/measure.js';
 import { type DatasetSummary, planRun } from './full/plan.js';
@@ -39,8 +38,6 @@ export interface RunResult {
   loadAverage: { start: number; end: number };
   /** The commit measured, and the server files that differed from it (uncommitted work). */
   revision: { commit: string; uncommittedServerFiles: string[] };
-  /** The deferred merge of the access audit's person index after the measurements (bench/auditIndex.ts). */
-  auditIndexMerge?: AuditIndexMerge;
 }
 
 export async function runBench(options: BenchOptions, log: (line: string) => void): Promise<RunResult> {
@@ -63,11 +60,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   } finally {
     if (datasets.pgliteDirectCopy) rmSync(datasets.pgliteDirectCopy, { recursive: true, force: true });
   }
-  const { auditIndexSince, ...measurements } = measured;
-  const auditIndexMerge =
-    auditIndexSince && options.postgres
-      ? await chargeAuditIndex(options.postgres.databaseUrl, auditIndexSince, plan.scenarios, measurements.measurements, log)
-      : undefined;
+  const measurements = measured;
   const helloInstructions = await countHelloInstructions(options, plan, log);
   const loadAverage = { start: round(loadAtStart, 2), end: round(os.loadavg()[0]!, 2) };
   const { skipped } = measurements;
@@ -87,7 +80,6 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     helloInstructions,
     loadAverage,
     revision,
-    auditIndexMerge,
   };
 }
 

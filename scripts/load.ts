@@ -11,7 +11,7 @@
 // is loaded if that database is empty), PGlite in memory otherwise.
 
 import { fileURLToPath } from 'node:url';
-import autocannon, { type Result } from 'autocannon';
+import autocannon, { type Request } from 'autocannon';
 import { demoCredentials } from '../server/demo/dataset.js';
 import { type LiveMemory, startLoadTarget } from './load/server.js';
 
@@ -59,22 +59,21 @@ export async function runLoad(options: LoadOptions): Promise<LoadReport> {
     const found = await fetch(`${target.url}/v1/persons/search`, { method: 'POST', headers, body: JSON.stringify({ limit: 5 }) });
     const personIds: string[] = ((await found.json()) as { persons: { id: string }[] }).persons.map((p) => p.id);
     if (!personIds.length) throw new Error('the demo data has no person to look up');
-    const requests = [
+    const requests: Request[] = [
       { method: 'GET', path: '/v1/companies/acme-corp/hello', headers },
       { method: 'POST', path: '/v1/persons/search', headers, body: JSON.stringify({ lastName: 'ar', limit: 10 }) },
       { method: 'GET', path: `/v1/persons/${personIds[0]}`, headers },
       { method: 'POST', path: '/v1/persons/search', headers, body: JSON.stringify({ companyId: 'globex', limit: 20, offset: 5 }) },
       { method: 'GET', path: `/v1/persons/${personIds.at(-1)}?externalIdSystems=payroll`, headers },
     ];
-    const blast = (seconds: number) =>
-      autocannon({ url: target.url, connections: options.connections, duration: seconds, timeout: 10, requests }) as PromiseLike<Result>;
+    const blast = (seconds: number) => autocannon({ url: target.url, connections: options.connections, duration: seconds, timeout: 10, requests });
 
     await blast(options.warmupSeconds);
     const afterWarmup = await target.measureLiveMemory();
     const result = await blast(options.seconds);
     const after = await target.measureLiveMemory();
 
-    const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]));
+    const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0]));
     const live = (memory: LiveMemory) => (memory.heapUsed + memory.external) / MB;
     const growth = live(after) - live(afterWarmup);
     const problems: string[] = [];

@@ -1,16 +1,16 @@
 // ensureDataset: the database holds the dataset of this scale afterwards, built only
 // when it does not already (or when asked to rebuild), through the service's own import
-// (loadImport.ts) on either engine, from the same generator.
+// on either engine, from the same generator. Which dataset a database holds is one row in
+// bench_dataset, written last, so that a half-built database never passes for a complete one.
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
-import type { Database } from '../../server/db/engines/database.js';
+import type { Database, Queryable } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { migrate } from '../../server/db/schema/migrate.js';
-import { IMPORT_SESSION_SETTINGS } from '../../server/importing/index.js';
-import { type BenchCredential, type Company, createDataset, type Scale } from './generate.js';
-import { loadThroughImport } from './loadImport.js';
-import { type DatasetMarker, holdsScale, readMarker, writeMarker } from './marker.js';
+import { IMPORT_SESSION_SETTINGS, importRecords } from '../../server/importing/index.js';
+import { datasetRecords } from '../imports/files.js';
+import { type BenchCredential, type Company, createDataset, type Dataset, GENERATOR_VERSION, type Scale } from './generate.js';
 
 export type DatasetLocation = { engine: 'postgres'; databaseUrl: string } | { engine: 'pglite'; dataDir: string };
 
@@ -18,6 +18,13 @@ export interface EnsureOptions {
   scale: Scale;
   rebuild?: boolean;
   log?: (line: string) => void;
+}
+
+export interface DatasetMarker extends Scale {
+  generatorVersion: number;
+  builtAt: string;
+  /** Rows loaded, by table, and the seconds the load took (ANALYZE included). */
+  load: { rows: Record<string, number>; seconds: { total: number } };
 }
 
 export interface DatasetInfo {
@@ -130,3 +137,42 @@ function names(databaseUrl: string): { name: string; admin: string } {
   url.pathname = '/postgres';
   return { name, admin: url.toString() };
 }
+
+/**
+ * Loads the dataset through the service's own import, as one file into an empty database:
+ * the import's initial-load path (rows first, indexes and derived data built once after
+ * them, server/db/import/deferredIndexes.ts), on PostgreSQL and PGlite alike. At 100,000
+ * people it took 160 to 164 s where the bench's own COPY loader, since removed, took 149 to
+ * 158 s on the same busy host (docs/performance.md).
+ */
+async function loadThroughImport(db: Database, dataset: Dataset): Promise<DatasetMarker['load']> {
+  const started = Date.now();
+  await migrate(db);
+  const summary = await importRecords(db, datasetRecords(dataset), { defaultPhoneRegion: 'US', workers: false });
+  const rows: Record<string, number> = {};
+  for (const [type, outcomes] of Object.entries(summary)) if (typeof outcomes === 'object' && 'added' in outcomes) rows[type] = outcomes.added;
+  await db.query('VACUUM (ANALYZE)');
+  return { rows, seconds: { total: (Date.now() - started) / 1000 } };
+}
+
+async function readMarker(db: Queryable): Promise<DatasetMarker | undefined> {
+  const [exists] = await db.query<{ t: string | null }>("SELECT to_regclass('public.bench_dataset')::text AS t");
+  if (!exists?.t) return undefined;
+  const [row] = await db.query<{ marker: DatasetMarker }>('SELECT marker FROM bench_dataset');
+  return row?.marker;
+}
+
+async function writeMarker(db: Queryable, scale: Scale, load: DatasetMarker['load']): Promise<DatasetMarker> {
+  const marker: DatasetMarker = { ...scale, generatorVersion: GENERATOR_VERSION, builtAt: new Date().toISOString(), load };
+  await db.query('CREATE TABLE IF NOT EXISTS bench_dataset (marker jsonb NOT NULL)');
+  await db.query('DELETE FROM bench_dataset');
+  await db.query('INSERT INTO bench_dataset (marker) VALUES ($1)', [JSON.stringify(marker)]);
+  return marker;
+}
+
+const holdsScale = (marker: DatasetMarker | undefined, scale: Scale): marker is DatasetMarker =>
+  marker !== undefined &&
+  marker.people === scale.people &&
+  marker.companies === scale.companies &&
+  marker.seed === scale.seed &&
+  marker.generatorVersion === GENERATOR_VERSION;

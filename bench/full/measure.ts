@@ -4,7 +4,6 @@
 // their later measurements skipped.
 import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
-import { emptyAuditIndexPendingList } from '../auditIndex.js';
 import { databaseBackendsCpu } from '../cpu.js';
 import { type DirectRunner, startDirectRunner } from '../directClient.js';
 import { type Measured, measureHttp } from '../loadHttp.js';
@@ -32,8 +31,6 @@ export interface Measurements {
   skipped: { scenario: string; target: string; round: number }[];
   /** Processes under test that ended during the run, with what they last wrote to stderr. */
   crashes: { target: string; during: string; round: number; exit: string; stderr: string }[];
-  /** When the audit's person index was last merged before the rounds (with the audit comparison). */
-  auditIndexSince?: Date;
 }
 
 /** What is running during the measurements. */
@@ -67,7 +64,6 @@ export async function measureAll(
   try {
     await startEverything(session, budget, cpu);
     await warmUp(session, budget);
-    results.auditIndexSince = backends && options.auditComparison ? await emptyAuditIndexPendingList(options.postgres!.databaseUrl) : undefined;
     await rounds(session, budget);
   } finally {
     await Promise.all([...Object.values(session.running).map((r) => r.stop()), ...Object.values(session.direct).map((d) => d.stop()), backends?.close()]);

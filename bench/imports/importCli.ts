@@ -1,6 +1,5 @@
 // `npm run import` (server/cli/import.ts) run as an operator runs it: its own process, with
-// the script's Node flags, its peak RSS sampled, and what it made the database do read
-// around it (databaseWork.ts).
+// the script's Node flags, its peak RSS sampled.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +7,6 @@ import { onEveryCpu } from '../machine.js';
 import { nodeFlagsOf } from '../nodeFlags.js';
 import { RssSampler } from '../rss.js';
 import { round } from '../stats.js';
-import { withDatabaseWork } from './databaseWork.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const importNodeFlags = nodeFlagsOf('import');
@@ -24,18 +22,10 @@ export interface ImportRun {
   /** The same rows landed by a raw COPY into tables of the same columns, without indexes, constraints or derived data (rawCopy.ts). */
   copySeconds?: number;
   copyRecordsPerSecond?: number;
-  walMb?: number;
-  fullPageImages?: number;
-  pieceEntries?: number;
 }
 
 /** Runs `npm run import` on `file` against `databaseUrl`. */
 export async function runImportCli(databaseUrl: string, file: string, label: string, records: number): Promise<ImportRun> {
-  const [run, work] = await withDatabaseWork(databaseUrl, () => spawnImport(databaseUrl, file, label, records));
-  return { ...run, ...work };
-}
-
-async function spawnImport(databaseUrl: string, file: string, label: string, records: number): Promise<ImportRun> {
   const started = performance.now();
   // (Unpinned: the bench's own pinning would put the import's worker threads on one core.)
   const [command, ...args] = onEveryCpu([process.execPath, ...importNodeFlags, '--import', 'tsx', join(root, 'server/cli/import.ts'), file]);

@@ -92,18 +92,7 @@ const settingsText = (settings: Record<string, string> | undefined) =>
 export function renderImportSection(result: ImportRunResult): string {
   const o = result.options;
   const goals = importGoals(result).map((g) => `${g.goal} — **${g.met ? 'met' : 'not met'}** (${g.measured})`);
-  const lines = [
-    ...importHeader(result),
-    `**Goals:** ${goals.join('; ')}.`,
-    '',
-    ...result.notes.map((n) => `- ${n}`),
-    '',
-    ...importTable(result),
-    '',
-    'WAL, full-page images and name-piece entries: what each import made the database write ' +
-      '([docs/performance.md](../../docs/performance.md#import-cost) says how to read them).',
-    '',
-  ];
+  const lines = [...importHeader(result), `**Goals:** ${goals.join('; ')}.`, '', ...result.notes.map((n) => `- ${n}`), '', ...importTable(result), ''];
   if (result.searches) {
     const { idle, during, filters } = result.searches;
     lines.push(
@@ -114,8 +103,6 @@ export function renderImportSection(result: ImportRunResult): string {
   }
   return `${BEGIN}\n${lines.join('\n').trimEnd()}\n${END}\n`;
 }
-
-const counted = (n: number | undefined) => (n === undefined ? '–' : int(n));
 
 function importHeader(result: ImportRunResult): string[] {
   const postgres = `${result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL'}${settingsText(result.postgresSettings)}`;
@@ -142,7 +129,7 @@ function importHeader(result: ImportRunResult): string[] {
 
 function importTable(result: ImportRunResult): string[] {
   const header = ['File', 'database people', 'records', 'seconds', 'records/s', 'raw COPY records/s', 'import / COPY'];
-  header.push('WAL MB', 'full-page images', 'name-piece entries', 'peak RSS MB');
+  header.push('peak RSS MB');
   const rows = result.rows.map((r) => [
     r.label,
     r.databasePeople ? int(r.databasePeople) : 'empty',
@@ -151,9 +138,6 @@ function importTable(result: ImportRunResult): string[] {
     int(r.recordsPerSecond),
     r.copyRecordsPerSecond ? int(r.copyRecordsPerSecond) : '–',
     pct(copyRatio(r)),
-    counted(r.walMb),
-    counted(r.fullPageImages),
-    counted(r.pieceEntries),
     String(r.peakRssMb ?? '–'),
   ]);
   return table(header, rows);

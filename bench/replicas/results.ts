@@ -34,8 +34,8 @@ export interface ChangeUnderLoad {
   /** Reads from the replica-reading service with nothing being imported, then while the file is applied. */
   idle: LoadFigures;
   during: LoadFigures;
-  /** Sampled every LAG_SAMPLE_MS while the file was applied: the standby's heartbeat age and its replay distance. */
-  lag: { samples: number; p50Ms: number; p99Ms: number; maxMs: number; maxBytes: number; overBoundMs: number };
+  /** Sampled every LAG_SAMPLE_MS while the file was applied: the standby's heartbeat age. */
+  lag: { samples: number; p50Ms: number; p99Ms: number; maxMs: number; overBoundMs: number };
   /** The reads each database answered while the file was applied (the service's db_reads_total). */
   reads: Record<string, number>;
 }

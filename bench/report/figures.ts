@@ -22,17 +22,10 @@ export function auditCost(rows: Row[], serviceName: string): { on: Row; off: Row
 export const serviceAndDatabaseCpu = (r: Row | undefined) =>
   r?.cpuUsPerRequest !== undefined && r.dbCpuUsPerRequest !== undefined ? r.cpuUsPerRequest + r.dbCpuUsPerRequest : undefined;
 
-/** CPU per request (service and database) with the audit off over on, where both were measured; `merge` adds the deferred index upkeep to on. */
-export function cpuRatio({ on, off }: { on: Row; off: Row }, merge = 0): number | undefined {
+/** CPU per request (service and database) with the audit off over on, where both were measured. */
+export function cpuRatio({ on, off }: { on: Row; off: Row }): number | undefined {
   const [a, b] = [serviceAndDatabaseCpu(on), serviceAndDatabaseCpu(off)];
-  return a && b ? b / (a + merge) : undefined;
-}
-
-/** The audit's person-index merge charged to one response of `on`: its ids times the merge's CPU per id (µs). */
-export function mergeUsPerRequest(raw: RunResult, on: Row): number | undefined {
-  const merge = raw.auditIndexMerge;
-  if (!merge?.ids || on.auditIdsPerResponse === undefined) return undefined;
-  return (on.auditIdsPerResponse * merge.cpuMs * 1000) / merge.ids;
+  return a && b ? b / a : undefined;
 }
 
 /** CPU µs per request of each process a request passes through: the one under test, its database backends and the load generator. */

@@ -4,7 +4,7 @@
 import type { Engine } from '../plan.js';
 import { median } from '../stats.js';
 import { BARE_SEARCH } from '../targets.js';
-import { auditCost, cpuParts, DIRECT, helloInstructionMedians, mergeUsPerRequest, serviceAndDatabaseCpu } from './figures.js';
+import { auditCost, cpuParts, cpuRatio, DIRECT, helloInstructionMedians, serviceAndDatabaseCpu } from './figures.js';
 import { type CredentialName, credentialNames, engineName, int, ms, orDash, pct, table } from './format.js';
 import type { Report, Row } from './summary.js';
 
@@ -59,7 +59,7 @@ export function enginesSection(report: Report): string[] {
     return [
       ...operationsTable(report, engine, rows, credentialName),
       ...cpuPerRequestTable(rows, serviceName, engineName[engine], credentialName),
-      ...auditTables(report, engine, rows, credentialName),
+      ...auditTable(engine, rows, credentialName),
     ];
   });
 }
@@ -135,57 +135,20 @@ function cpuPerRequestTable(rows: Row[], serviceName: string, engine: string, cr
   return [`### CPU time per request on ${engine}`, '', ...table(header, lines, 2), ''];
 }
 
-/** The service with its audit on beside off: by rate and latency, then by CPU with the index merge charged back. */
-function auditTables(report: Report, engine: Engine, rows: Row[], credentialName: CredentialName): string[] {
-  const { raw } = report;
+/** The service with its audit on beside off: by rate and latency, then by CPU per request of the service and its database. */
+function auditTable(engine: Engine, rows: Row[], credentialName: CredentialName): string[] {
   const audit = auditCost(rows, `service (${engineName[engine]})`);
   if (!audit.length) return [];
-  const rates = audit.map(({ on, off, ratio }) => {
+  const cpu = (r: Row) =>
+    serviceAndDatabaseCpu(r) === undefined ? '–' : `${ms(r.cpuUsPerRequest!)} + ${ms(r.dbCpuUsPerRequest!)} = ${ms(serviceAndDatabaseCpu(r)!)}`;
+  const lines = audit.map((c) => {
+    const { on, off, ratio } = c;
     const latencies = [ms(on.p50), ms(on.p99), ms(off.p50), ms(off.p99)];
-    return [on.label, credentialName(engine, on.credential), int(on.rps), int(off.rps), pct(ratio), ...latencies];
+    return [on.label, credentialName(engine, on.credential), int(on.rps), int(off.rps), pct(ratio), ...latencies, cpu(on), cpu(off), orDash(cpuRatio(c), pct)];
   });
-  const cpu = audit.map(({ on, off }) => {
-    const cell = (r: Row) =>
-      serviceAndDatabaseCpu(r) === undefined ? '–' : `${ms(r.cpuUsPerRequest!)} + ${ms(r.dbCpuUsPerRequest!)} = ${ms(serviceAndDatabaseCpu(r)!)}`;
-    const ratio = (r: Row, extra = 0) =>
-      serviceAndDatabaseCpu(r) && serviceAndDatabaseCpu(off) ? pct(serviceAndDatabaseCpu(off)! / (serviceAndDatabaseCpu(r)! + extra)) : '–';
-    const merge = mergeUsPerRequest(raw, on);
-    const mergeCells = [orDash(merge, ms), cell(off), ratio(on), merge === undefined ? '–' : ratio(on, merge)];
-    return [on.label, credentialName(engine, on.credential), cell(on), orDash(on.auditIdsPerResponse, ms), ...mergeCells];
-  });
-  const rateHeader = [
-    'Operation / filter',
-    'Credential',
-    'audit on req/s',
-    'audit off req/s',
-    'on / off',
-    'on p50 ms',
-    'on p99 ms',
-    'off p50 ms',
-    'off p99 ms',
-  ];
-  const cpuHeader = ['Operation / filter', 'Credential', 'on: service + database µs', 'ids per response', 'deferred index merge µs'];
-  cpuHeader.push('off: service + database µs', 'CPU off / on', 'CPU off / (on + merge)');
-  return [
-    `### Access audit cost on ${engineName[engine]}`,
-    '',
-    ...table(rateHeader, rates, 2),
-    '',
-    ...table(cpuHeader, cpu, 2),
-    '',
-    ...indexMergeLines(report),
-  ];
-}
-
-function indexMergeLines({ raw }: Report): string[] {
-  const merge = raw.auditIndexMerge;
-  if (!merge) return [];
-  const perId = merge.ids ? ms((merge.cpuMs * 1000) / merge.ids) : '–';
-  return [
-    `The audit's person index, merged after the measurements: ${int(merge.ids)} person ids recorded since the start, ` +
-      `merged in ${int(merge.cpuMs)} ms of one backend's CPU (${int(merge.wallMs)} ms wall): ${perId} µs per id.`,
-    '',
-  ];
+  const header = ['Operation / filter', 'Credential', 'audit on req/s', 'audit off req/s', 'on / off', 'on p50 ms', 'on p99 ms', 'off p50 ms', 'off p99 ms'];
+  header.push('on: service + database µs', 'off: service + database µs', 'CPU off / on');
+  return [`### Access audit cost on ${engineName[engine]}`, '', ...table(header, lines, 2), ''];
 }
 
 /** Failed requests, listed under the table: their latencies are not in the percentiles. */

@@ -20,8 +20,6 @@ export interface Row {
   dbCpuUsPerRequest?: number;
   /** Median CPU time of the load generator per request (HTTP targets; the direct runner is its own load). */
   loadCpuUsPerRequest?: number;
-  /** Median person ids per response the access audit recorded (the audited service's rows). */
-  auditIdsPerResponse?: number;
   non2xx: number;
   errors: number;
 }
@@ -67,7 +65,6 @@ function medians(runs: Measured[]): Omit<Row, 'scenario' | 'group' | 'label' | '
     cpuUsPerRequest: medianOf((r) => r.cpuUsPerRequest),
     dbCpuUsPerRequest: medianOf((r) => r.dbCpuUsPerRequest),
     loadCpuUsPerRequest: medianOf((r) => r.loadCpuUsPerRequest),
-    auditIdsPerResponse: medianOf((r) => r.auditIdsPerResponse),
     non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
     errors: runs.reduce((a, r) => a + r.errors, 0),
   };
