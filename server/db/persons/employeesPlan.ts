@@ -39,7 +39,9 @@ export function employeesPlan(filter: EmployeeFilter, audit?: AuditInStatement):
   const byPhone = filter.phone !== undefined && inline;
   return {
     kind: 'employees',
-    authorization: byPhone ? { form: 'companies', companies: filter.authorizedCompanies } : authorization(filter.authorizedCompanies, inline, filter.credentialId),
+    authorization: byPhone
+      ? { form: 'companies', companies: filter.authorizedCompanies }
+      : authorization(filter.authorizedCompanies, inline, filter.credentialId),
     conditions: declared.flatMap(([name, rule]): Condition[] => {
       const value = filter[name];
       return value === undefined ? [] : [{ kind: 'filter', name, rule, value }];
