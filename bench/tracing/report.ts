@@ -79,6 +79,7 @@ export function renderTracingSection(result: TracingRunResult): string {
     '',
     `**Target: ${goal.goal}.** ${goal.measured} — **${goal.met ? 'met' : 'not met'}**; the rounds' own ratios spread over ` +
       `${pct(Math.min(...rows.map((r) => r.roundRatios[0])))}–${pct(Math.max(...rows.map((r) => r.roundRatios[1])))}.`,
+    ...spanFloorLines(result, rows),
     '',
     'CPU µs/req: CPU time of the service process per answered request; "on / off (CPU)" is off\'s over on\'s, the rate ratio a CPU-bound machine would show.',
     '',
@@ -97,6 +98,25 @@ export function renderTracingSection(result: TracingRunResult): string {
     ...rows.map((r) => `| ${r.label} | ${fmt(r.sampled.rps)} | ${fmt(r.sampled.serviceCpu)} | ${pct(r.sampledCpuRatio)} | ${ms(r.sampled.p99)} |`),
   ];
   return `${BEGIN}\n${lines.join('\n')}\n${END}\n`;
+}
+
+/**
+ * What the SDK alone costs a sampled request, and the most traces on could keep of a
+ * request's rate with every request sampled if the service added nothing around the span.
+ */
+function spanFloorLines(result: TracingRunResult, rows: TracingRow[]): string[] {
+  const floor = result.spanFloorUs;
+  if (floor === undefined) return [];
+  const [hello] = rows;
+  return [
+    '',
+    `**The SDK's own floor:** one server span made, ended and exported (OTLP/HTTP protobuf, to the same sink) by the kept SDK in a loop ` +
+      `with nothing else, as the service makes it (\`bench/tracing/spanFloor.ts\`): ${fmt(floor, 1)} µs of CPU per request. ` +
+      (hello
+        ? `Beside ${hello.label}'s ${fmt(hello.off.serviceCpu, 1)} µs with traces off, that alone leaves at most ${pct(hello.off.serviceCpu / (hello.off.serviceCpu + floor))} of its rate with every request sampled, `
+        : '') +
+      'however little the service added around the span; a Get person makes two spans.',
+  ];
 }
 
 const section: ResultsSection<TracingRunResult> = { begin: BEGIN, end: END, resultsFile: TRACING_RESULTS, render: renderTracingSection };

@@ -4,9 +4,12 @@
 // request in ten sampled (what docs/operating/observability.md suggests at high rates),
 // exporting OTLP/HTTP protobuf to a local sink that accepts each batch and discards it; hello
 // and Get person, in the same alternating rounds of one run.
+import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { findActiveCredential } from '../../server/db/stores/credentials.js';
@@ -14,7 +17,7 @@ import { hashToken } from '../../server/domain/tokens.js';
 import { ensureDataset } from '../dataset/build.js';
 import { scaleFor } from '../dataset/generate.js';
 import { drawSamples } from '../dataset/samples.js';
-import { describeMachine, gitCommit, type Machine, pinSelf } from '../machine.js';
+import { describeMachine, gitCommit, type Machine, onCpu, pinSelf } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
 import { childEnv, type Running } from '../processes.js';
@@ -38,6 +41,8 @@ export interface TracingRunResult {
   /** Span batches the sink received, and their bytes: the spans did go out. */
   sink: { batches: number; bytes: number };
   comparison: Comparison[];
+  /** CPU µs per request of one server span alone, made and exported by the SDK (spanFloor.ts); absent from earlier runs. */
+  spanFloorUs?: number;
 }
 
 export async function runTracingBench(options: BenchOptions, log: (line: string) => void): Promise<TracingRunResult> {
@@ -69,6 +74,9 @@ export async function runTracingBench(options: BenchOptions, log: (line: string)
     const services = await startServices([off, on, sampled], cpu, running, log);
     const loadAtStart = os.loadavg()[0]!;
     const comparison = await compareSideBySide(services, scenarios, options, log);
+    await Promise.all(running.splice(0).map((r) => r.stop()));
+    const spanFloorUs = await measureSpanFloor(cpu, sink.url);
+    log(`one span alone, made and exported: ${round(spanFloorUs, 2)} µs of CPU per request`);
     return {
       startedAt,
       finishedAt: new Date().toISOString(),
@@ -78,12 +86,20 @@ export async function runTracingBench(options: BenchOptions, log: (line: string)
       loadAverage: { start: round(loadAtStart, 2), end: round(os.loadavg()[0]!, 2) },
       sink: sink.received,
       comparison,
+      spanFloorUs,
     };
   } finally {
     await Promise.all(running.map((r) => r.stop()));
     await db.close();
     await sink.close();
   }
+}
+
+/** spanFloor.ts's CPU per request, as its own process on the target core, exporting to the run's sink. */
+async function measureSpanFloor(cpu: number | undefined, sinkUrl: string): Promise<number> {
+  const [command, ...args] = onCpu([process.execPath, '--import', 'tsx', fileURLToPath(new URL('./spanFloor.ts', import.meta.url))], cpu);
+  const { stdout } = await promisify(execFile)(command!, args, { env: childEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl }) });
+  return (JSON.parse(stdout) as { cpuUsPerRequest: number }).cpuUsPerRequest;
 }
 
 /** An OTLP/HTTP endpoint on loopback that answers every export 200 and keeps nothing but a count. */
