@@ -1,7 +1,7 @@
-// CPU time a process has used (user + system), from /proc (Linux; elsewhere nothing rather
-// than a wrong figure). Over a measurement, divided by the requests answered, it gives CPU
-// time per request: steadier than requests per second on a shared host, where the
-// process under test waits for a core as often as the load lets it.
+// CPU time a process has used (user + system) and its resident memory, from /proc (Linux;
+// elsewhere nothing rather than a wrong figure). Over a measurement, divided by the
+// requests answered, CPU time gives CPU time per request: steadier than requests per second
+// on a shared host, where the process under test waits for a core as often as the load lets it.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
@@ -35,9 +35,44 @@ export async function databaseBackendsCpu(db: { query<Row>(sql: string): Promise
   return cpu;
 }
 
-/** CPU time used between two readings of databaseBackendsCpu; a backend that started in between counts whole. */
-export function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
-  let total = 0;
-  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
-  return total;
+/** CPU time per request of `pid`, and of the database's backends (databaseBackendsCpu), over what runs until `stop(answered)`. */
+export async function cpuMeter(pid: number, databaseCpu?: () => Promise<Map<number, number>>) {
+  const databaseBefore = await databaseCpu?.();
+  const before = cpuMicros(pid);
+  return {
+    async stop(answered: number): Promise<{ cpuUsPerRequest?: number; dbCpuUsPerRequest?: number }> {
+      const after = cpuMicros(pid);
+      const databaseAfter = await databaseCpu?.();
+      if (answered <= 0) return {};
+      // A backend that started in between counts whole.
+      let database = 0;
+      for (const [backend, micros] of databaseAfter ?? []) database += micros - (databaseBefore?.get(backend) ?? 0);
+      return {
+        cpuUsPerRequest: before !== undefined && after !== undefined ? (after - before) / answered : undefined,
+        dbCpuUsPerRequest: databaseBefore && databaseAfter?.size ? database / answered : undefined,
+      };
+    },
+  };
+}
+
+/** Samples `pid`'s resident set every `intervalMs` until `stop()`, which gives its peak in MB (undefined where /proc cannot be read). */
+export function sampleRss(pid: number, intervalMs = 100): { stop(): number | undefined } {
+  let peakKb: number | undefined;
+  const sample = () => {
+    try {
+      const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+      if (kb) peakKb = Math.max(peakKb ?? 0, kb);
+    } catch {
+      // ended, or not Linux
+    }
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return peakKb === undefined ? undefined : Math.round(peakKb / 102.4) / 10;
+    },
+  };
 }

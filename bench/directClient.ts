@@ -2,12 +2,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { PersonFilter } from '../server/domain/persons.js';
-import { cpuBetween, cpuMicros } from './cpu.js';
-import type { EmployeeAsk } from './employeeScenarios.js';
+import { cpuMeter } from './cpu.js';
 import type { Measured } from './loadHttp.js';
 import { onCpu } from './machine.js';
 import { childEnv, stopChild, track } from './processes.js';
 import type { DirectResult, DirectRun } from './references/directSql.js';
+import type { EmployeeAsk } from './scenarios.js';
 
 const runnerPath = fileURLToPath(new URL('./references/directSql.ts', import.meta.url));
 
@@ -35,31 +35,16 @@ export async function startDirectRunner(serviceEnv: Record<string, string>, cpu:
     pid: child.pid!,
     async measure(filters, concurrency, durationS, databaseCpu) {
       const run: DirectRun = { type: 'run', filters, concurrency, durationMs: durationS * 1000 };
-      const dbCpuBefore = await databaseCpu?.();
-      const cpuBefore = cpuMicros(child.pid!);
+      const cpu = await cpuMeter(child.pid!, databaseCpu);
       const result = await new Promise<DirectResult>((resolve, reject) => {
         child.once('message', (m) => resolve(m as DirectResult));
         child.once('exit', (code) => reject(new Error(`direct-SQL runner exited (${code}) during a run`)));
         child.send(run);
       });
       child.removeAllListeners('exit');
-      const cpuAfter = cpuMicros(child.pid!);
-      const dbCpuAfter = await databaseCpu?.();
-      return {
-        requests: result.requests,
-        seconds: result.seconds,
-        rps: result.requests / result.seconds,
-        p50: result.p50,
-        p99: result.p99,
-        non2xx: 0,
-        errors: result.errors,
-        statusCodes: {},
-        rssPeakMb: result.rssPeakMb,
-        firstError: result.firstError,
-        // The runner is its own load: its CPU holds the callers' loop as well as the query's driver.
-        cpuUsPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && result.requests > 0 ? (cpuAfter - cpuBefore) / result.requests : undefined,
-        dbCpuUsPerRequest: dbCpuBefore && dbCpuAfter?.size && result.requests > 0 ? cpuBetween(dbCpuBefore, dbCpuAfter) / result.requests : undefined,
-      };
+      const { requests, seconds, p50, p99, errors, rssPeakMb, firstError } = result;
+      // The runner is its own load: its CPU holds the callers' loop as well as the query's driver.
+      return { requests, seconds, rps: requests / seconds, p50, p99, non2xx: 0, errors, rssPeakMb, firstError, ...(await cpu.stop(requests)) };
     },
     async stop() {
       child.send({ type: 'stop' });

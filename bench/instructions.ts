@@ -18,14 +18,8 @@ export interface InstructionCount {
   warmupRequests: number;
 }
 
-export interface Counting {
-  warmupRequests: number;
-  batchRequests: number;
-  batches: number;
-}
-
 /** Enough warm-up that V8 has compiled the hot path; batches long enough that a stray GC or timer is a small part. */
-export const COUNTING: Counting = { warmupRequests: 12_000, batchRequests: 3_000, batches: 5 };
+const COUNTING = { warmupRequests: 12_000, batchRequests: 3_000, batches: 5 };
 
 export function callgrindAvailable(): boolean {
   return spawnSync('callgrind_control', ['--version']).status === 0;
@@ -40,7 +34,7 @@ export async function countInstructions(
   spec: TargetSpec,
   request: { path: string; token: string },
   connections: number,
-  counting: Counting = COUNTING,
+  counting: typeof COUNTING = COUNTING,
 ): Promise<InstructionCount> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-callgrind-'));
   const counted = { ...spec, argv: ['valgrind', '--tool=callgrind', `--callgrind-out-file=${join(dir, 'callgrind.%p')}`, ...spec.argv] };

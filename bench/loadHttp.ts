@@ -2,8 +2,7 @@
 // cycling through a pool of requests (different filter values each time), with every
 // response's latency kept at full resolution and the target's memory sampled throughout.
 import autocannon, { type Request, type Result } from 'autocannon';
-import { cpuBetween, cpuMicros } from './cpu.js';
-import { RssSampler } from './rss.js';
+import { cpuMeter, sampleRss } from './cpu.js';
 import type { HttpRequestSpec } from './scenarios.js';
 import { percentile } from './stats.js';
 
@@ -29,9 +28,7 @@ export interface Measured {
   p99: number;
   non2xx: number;
   errors: number;
-  statusCodes: Record<string, number>;
   rssPeakMb?: number;
-  rssMeanMb?: number;
   /** CPU time (user + system) of the process under test over the measurement, per answered request. */
   cpuUsPerRequest?: number;
   /** CPU time of the target's PostgreSQL backends over the measurement, per answered request. */
@@ -46,9 +43,8 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
   const headers = { authorization: `Bearer ${load.token}`, 'content-type': 'application/json' };
   let next = 0;
   const latencies: number[] = [];
-  const rss = new RssSampler(load.pid).start();
-  const dbCpuBefore = await load.databaseCpu?.();
-  const cpuBefore = cpuMicros(load.pid);
+  const rss = sampleRss(load.pid);
+  const cpu = await cpuMeter(load.pid, load.databaseCpu);
   const loadCpuBefore = process.cpuUsage();
   const setupRequest = (request: Request) => {
     const spec = load.requests[next++ % load.requests.length]!;
@@ -64,11 +60,8 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
     load.until?.finally(() => instance.stop()).catch(() => {});
   });
   const loadCpu = process.cpuUsage(loadCpuBefore);
-  const cpuAfter = cpuMicros(load.pid);
-  const dbCpuAfter = await load.databaseCpu?.();
-  const memory = rss.stop();
   const answered = result.requests.total;
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count ?? 0]));
+  const perRequest = await cpu.stop(answered);
   return {
     requests: latencies.length,
     seconds: result.duration,
@@ -77,11 +70,8 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
     p99: percentile(latencies, 0.99),
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
-    statusCodes,
-    rssPeakMb: memory?.peakMb,
-    rssMeanMb: memory?.meanMb,
-    cpuUsPerRequest: cpuBefore !== undefined && cpuAfter !== undefined && answered > 0 ? (cpuAfter - cpuBefore) / answered : undefined,
-    dbCpuUsPerRequest: dbCpuBefore && dbCpuAfter?.size && answered > 0 ? cpuBetween(dbCpuBefore, dbCpuAfter) / answered : undefined,
+    rssPeakMb: rss.stop(),
+    ...perRequest,
     loadCpuUsPerRequest: answered > 0 ? (loadCpu.user + loadCpu.system) / answered : undefined,
   };
 }

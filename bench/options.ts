@@ -1,71 +1,19 @@
 // `npm run bench` options. Defaults are the full run: 1,000,000 people on PostgreSQL,
 // 10,000 on PGlite, every reference, 5 s per measurement, 2 alternating rounds, all
 // inside a 30-minute budget (dataset builds, when needed, come before the budget).
-
+// docs/performance.md lists them with what each is for.
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type CredentialKey, DEFAULT_SEED } from './dataset/generate.js';
-import { type EmployeeKind, employeeKinds } from './employeeScenarios.js';
-import { type PersonKind, personKinds } from './scenarios.js';
-import type { HelloReference } from './targets.js';
+import { type EmployeeKind, employeeKinds, type PersonKind, personKinds } from './scenarios.js';
 
 export const DEFAULT_BENCH_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/lookup_bench';
 const benchDir = fileURLToPath(new URL('.//', import.meta.url));
 
-export interface EngineScale {
-  people: number;
-  companies?: number;
-  seed: number;
-}
+/** A run instead of the full one, its figures kept in its own section of latest.md. */
+export type Focus = 'replica' | 'imports' | 'tracing';
 
-export interface BenchOptions {
-  /** Seconds per measurement. */
-  durationS: number;
-  /** Alternating rounds: every measurement is taken this many times, interleaved. */
-  rounds: number;
-  /** Seconds for the whole measured run (cold starts, warm-up, rounds); the rest is skipped. */
-  budgetS: number;
-  /** Concurrent clients (connections) of every load. */
-  connections: number;
-  warmupS: number;
-  /** Cold-start samples per target. */
-  coldStarts: number;
-  postgres?: EngineScale & { databaseUrl: string };
-  pglite?: EngineScale & { dataDir: string };
-  references: HelloReference[];
-  kinds: PersonKind[];
-  /** The Search employees kinds of `--kinds` (employeeScenarios.ts). */
-  employeeKinds: EmployeeKind[];
-  credentials: Exclude<CredentialKey, 'every'>[];
-  worstCase: boolean;
-  /**
-   * Also run the service with the access audit off (PostgreSQL), measured side by side with
-   * it as shipped for Get person and the searches in AUDITED_KINDS: the audit's cost.
-   */
-  auditComparison: boolean;
-  /** Filter values drawn per scenario. */
-  samples: number;
-  /** Count hello's instructions per request under callgrind (service and bare reference), where valgrind is installed. */
-  instructions: boolean;
-  outDir: string;
-  rebuild: boolean;
-  /** Where `--imports` and `--replica` write their import files. */
-  workDir: string;
-  /**
-   * `--replica`: instead of the usual run, the service reading from a hot standby beside
-   * the same service reading from the primary, and the lag while a change file is applied
-   * (bench/replicas/), on a primary and standby of the bench's own with this many people.
-   */
-  replica?: { people: number };
-  /**
-   * `--imports`: instead of the usual run, every import measurement (bench/imports/): the
-   * initial load and its unchanged re-apply, a change file touching 1% of the people, the
-   * churn file, and the searches while a change file is applied; each beside a raw COPY.
-   */
-  imports: boolean;
-  /** `--tracing`: instead of the usual run, hello and Get person with OpenTelemetry traces on beside off (bench/tracing/). */
-  tracing: boolean;
-}
+export type BenchOptions = ReturnType<typeof parseBenchArgs>;
 
 const ALL_KINDS = [...Object.keys(personKinds), ...Object.keys(employeeKinds)];
 
@@ -115,24 +63,26 @@ const list = <T extends string>(name: string, value: string, allowed: readonly s
   return items as T[];
 };
 
-export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): BenchOptions {
-  const { values } = parseArgs({
-    args: argv,
-    options: ARGUMENTS,
-  });
-  if ([values.imports, values.replica, values.tracing].filter(Boolean).length > 1)
-    throw new Error('--imports, --replica and --tracing are separate runs: give one of them');
-  if (values.tracing && values['no-postgres']) throw new Error('--tracing measures the service on PostgreSQL: it cannot run with --no-postgres');
-  if (values.imports && values['no-postgres']) throw new Error('--imports measures the import on PostgreSQL: it cannot run with --no-postgres');
+export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.env) {
+  const { values } = parseArgs({ args: argv, options: ARGUMENTS });
+  const focuses = (['replica', 'imports', 'tracing'] as const).filter((focus) => values[focus]);
+  if (focuses.length > 1) throw new Error('--imports, --replica and --tracing are separate runs: give one of them');
+  const focus: Focus | undefined = focuses[0];
+  // (--replica makes its own primary and standby.)
+  if (focus && focus !== 'replica' && values['no-postgres']) throw new Error(`--${focus} measures on PostgreSQL: it cannot run with --no-postgres`);
   const seed = num('seed', values.seed, 0);
   const kinds = list<PersonKind | EmployeeKind>('kinds', values.kinds, ALL_KINDS);
   const pglitePeople = num('pglite-people', values['pglite-people'], 1);
   return {
+    /** Seconds per measurement; every measurement is taken `rounds` times, interleaved. */
     durationS: num('duration', values.duration, 0.5),
     rounds: num('rounds', values.rounds, 1),
+    /** Seconds for the whole measured run (cold starts, warm-up, rounds); the rest is skipped. */
     budgetS: num('budget', values.budget, 10),
+    /** Concurrent clients (connections) of every load. */
     connections: num('connections', values.connections, 1),
     warmupS: num('warmup', values.warmup, 0),
+    /** Cold-start samples per target. */
     coldStarts: num('cold-starts', values['cold-starts'], 1),
     postgres: values['no-postgres']
       ? undefined
@@ -144,20 +94,25 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         },
     pglite: values['no-pglite']
       ? undefined
-      : { dataDir: values['pglite-dir'] ?? `${benchDir}.data/pglite-${pglitePeople}-${seed}`, people: pglitePeople, seed },
-    references: list('references', values.references, ['bare']),
+      : { dataDir: values['pglite-dir'] ?? `${benchDir}.data/pglite-${pglitePeople}-${seed}`, people: pglitePeople, companies: undefined, seed },
+    /** Hello beside the bare node:http handler (`--references bare`, the default; `''`: alone). */
+    bareHello: list('references', values.references, ['bare']).includes('bare'),
     kinds: kinds.filter((k): k is PersonKind => k in personKinds),
     employeeKinds: kinds.filter((k): k is EmployeeKind => k in employeeKinds),
-    credentials: list('credentials', values.credentials, ['oneLarge', 'hundred']),
+    credentials: list<Exclude<CredentialKey, 'every'>>('credentials', values.credentials, ['oneLarge', 'hundred']),
     worstCase: !values['no-worst-case'],
+    /** Also run the service with the access audit off (PostgreSQL), side by side with it as shipped for AUDITED_KINDS: the audit's cost. */
     auditComparison: !values['no-audit-comparison'],
+    /** Filter values drawn per scenario. */
     samples: num('samples', values.samples, 1),
+    /** Count hello's instructions per request under callgrind (service and bare reference), where valgrind is installed. */
     instructions: !values['no-instructions'],
     outDir: values.out,
     rebuild: values.rebuild,
+    /** Where `--imports` and `--replica` write their import files. */
     workDir: values['work-dir'],
-    replica: values.replica ? { people: num('replica-people', values['replica-people'], 1) } : undefined,
-    tracing: values.tracing,
-    imports: values.imports,
+    focus,
+    /** People in the primary and standby of the bench's own that `--replica` makes. */
+    replicaPeople: num('replica-people', values['replica-people'], 1),
   };
 }

@@ -1,12 +1,13 @@
 // The measurements of one run, as data: groups of scenarios, each measured on several
-// targets. run.ts walks them in alternating rounds.
-
+// targets, walked in alternating rounds; and the names the run gives them.
 import type { PersonFilter } from '../server/domain/persons.js';
 import type { CredentialKey } from './dataset/generate.js';
-import type { EmployeeAsk, EmployeeKind } from './employeeScenarios.js';
-import type { HttpRequestSpec, PersonKind } from './scenarios.js';
+import type { EmployeeAsk, EmployeeKind, HttpRequestSpec, PersonKind } from './scenarios.js';
 
 export type Engine = 'postgres' | 'pglite';
+export const engineName: Record<Engine, string> = { postgres: 'PostgreSQL', pglite: 'PGlite' };
+/** The service on an engine, as its process is named. */
+export const serviceName = (engine: Engine) => `service (${engineName[engine]})`;
 
 /** A target is either an HTTP process (by name in `processes`) or a direct-SQL runner. */
 export type TargetRef = { kind: 'http'; process: string } | { kind: 'direct'; engine: Engine };

@@ -28,26 +28,10 @@ export interface Running {
 }
 
 /** Variables a spawned target must not inherit from the bench's own environment. */
-const SCRUBBED = [
-  'DATABASE_URL',
-  'REDIS_URL',
-  'PGLITE_DATA_DIR',
-  'LOG_LEVEL',
-  'APP_ENV',
-  'DEMO_DATA',
-  'PORT',
-  'HOST',
-  'NODE_OPTIONS',
-  'DRAFTS_ENABLED',
-  'AUDIT_ENABLED',
-  'AUDIT_RETENTION_DAYS',
-  'AUDIT_DURABILITY',
-  'AUDIT_SPOOL_DIR',
-];
+const SCRUBBED = /^(DATABASE_URL|REDIS_URL|PGLITE_DATA_DIR|LOG_LEVEL|APP_ENV|DEMO_DATA|PORT|HOST|NODE_OPTIONS|DRAFTS_ENABLED|AUDIT_\w+)$/;
 
 export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const key of SCRUBBED) delete env[key];
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !SCRUBBED.test(key)));
   return { ...env, ...extra };
 }
 

@@ -1,7 +1,6 @@
 // Turns a run's raw measurements into the report: medians over the rounds (report/summary.ts),
 // the targets, met or not (report/targets.ts), as JSON and as Markdown, one renderer a section.
-import { crashesSection, datasetsSection } from './report/appendix.js';
-import { headerSection, targetsSection } from './report/overview.js';
+import { crashesSection, datasetsSection, headerSection, targetsSection } from './report/overview.js';
 import { enginesSection, helloSection } from './report/persons.js';
 import { coldStarts, type Report, summarize } from './report/summary.js';
 import { evaluateTargets } from './report/targets.js';

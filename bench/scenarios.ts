@@ -1,12 +1,19 @@
-// What the bench asks: each Search persons filter kind and Get person, with values drawn
-// from the data (dataset/samples.ts), as HTTP requests for the service and as the exact
-// findPersons filters the service derives from them (domain/persons.ts searchFilter, for
-// the stored credential), for the direct-SQL reference.
+// What the bench asks: each Search persons filter kind and Get person, and each Search
+// employees filter kind, with values drawn from the data (dataset/samples.ts), as HTTP
+// requests for the service and the node:http floor, and as the exact filters the service
+// derives from them (domain/persons.ts searchFilter, domain/employees.ts
+// employeeSearchFilter, for the stored credential) for the direct-SQL reference.
 import type { Config } from '../server/config.js';
+import { Random } from '../server/dataset/random.js';
+import type { Queryable } from '../server/db/engines/database.js';
+import { findActiveCredential } from '../server/db/stores/credentials.js';
 import type { Credential } from '../server/domain/credentials.js';
-import type { PersonFilter } from '../server/domain/persons.js';
-import { type SearchRequest, searchFilter } from '../server/domain/persons.js';
-import type { FilterSamples } from './dataset/samples.js';
+import { type EmployeeFilter, employeeSearchFilter, type SearchEmployeesRequest } from '../server/domain/employees.js';
+import { type PersonFilter, type SearchRequest, searchFilter } from '../server/domain/persons.js';
+import { hashToken } from '../server/domain/tokens.js';
+import type { DatasetInfo } from './dataset/build.js';
+import type { BenchCredential, CredentialKey } from './dataset/generate.js';
+import { drawSamples, type FilterSamples, namePiece, weekFrom } from './dataset/samples.js';
 
 export const personKinds = {
   getPerson: 'Get person',
@@ -21,6 +28,19 @@ export const personKinds = {
 
 export type PersonKind = keyof typeof personKinds;
 
+export const employeeKinds = {
+  employeesAll: 'employees: no filter',
+  employeesCompany: 'employees: company',
+  employeesLastName: 'employees: last name substring',
+  employeesFirstLast: 'employees: first + last name',
+  employeesPhone: 'employees: phone',
+  employeesCreatedRange: 'employees: created range (1 week)',
+  employeesOffset10k: 'employees: offset 10,000',
+} as const;
+
+export type EmployeeKind = keyof typeof employeeKinds;
+export const isEmployeeKind = (kind: string | undefined): kind is EmployeeKind => kind !== undefined && kind in employeeKinds;
+
 /**
  * The kinds measured with the access audit on and off (--no-audit-comparison skips it):
  * Get person (one id per entry), a name search and a week's listing (full pages, the
@@ -34,35 +54,47 @@ export interface HttpRequestSpec {
   body?: string;
 }
 
-export interface PersonWorkload {
+/** A direct-SQL ask of the employees query (the direct runner tells it from a person filter by `employees`). */
+export type EmployeeAsk = EmployeeFilter & { employees: true };
+
+export interface Workload<Filter = PersonFilter> {
   http: HttpRequestSpec[];
-  direct: PersonFilter[];
+  direct: Filter[];
 }
+
+/** A bench credential, as the service holds it (so that direct SQL gets the service's exact filters), and filter values drawn from its companies. */
+export interface AskedAs {
+  credential: BenchCredential;
+  held: Credential;
+  samples: FilterSamples;
+}
+
+export async function askAs(db: Queryable, info: DatasetInfo, key: CredentialKey, count: number): Promise<AskedAs> {
+  const credential = info.credentials.find((c) => c.key === key)!;
+  const held = await findActiveCredential(db, hashToken(credential.token));
+  if (!held) throw new Error(`credential "${credential.name}" is not in the bench database`);
+  return { credential, held, samples: await drawSamples(db, credential.companies, { count, seed: info.scale.seed }) };
+}
+
+/** The authenticated hello a process under test answers once ready, as `credential`. */
+export const helloAs = (credential: BenchCredential) => ({ companyId: credential.companies[0]!, token: credential.token });
 
 /** "+14155550132" → "(415) 555-0132": phones arrive as people type them, the service normalizes. */
 export const nationalFormat = (e164: string) => (/^\+1\d{10}$/.test(e164) ? `(${e164.slice(2, 5)}) ${e164.slice(5, 8)}-${e164.slice(8)}` : e164);
 
-export function searchBodies(kind: Exclude<PersonKind, 'getPerson'>, samples: FilterSamples): SearchRequest[] {
-  switch (kind) {
-    case 'nameSubstring':
-      return samples.lastNameSubstrings.map((lastName) => ({ lastName }));
-    case 'firstLastName':
-      return samples.firstLastPairs.map(({ firstName, lastName }) => ({ firstName, lastName }));
-    case 'phone':
-      return samples.phones.map((phone) => ({ phone: nationalFormat(phone) }));
-    case 'companyName':
-      return samples.companyLastNames.map(({ companyId, lastName }) => ({ companyId, lastName }));
-    case 'personId':
-      return samples.personIds.map((personId) => ({ personId }));
-    case 'createdRange':
-      return samples.createdRanges.map((range) => ({ ...range }));
-    case 'offset10k':
-      return [{ offset: 10_000 }];
-  }
-}
+/** Each search kind's request bodies, from the drawn values. */
+const searchBodies: Record<Exclude<PersonKind, 'getPerson'>, (samples: FilterSamples) => SearchRequest[]> = {
+  nameSubstring: (s) => s.lastNameSubstrings.map((lastName) => ({ lastName })),
+  firstLastName: (s) => s.firstLastPairs.map(({ firstName, lastName }) => ({ firstName, lastName })),
+  phone: (s) => s.phones.map((phone) => ({ phone: nationalFormat(phone) })),
+  companyName: (s) => s.companyLastNames.map(({ companyId, lastName }) => ({ companyId, lastName })),
+  personId: (s) => s.personIds.map((personId) => ({ personId })),
+  createdRange: (s) => s.createdRanges.map((range) => ({ ...range })),
+  offset10k: () => [{ offset: 10_000 }],
+};
 
 /** `credential` as the service holds it (db/stores/credentials.ts findActiveCredential), `config` as the service loads it. */
-export function personWorkload(kind: PersonKind, samples: FilterSamples, credential: Credential, config: Config): PersonWorkload {
+export function personWorkload(kind: PersonKind, samples: FilterSamples, credential: Credential, config: Config): Workload {
   if (kind === 'getPerson') {
     return {
       http: samples.personIds.map((id) => ({ method: 'GET', path: `/v1/persons/${id}` })),
@@ -70,19 +102,51 @@ export function personWorkload(kind: PersonKind, samples: FilterSamples, credent
       direct: samples.personIds.map((personId) => searchFilter({ personId, limit: 1, offset: 0 }, credential, config)),
     };
   }
-  return searchWorkload(searchBodies(kind, samples), credential, config);
+  return searchWorkload(searchBodies[kind](samples), credential, config);
 }
 
 /** The worst case: the most common name fragment, for a credential of every company. */
-export function worstCaseWorkload(samples: FilterSamples, credential: Credential, config: Config): PersonWorkload & { substring: string; share: number } {
+export function worstCaseWorkload(samples: FilterSamples, credential: Credential, config: Config): Workload & { substring: string; share: number } {
   const common = samples.commonSubstrings[0];
   if (!common) throw new Error('no common substring in the samples');
   return { ...searchWorkload([{ lastName: common.substring }], credential, config), ...common };
 }
 
-function searchWorkload(bodies: SearchRequest[], credential: Credential, config: Config): PersonWorkload {
+function searchWorkload(bodies: SearchRequest[], credential: Credential, config: Config): Workload {
   return {
     http: bodies.map((body) => ({ method: 'POST', path: '/v1/persons/search', body: JSON.stringify(body) })),
     direct: bodies.map((body) => searchFilter(body, credential, config)),
+  };
+}
+
+/** Values from the unlinked records of these companies, in a fixed order for a seed. */
+export type EmployeeSamples = { company_id: string; first_name: string; last_name: string; phone: string; created_at: Date }[];
+
+export async function drawEmployeeSamples(db: Queryable, companies: readonly string[], count: number, seed: number): Promise<EmployeeSamples> {
+  // (A tiny dataset may hold none in a credential's companies: its kinds then ask for everything.)
+  return db.query<EmployeeSamples[number]>(
+    `SELECT company_id, first_name, last_name, phone, created_at FROM employees
+      WHERE person_id IS NULL AND company_id = ANY($1::text[]) ORDER BY md5(id::text || $2::text) LIMIT $3`,
+    [companies, String(seed), count],
+  );
+}
+
+/** Each Search employees kind's request bodies, from the drawn unlinked records (`piece`: a part of a name, as typed). */
+const employeeBodies: Record<EmployeeKind, (rows: EmployeeSamples, piece: (name: string) => string) => SearchEmployeesRequest[]> = {
+  employeesAll: () => [{}],
+  employeesCompany: (rows) => rows.map((r) => ({ companyId: r.company_id })),
+  employeesLastName: (rows, piece) => rows.map((r) => ({ lastName: piece(r.last_name) })),
+  employeesFirstLast: (rows) => rows.map((r) => ({ firstName: r.first_name, lastName: r.last_name })),
+  employeesPhone: (rows) => rows.map((r) => ({ phone: nationalFormat(r.phone) })),
+  employeesCreatedRange: (rows) => rows.map((r) => weekFrom(r.created_at)),
+  employeesOffset10k: () => [{ offset: 10_000 }],
+};
+
+export function employeeWorkload(kind: EmployeeKind, samples: EmployeeSamples, credential: Credential, config: Config, seed: number): Workload<EmployeeAsk> {
+  const drawn = employeeBodies[kind](samples, namePiece(new Random(seed)));
+  const bodies: SearchEmployeesRequest[] = drawn.length ? drawn : [{}];
+  return {
+    http: bodies.map((body) => ({ method: 'POST' as const, path: '/v1/employees/search', body: JSON.stringify(body) })),
+    direct: bodies.map((body): EmployeeAsk => ({ ...employeeSearchFilter(body, credential, config), employees: true })),
   };
 }

@@ -1,8 +1,9 @@
-// Sections of bench/results/latest.md that a focused run writes (`--replica`, `--imports`)
-// and a full run keeps: each between a begin and an end marker, replaced in place, or
-// added at the end when absent.
+// Sections of bench/results/latest.md that a focused run writes (`--replica`, `--imports`,
+// `--tracing`) and a full run keeps: each between a begin and an end marker, replaced in
+// place, or added at the end when absent; its figures kept in a JSON file beside latest.md.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RunStamp } from './machine.js';
 
 /** `markdown` with `section` (markers included) in place of the one between `begin` and `end`, or at its end. */
 export function replaceSection(markdown: string, begin: string, end: string, section: string): string {
@@ -22,6 +23,18 @@ export interface ResultsSection<Result> {
   resultsFile: string;
   render(result: Result): string;
 }
+
+/** The section of `--${flag}`, kept in `${name}.json`: `render`'s lines between its markers. */
+export function focusedSection<Result>(name: string, flag: string, render: (result: Result) => string[]): ResultsSection<Result> {
+  const begin = `<!-- ${name}: written by npm run bench -- --${flag} -->`;
+  const end = `<!-- /${name} -->`;
+  return { begin, end, resultsFile: `${name}.json`, render: (result) => `${begin}\n${render(result).join('\n').trimEnd()}\n${end}\n` };
+}
+
+/** How a focused section says where its figures come from: the command, when, which commit, and how busy the machine was. */
+export const ranAs = (flag: string, run: RunStamp, what: string) =>
+  `From \`npm run bench -- --${flag}\`: run ${run.startedAt} → ${run.finishedAt}, commit ${run.revision}; ${what}; ` +
+  `load average (1 min) ${run.loadAverage.start} at the start, ${run.loadAverage.end} at the end.`;
 
 /** `markdown` with the section rendered from `outDir`'s results file in place of the one it holds, or at its end; as it was without that file. */
 export function withResultsSection<Result>(markdown: string, outDir: string, section: ResultsSection<Result>): string {

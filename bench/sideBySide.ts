@@ -1,14 +1,13 @@
-// Two processes of the service measured side by side in alternating rounds, as the focused
-// runs do (`--replica`: reading from a standby or the primary; `--tracing`: traces on or
-// off): hello and person kinds for one credential, each on both, after a warm-up.
+// Services measured side by side in alternating rounds, as the focused runs do (`--replica`:
+// reading from a standby or the primary; `--tracing`: traces on or off): hello and person
+// kinds for one credential, each on every service, after a warm-up; and how one service's
+// figures read against another's.
 import type { Config } from '../server/config.js';
-import type { Credential } from '../server/domain/credentials.js';
-import type { FilterSamples } from './dataset/samples.js';
 import { type Measured, measureHttp } from './loadHttp.js';
 import type { BenchOptions } from './options.js';
 import { alternatingSteps, type Scenario } from './plan.js';
 import { type Running, startTarget, type TargetSpec } from './processes.js';
-import { type PersonKind, personKinds, personWorkload } from './scenarios.js';
+import { type AskedAs, helloAs, type PersonKind, personKinds, personWorkload } from './scenarios.js';
 import { median, round } from './stats.js';
 
 export interface Comparison {
@@ -17,42 +16,6 @@ export interface Comparison {
   target: string;
   round: number;
   measured: Measured;
-}
-
-/** What both services are asked: hello, then each person kind, as one credential of one company. */
-export interface Asked {
-  token: string;
-  companyId: string;
-  kinds: readonly PersonKind[];
-  samples: FilterSamples;
-  held: Credential;
-  config: Config;
-}
-
-/** Hello and each kind, each measured on both `targets` (by process name). */
-export function sideBySideScenarios(targets: readonly string[], asked: Asked): Scenario[] {
-  const on = Object.fromEntries(targets.map((name) => [name, { kind: 'http' as const, process: name }]));
-  const hello: Scenario = {
-    id: 'hello',
-    group: 'postgres',
-    label: 'hello',
-    token: asked.token,
-    http: [{ method: 'GET', path: `/v1/companies/${asked.companyId}/hello` }],
-    targets: on,
-  };
-  const kinds = asked.kinds.map(
-    (kind): Scenario => ({
-      id: kind,
-      group: 'postgres',
-      label: personKinds[kind],
-      kind,
-      credential: 'oneLarge',
-      token: asked.token,
-      http: personWorkload(kind, asked.samples, asked.held, asked.config).http,
-      targets: on,
-    }),
-  );
-  return [hello, ...kinds];
 }
 
 /** The settings a side-by-side run measured with, as its results keep them. */
@@ -64,39 +27,53 @@ export const comparedWith = ({ durationS, rounds, connections, warmupS, samples 
   warmupS,
   samples,
 });
+export const comparedWithText = (o: ComparedWith) =>
+  `${o.durationS} s per measurement, ${o.connections} connections, ${o.rounds} alternating rounds (medians), after ${o.warmupS} s of warm-up`;
 
-/** Starts each spec in turn (pinned to `cpu`), adding it to `running` so that the caller stops it. */
-export async function startServices(specs: TargetSpec[], cpu: number | undefined, running: Running[], log: (line: string) => void) {
-  const services: Record<string, Running> = {};
-  for (const spec of specs) {
-    services[spec.name] = await startTarget(spec, cpu);
-    running.push(services[spec.name]!);
-    log(`${spec.name}: up`);
-  }
-  return services;
+export interface SideBySide {
+  /** What runs the comparison: the caller stops every process in `running`, started or not. */
+  options: BenchOptions;
+  cpu: number | undefined;
+  running: Running[];
+  log: (line: string) => void;
+  /** CPU time so far of each backend of the services' databases (as HttpLoad's, loadHttp.ts). */
+  databaseCpu?: () => Promise<Map<number, number>>;
 }
 
-/** The warm-up of every scenario on every service, then the alternating rounds, each measurement logged. */
-export async function compareSideBySide(
-  services: Record<string, Running>,
-  scenarios: Scenario[],
-  options: Pick<BenchOptions, 'connections' | 'durationS' | 'warmupS' | 'rounds'>,
-  log: (line: string) => void,
-  databaseCpu?: () => Promise<Map<number, number>>,
-): Promise<Comparison[]> {
-  const measure = (scenario: Scenario, target: string, durationS: number) => {
-    const { url, pid } = services[target]!;
-    return measureHttp({ url, token: scenario.token, requests: scenario.http, connections: options.connections, durationS, pid, databaseCpu });
-  };
-  if (options.warmupS > 0)
-    for (const scenario of scenarios) for (const target of Object.keys(scenario.targets)) await measure(scenario, target, options.warmupS);
-  const comparison: Comparison[] = [];
-  for (const step of alternatingSteps(scenarios, options.rounds)) {
-    const measured = await measure(step.scenario, step.target, options.durationS);
-    comparison.push({ scenario: step.scenario.id, label: step.scenario.label, target: step.target, round: step.round, measured });
-    log(`round ${step.round} ${step.scenario.label} · ${step.target}: ${Math.round(measured.rps)} req/s, p99 ${round(measured.p99, 2)} ms`);
+/**
+ * Starts every service of `specs` in turn (pinned), then asks each hello and each of `kinds`
+ * as `asked`: a warm-up of every scenario on every service, then the alternating rounds,
+ * each measurement logged.
+ */
+export async function compareSideBySide(specs: TargetSpec[], kinds: readonly PersonKind[], asked: AskedAs & { config: Config }, run: SideBySide) {
+  const services: Record<string, Running> = {};
+  for (const spec of specs) {
+    services[spec.name] = await startTarget(spec, run.cpu);
+    run.running.push(services[spec.name]!);
+    run.log(`${spec.name}: up`);
   }
-  return comparison;
+  const targets = Object.fromEntries(specs.map(({ name }) => [name, { kind: 'http' as const, process: name }]));
+  const { companyId, token } = helloAs(asked.credential);
+  const scenarios: Scenario[] = [
+    { id: 'hello', group: 'postgres', label: 'hello', token, http: [{ method: 'GET', path: `/v1/companies/${companyId}/hello` }], targets },
+    ...kinds.map((kind): Scenario => {
+      const { http } = personWorkload(kind, asked.samples, asked.held, asked.config);
+      return { id: kind, group: 'postgres', label: personKinds[kind], kind, credential: 'oneLarge', token, http, targets };
+    }),
+  ];
+  const { connections, warmupS, durationS, rounds } = run.options;
+  const measure = (scenario: Scenario, target: string, seconds: number) => {
+    const { url, pid } = services[target]!;
+    return measureHttp({ url, token, requests: scenario.http, connections, durationS: seconds, pid, databaseCpu: run.databaseCpu });
+  };
+  if (warmupS > 0) for (const scenario of scenarios) for (const target of Object.keys(targets)) await measure(scenario, target, warmupS);
+  const comparison: Comparison[] = [];
+  for (const step of alternatingSteps(scenarios, rounds)) {
+    const measured = await measure(step.scenario, step.target, durationS);
+    comparison.push({ scenario: step.scenario.id, label: step.scenario.label, target: step.target, round: step.round, measured });
+    run.log(`round ${step.round} ${step.scenario.label} · ${step.target}: ${Math.round(measured.rps)} req/s, p99 ${round(measured.p99, 2)} ms`);
+  }
+  return { services, scenarios, comparison };
 }
 
 /** Each scenario measured, by id, with its label. */
@@ -124,11 +101,27 @@ export function targetFigures(comparison: Comparison[], scenario: string, target
   };
 }
 
-/** The lowest and highest of the rounds' own req/s ratios of `target` over `base`: how far the host's noise moves the ratio. */
-export function roundRatios(comparison: Comparison[], scenario: string, target: string, base: string): [number, number] {
+/** CPU µs per request of the service and, where measured, its database's backends. */
+export const totalCpu = (t: TargetFigures) => t.serviceCpu + (Number.isFinite(t.databaseCpu) ? t.databaseCpu : 0);
+
+export interface Versus extends TargetFigures {
+  /** Over the base by req/s, and by CPU per request (the base's CPU over this one's: the rate a CPU-bound machine would show). */
+  ratio: number;
+  cpuRatio: number;
+  /** The lowest and highest of the rounds' own req/s ratios: how far the host's noise moves the ratio. */
+  roundRatios: [number, number];
+}
+
+/** One scenario's figures on `target`, set against `base`'s. */
+export function versus(comparison: Comparison[], scenario: string, target: string, base: string): Versus {
+  const [ours, theirs] = [targetFigures(comparison, scenario, target), targetFigures(comparison, scenario, base)];
   const inRound = (name: string, round: number) => comparison.find((m) => m.scenario === scenario && m.target === name && m.round === round)?.measured.rps;
   const ratios = [...new Set(comparison.map((m) => m.round))]
     .map((round) => (inRound(target, round) ?? Number.NaN) / (inRound(base, round) ?? Number.NaN))
     .filter(Number.isFinite);
-  return [Math.min(...ratios), Math.max(...ratios)];
+  return { ...ours, ratio: ours.rps / theirs.rps, cpuRatio: totalCpu(theirs) / totalCpu(ours), roundRatios: [Math.min(...ratios), Math.max(...ratios)] };
 }
+
+/** The spread of the rounds' own ratios over several rows: "66%–141%". */
+export const roundSpread = (rows: Versus[], pct: (n: number) => string) =>
+  `${pct(Math.min(...rows.map((r) => r.roundRatios[0])))}–${pct(Math.max(...rows.map((r) => r.roundRatios[1])))}`;

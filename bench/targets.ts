@@ -23,7 +23,6 @@ function builtServer(): string[] {
  * Hello's reference: a bare node:http handler. (fastify, stock openapi-backend and the Prism
  * mock were measured beside it once; docs/performance.md keeps what they showed.)
  */
-export type HelloReference = 'bare';
 export const BARE_HELLO = 'bare node:http handler';
 
 export interface ReadyCheck {
@@ -79,7 +78,7 @@ export function helloReferenceTarget(credentials: { token: string; companies: st
   return {
     name: BARE_HELLO,
     argv: tsx('bench/references/bareHello.ts'),
-    env: { BENCH_CREDENTIALS: JSON.stringify(credentials) },
+    env: { BENCH_CREDENTIALS: JSON.stringify(credentials.map(({ token, companies }) => ({ token, companies }))) },
     ready: { path: `/v1/companies/${ready.companyId}/hello`, token: ready.token },
   };
 }

@@ -5,20 +5,14 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
-import type { Database, Queryable } from '../../server/db/engines/database.js';
+import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { migrate } from '../../server/db/schema/migrate.js';
 import { IMPORT_SESSION_SETTINGS, importRecords } from '../../server/importing/index.js';
 import { datasetRecords } from '../imports/files.js';
-import { type BenchCredential, type Company, createDataset, type Dataset, GENERATOR_VERSION, type Scale } from './generate.js';
+import { type BenchCredential, createDataset, type Dataset, GENERATOR_VERSION, type Scale } from './generate.js';
 
 export type DatasetLocation = { engine: 'postgres'; databaseUrl: string } | { engine: 'pglite'; dataDir: string };
-
-export interface EnsureOptions {
-  scale: Scale;
-  rebuild?: boolean;
-  log?: (line: string) => void;
-}
 
 export interface DatasetMarker extends Scale {
   generatorVersion: number;
@@ -28,63 +22,59 @@ export interface DatasetMarker extends Scale {
 }
 
 export interface DatasetInfo {
-  location: DatasetLocation;
   scale: Scale;
-  companies: Company[];
   credentials: BenchCredential[];
   /** False when the database already held this scale. */
   built: boolean;
   marker: DatasetMarker;
 }
 
-export async function ensureDataset(location: DatasetLocation, options: EnsureOptions): Promise<DatasetInfo> {
+export async function ensureDataset(
+  location: DatasetLocation,
+  options: { scale: Scale; rebuild?: boolean; log?: (line: string) => void },
+): Promise<DatasetInfo> {
+  const { scale, rebuild } = options;
   const log = options.log ?? (() => {});
-  const dataset = createDataset(options.scale);
-  const info = (built: boolean, marker: DatasetMarker): DatasetInfo => ({
-    location,
-    scale: options.scale,
-    companies: dataset.companies,
-    credentials: dataset.credentials,
-    built,
-    marker,
-  });
-
-  const scaleText = `${options.scale.people.toLocaleString('en-US')} people`;
+  const dataset = createDataset(scale);
+  const scaleText = `${scale.people.toLocaleString('en-US')} people`;
   const keep = async (db: Database, marker: DatasetMarker) => {
-    await catchUpMigrations(db, log);
+    // A migration added since the build (e.g. a new index) is applied to the loaded data.
+    const applied = await migrate(db);
+    if (applied.length) {
+      log(`applied new migrations to the stored dataset: ${applied.join(', ')}`);
+      await db.query('ANALYZE');
+    }
     await db.close();
-    log(`${describe(location)} already holds ${scaleText} (seed ${options.scale.seed}); not rebuilt`);
-    return info(false, marker);
+    log(`${describe(location)} already holds ${scaleText} (seed ${scale.seed}); not rebuilt`);
+    return { scale, credentials: dataset.credentials, built: false, marker };
   };
-  const build = async (open: () => Promise<Database>) => {
-    log(`building ${scaleText} over ${options.scale.companies} companies into ${describe(location)} through the import`);
-    const db = await open();
-    const marker = await writeMarker(db, options.scale, await loadThroughImport(db, dataset));
+  const build = async (db: Database) => {
+    log(`building ${scaleText} over ${scale.companies} companies into ${describe(location)} through the import`);
+    const marker = await loadThroughImport(db, dataset);
     await db.close();
-    return info(true, marker);
+    return { scale, credentials: dataset.credentials, built: true, marker };
   };
 
   if (location.engine === 'postgres') {
     const existing = await inspectPostgres(location.databaseUrl);
-    if (existing && !options.rebuild && holdsScale(existing.marker, options.scale)) return keep(existing.db, existing.marker);
+    if (existing && !rebuild && holdsScale(existing.marker, scale)) return keep(existing.db, existing.marker);
     if (existing) {
       const foreign = !existing.marker && existing.tables > 0;
       await existing.db.close();
       if (foreign) throw new Error(`${describe(location)} holds tables but no bench dataset: refusing to drop it; choose another --database-url`);
     }
     await recreateDatabase(location.databaseUrl);
-    return build(() => openDatabase({ databaseUrl: location.databaseUrl, poolMax: 1, sessionSettings: IMPORT_SESSION_SETTINGS }));
+    return build(await openDatabase({ databaseUrl: location.databaseUrl, poolMax: 1, sessionSettings: IMPORT_SESSION_SETTINGS }));
   }
-
-  if (existsSync(location.dataDir) && !options.rebuild) {
+  if (existsSync(location.dataDir) && !rebuild) {
     const db = await openDatabase({ pgliteDataDir: location.dataDir });
     const marker = await readMarker(db);
-    if (holdsScale(marker, options.scale)) return keep(db, marker);
+    if (holdsScale(marker, scale)) return keep(db, marker);
     await db.close();
   }
   rmSync(location.dataDir, { recursive: true, force: true });
   mkdirSync(dirname(location.dataDir), { recursive: true });
-  return build(() => openDatabase({ pgliteDataDir: location.dataDir }));
+  return build(await openDatabase({ pgliteDataDir: location.dataDir }));
 }
 
 export function describe(location: DatasetLocation): string {
@@ -93,22 +83,9 @@ export function describe(location: DatasetLocation): string {
   return `PostgreSQL ${url.host}${url.pathname}`;
 }
 
-/** A migration added since the build (e.g. a new index) is applied to the loaded data. */
-async function catchUpMigrations(db: Database, log: (line: string) => void): Promise<void> {
-  const applied = await migrate(db);
-  if (applied.length) {
-    log(`applied new migrations to the stored dataset: ${applied.join(', ')}`);
-    await db.query('ANALYZE');
-  }
-}
-
 async function inspectPostgres(databaseUrl: string): Promise<{ db: Database; marker: DatasetMarker | undefined; tables: number } | undefined> {
-  const { name, admin } = names(databaseUrl);
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-  await client.end();
-  if (!rowCount) return undefined;
+  const exists = await asAdmin(databaseUrl, async (client, name) => (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount);
+  if (!exists) return undefined;
   const db = await openDatabase({ databaseUrl, poolMax: 1 });
   const [{ tables }] = (await db.query<{ tables: number }>("SELECT count(*)::int AS tables FROM pg_tables WHERE schemaname = 'public'")) as [
     { tables: number },
@@ -118,61 +95,54 @@ async function inspectPostgres(databaseUrl: string): Promise<{ db: Database; mar
 
 /** Drops the database (closing its sessions), and unless `andCreate` is false creates it empty. */
 export async function recreateDatabase(databaseUrl: string, andCreate = true): Promise<void> {
-  const { name, admin } = names(databaseUrl);
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  try {
+  await asAdmin(databaseUrl, async (client, name) => {
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     if (andCreate) await client.query(`CREATE DATABASE ${name}`);
+  });
+}
+
+/** `work` on the maintenance database, given the database's name (checked: it is interpolated into DDL). */
+async function asAdmin<T>(databaseUrl: string, work: (client: pg.Client, name: string) => Promise<T>): Promise<T> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`database name "${name}" must be lower-case letters, digits and underscores`);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    return await work(client, name);
   } finally {
     await client.end();
   }
 }
 
-/** The database name (checked: it is interpolated into DDL) and the maintenance database URL. */
-function names(databaseUrl: string): { name: string; admin: string } {
-  const url = new URL(databaseUrl);
-  const name = decodeURIComponent(url.pathname.slice(1));
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`database name "${name}" must be lower-case letters, digits and underscores`);
-  url.pathname = '/postgres';
-  return { name, admin: url.toString() };
-}
-
 /**
  * Loads the dataset through the service's own import, as one file into an empty database:
  * the import's initial-load path (rows first, indexes and derived data built once after
- * them, server/db/import/deferredIndexes.ts), on PostgreSQL and PGlite alike. At 100,000
- * people it took 160 to 164 s where the bench's own COPY loader, since removed, took 149 to
- * 158 s on the same busy host (docs/performance.md).
+ * them, server/db/import/deferredIndexes.ts), on PostgreSQL and PGlite alike; then marks the
+ * database as holding it. At 100,000 people it took 160 to 164 s where the bench's own COPY
+ * loader, since removed, took 149 to 158 s on the same busy host (docs/performance.md).
  */
-async function loadThroughImport(db: Database, dataset: Dataset): Promise<DatasetMarker['load']> {
+async function loadThroughImport(db: Database, dataset: Dataset): Promise<DatasetMarker> {
   const started = Date.now();
   await migrate(db);
   const summary = await importRecords(db, datasetRecords(dataset), { defaultPhoneRegion: 'US', workers: false });
   const rows: Record<string, number> = {};
   for (const [type, outcomes] of Object.entries(summary)) if (typeof outcomes === 'object' && 'added' in outcomes) rows[type] = outcomes.added;
   await db.query('VACUUM (ANALYZE)');
-  return { rows, seconds: { total: (Date.now() - started) / 1000 } };
-}
-
-async function readMarker(db: Queryable): Promise<DatasetMarker | undefined> {
-  const [exists] = await db.query<{ t: string | null }>("SELECT to_regclass('public.bench_dataset')::text AS t");
-  if (!exists?.t) return undefined;
-  const [row] = await db.query<{ marker: DatasetMarker }>('SELECT marker FROM bench_dataset');
-  return row?.marker;
-}
-
-async function writeMarker(db: Queryable, scale: Scale, load: DatasetMarker['load']): Promise<DatasetMarker> {
-  const marker: DatasetMarker = { ...scale, generatorVersion: GENERATOR_VERSION, builtAt: new Date().toISOString(), load };
+  const load = { rows, seconds: { total: (Date.now() - started) / 1000 } };
+  const marker: DatasetMarker = { ...dataset.scale, generatorVersion: GENERATOR_VERSION, builtAt: new Date().toISOString(), load };
   await db.query('CREATE TABLE IF NOT EXISTS bench_dataset (marker jsonb NOT NULL)');
   await db.query('DELETE FROM bench_dataset');
   await db.query('INSERT INTO bench_dataset (marker) VALUES ($1)', [JSON.stringify(marker)]);
   return marker;
 }
 
+async function readMarker(db: Database): Promise<DatasetMarker | undefined> {
+  const [exists] = await db.query<{ t: string | null }>("SELECT to_regclass('public.bench_dataset')::text AS t");
+  if (!exists?.t) return undefined;
+  return (await db.query<{ marker: DatasetMarker }>('SELECT marker FROM bench_dataset'))[0]?.marker;
+}
+
 const holdsScale = (marker: DatasetMarker | undefined, scale: Scale): marker is DatasetMarker =>
-  marker !== undefined &&
-  marker.people === scale.people &&
-  marker.companies === scale.companies &&
-  marker.seed === scale.seed &&
-  marker.generatorVersion === GENERATOR_VERSION;
+  marker?.generatorVersion === GENERATOR_VERSION && (['people', 'companies', 'seed'] as const).every((key) => marker[key] === scale[key]);

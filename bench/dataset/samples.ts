@@ -56,17 +56,7 @@ export async function drawSamples(db: Queryable, companies: readonly string[], o
     [companies, String(seed), count],
   );
   if (!rows.length) throw new Error(`no linked employments in companies ${companies.slice(0, 3).join(', ')}…: nothing to sample`);
-  const random = new Random(seed);
-
-  const substring = (name: string) => {
-    const chars = [...name];
-    if (chars.length <= 3) return name;
-    const length = random.int(3, Math.min(chars.length, 6));
-    const start = random.int(0, chars.length - length);
-    return chars.slice(start, start + length).join('');
-  };
-  const day = (date: Date) => Math.floor(date.getTime() / DAY) * DAY;
-
+  const substring = namePiece(new Random(seed));
   return {
     companies,
     lastNames: rows.map((r) => r.last_name),
@@ -75,12 +65,24 @@ export async function drawSamples(db: Queryable, companies: readonly string[], o
     phones: rows.map((r) => r.phone),
     companyLastNames: rows.map((r) => ({ companyId: r.company_id, lastName: r.last_name })),
     personIds: rows.map((r) => r.person_id),
-    createdRanges: rows.map((r) => ({
-      createdFrom: new Date(day(r.person_created_at)).toISOString(),
-      createdBefore: new Date(day(r.person_created_at) + 7 * DAY).toISOString(),
-    })),
+    createdRanges: rows.map((r) => weekFrom(r.person_created_at)),
     commonSubstrings: commonFragments(rows.map((r) => r.last_name_folded)),
   };
+}
+
+/** A 3 to 6 character piece of a name (the whole of a shorter one), as a person types part of it. */
+export const namePiece = (random: Random) => (name: string) => {
+  const chars = [...name];
+  if (chars.length <= 3) return name;
+  const length = random.int(3, Math.min(chars.length, 6));
+  const start = random.int(0, chars.length - length);
+  return chars.slice(start, start + length).join('');
+};
+
+/** One week from the day of `date`, RFC 3339. */
+export function weekFrom(date: Date): { createdFrom: string; createdBefore: string } {
+  const day = Math.floor(date.getTime() / DAY) * DAY;
+  return { createdFrom: new Date(day).toISOString(), createdBefore: new Date(day + 7 * DAY).toISOString() };
 }
 
 /** 3-character fragments by the share of names that contain them. */

@@ -13,21 +13,17 @@ import { type Running, startTarget } from '../processes.js';
 import { round } from '../stats.js';
 import type { Plan } from './plan.js';
 
-/** Seconds since the budget started, and whether `seconds` more still fit in it. */
-export interface Budget {
-  elapsed(): number;
-  fits(seconds: number): boolean;
-}
-
-export function startBudget(seconds: number): Budget {
+/** Seconds since the budget started, and whether `more` seconds still fit in it. */
+export function startBudget(seconds: number) {
   const started = performance.now();
   const elapsed = () => (performance.now() - started) / 1000;
-  return { elapsed, fits: (more) => elapsed() + more <= seconds };
+  return { elapsed, fits: (more: number) => elapsed() + more <= seconds };
 }
+type Budget = ReturnType<typeof startBudget>;
 
 export interface Measurements {
   coldStarts: Record<string, number[]>;
-  measurements: { scenario: string; target: string; round: number; measured: Measured & { firstError?: string } }[];
+  measurements: { scenario: string; target: string; round: number; measured: Measured }[];
   skipped: { scenario: string; target: string; round: number }[];
   /** Processes under test that ended during the run, with what they last wrote to stderr. */
   crashes: { target: string; during: string; round: number; exit: string; stderr: string }[];
@@ -121,7 +117,7 @@ async function rounds(session: Session, budget: Budget): Promise<void> {
 }
 
 /** The log line of one measurement. */
-function describe(step: Step, measured: Measured & { firstError?: string }): string {
+function describe(step: Step, measured: Measured): string {
   const { scenario } = step;
   const errors = measured.firstError ? ` (${measured.firstError})` : '';
   const problems = measured.non2xx || measured.errors ? ` — ${measured.non2xx} non-2xx, ${measured.errors} errors${errors}` : '';

@@ -1,26 +1,31 @@
-// The full run's second step: on each engine's data, the processes to start (the service, its
-// audit-off twin, the node:http floor, hello's reference) and the scenarios, with filter
-// values drawn from the data; the facts of the PostgreSQL server; each dataset's summary.
+// The full run's first steps, outside the time budget: each engine's dataset built (or found
+// present); then on its data the processes to start (the service, its audit-off twin, the
+// node:http floor, hello's reference) and the scenarios, with filter values drawn from the
+// data; the facts of the PostgreSQL server; each dataset's summary.
+import { cpSync, rmSync } from 'node:fs';
 import { relative } from 'node:path';
 import { loadConfig } from '../../server/config.js';
 import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
-import { findActiveCredential } from '../../server/db/stores/credentials.js';
-import { hashToken } from '../../server/domain/tokens.js';
-import type { DatasetInfo } from '../dataset/build.js';
-import type { BenchCredential, CredentialKey } from '../dataset/generate.js';
-import { drawSamples } from '../dataset/samples.js';
-import { drawEmployeeSamples, employeeKinds, employeeWorkload } from '../employeeScenarios.js';
+import { type DatasetInfo, ensureDataset } from '../dataset/build.js';
+import { type CredentialKey, scaleFor } from '../dataset/generate.js';
 import type { BenchOptions } from '../options.js';
-import type { Engine, Scenario } from '../plan.js';
+import { type Engine, type Scenario, serviceName } from '../plan.js';
 import { prewarm } from '../prewarm.js';
 import { childEnv, type TargetSpec } from '../processes.js';
-import { AUDITED_KINDS, type PersonKind, personKinds, personWorkload, worstCaseWorkload } from '../scenarios.js';
+import {
+  AUDITED_KINDS,
+  askAs,
+  drawEmployeeSamples,
+  employeeKinds,
+  employeeWorkload,
+  helloAs,
+  type PersonKind,
+  personKinds,
+  personWorkload,
+  worstCaseWorkload,
+} from '../scenarios.js';
 import { auditOffName, BARE_SEARCH, bareSearchTarget, helloReferenceTarget, serviceTarget } from '../targets.js';
-import type { Datasets } from './datasets.js';
-
-export const engineName: Record<Engine, string> = { postgres: 'PostgreSQL', pglite: 'PGlite' };
-export const serviceName = (engine: Engine) => `service (${engineName[engine]})`;
 
 export interface DatasetSummary {
   engine: Engine;
@@ -34,6 +39,28 @@ export interface DatasetSummary {
   credentials: { key: CredentialKey; name: string; companies: number; people: number }[];
 }
 
+export interface Datasets {
+  infos: Partial<Record<Engine, DatasetInfo>>;
+  /** The PGlite directory the direct-SQL reference opens (a PGlite directory opens in one process at a time); removed after the measurements. */
+  pgliteDirectCopy?: string;
+}
+
+export async function prepareDatasets(options: BenchOptions, log: (line: string) => void): Promise<Datasets> {
+  const datasets: Datasets = { infos: {} };
+  for (const engine of ['postgres', 'pglite'] as const) {
+    const scale = options[engine];
+    if (!scale) continue;
+    const location = engine === 'postgres' ? { engine, databaseUrl: options.postgres!.databaseUrl } : { engine, dataDir: options.pglite!.dataDir };
+    datasets.infos[engine] = await ensureDataset(location, { scale: scaleFor(scale.people, scale), rebuild: options.rebuild, log });
+  }
+  if (options.pglite) {
+    datasets.pgliteDirectCopy = `${options.pglite.dataDir}.direct`;
+    rmSync(datasets.pgliteDirectCopy, { recursive: true, force: true });
+    cpSync(options.pglite.dataDir, datasets.pgliteDirectCopy, { recursive: true });
+  }
+  return datasets;
+}
+
 export interface Plan {
   /** Every process to start, by name. */
   specs: Record<string, TargetSpec>;
@@ -43,39 +70,33 @@ export interface Plan {
   directEnv: Partial<Record<Engine, Record<string, string>>>;
   postgres: { version?: string; sharedBuffers?: string; prewarmed: boolean };
   /** The service hello is measured on (the first engine's), and the credential it asks as. */
-  hello: { service: string; credential: BenchCredential };
+  hello: { service: string; companyId: string; token: string };
 }
 
+type Planning = Omit<Plan, 'hello'> & { hello?: Plan['hello'] };
+
 export async function planRun(options: BenchOptions, { infos, pgliteDirectCopy }: Datasets): Promise<Plan> {
-  const plan: Omit<Plan, 'hello'> & { hello?: Plan['hello'] } = { specs: {}, scenarios: [], datasets: [], directEnv: {}, postgres: { prewarmed: false } };
+  const plan: Planning = { specs: {}, scenarios: [], datasets: [], directEnv: {}, postgres: { prewarmed: false } };
   for (const engine of ['postgres', 'pglite'] as const) {
     const info = infos[engine];
     if (info) await planEngine(engine, info, options, pgliteDirectCopy, plan);
   }
   if (!plan.hello) throw new Error('nothing to measure: both --no-postgres and --no-pglite');
-  const hello = plan.hello;
-  plan.scenarios.unshift(helloScenario(options, (infos.postgres ?? infos.pglite)!, hello, plan.specs));
-  return { ...plan, hello };
+  plan.scenarios.unshift(helloScenario(options, (infos.postgres ?? infos.pglite)!, plan.hello, plan.specs));
+  return { ...plan, hello: plan.hello };
 }
 
 /** One engine's processes, facts, summary and scenarios, added to `plan`. */
-async function planEngine(
-  engine: Engine,
-  info: DatasetInfo,
-  options: BenchOptions,
-  pgliteDirectCopy: string | undefined,
-  plan: Omit<Plan, 'hello'> & { hello?: Plan['hello'] },
-): Promise<void> {
+async function planEngine(engine: Engine, info: DatasetInfo, options: BenchOptions, pgliteDirectCopy: string | undefined, plan: Planning): Promise<void> {
   const location = engine === 'postgres' ? { databaseUrl: options.postgres!.databaseUrl } : { pgliteDataDir: options.pglite!.dataDir };
-  const oneLarge = info.credentials.find((c) => c.key === 'oneLarge')!;
-  const ready = { companyId: oneLarge.companies[0]!, token: oneLarge.token };
+  const ready = helloAs(info.credentials.find((c) => c.key === 'oneLarge')!);
   const service = serviceName(engine);
   plan.specs[service] = serviceTarget(service, location, ready);
   // The same service with its access audit off, for the kinds the audit's cost is measured on.
   const auditOff = engine === 'postgres' && options.auditComparison ? [auditOffName(service)] : [];
   for (const name of auditOff) plan.specs[name] = serviceTarget(name, location, ready, { AUDIT_ENABLED: 'false' });
   plan.directEnv[engine] = engine === 'pglite' ? { ...plan.specs[service].env, PGLITE_DATA_DIR: pgliteDirectCopy! } : plan.specs[service].env;
-  plan.hello ??= { service, credential: oneLarge };
+  plan.hello ??= { service, ...ready };
 
   const db = await openDatabase({ ...location, poolMax: 2 });
   await emptyAccessAudit(db);
@@ -92,8 +113,8 @@ async function planEngine(
   const audited = { ...targets, ...Object.fromEntries(auditOff.map((name) => [name, { kind: 'http' as const, process: name }])) };
   const targetsOf = (kind: PersonKind) => (AUDITED_KINDS.includes(kind) ? audited : targets);
   // The configuration the service will load from its environment: the filters are derived with it.
-  const ask = { engine, info, db, options, config: loadConfig(childEnv(plan.specs[service].env)) };
-  plan.scenarios.push(...(await engineScenarios(ask, targets, targetsOf)));
+  const config = loadConfig(childEnv(plan.specs[service].env));
+  plan.scenarios.push(...(await engineScenarios({ engine, info, db, options, config }, targets, targetsOf)));
   await db.close();
 }
 
@@ -151,18 +172,16 @@ async function engineScenarios(ask: EngineAsk, targets: Scenario['targets'], tar
   const seed = info.scale.seed;
   const scenarios: Scenario[] = [];
   for (const key of options.credentials) {
-    const c = info.credentials.find((x) => x.key === key)!;
-    const held = await stored(ask, c);
-    const samples = await drawSamples(db, c.companies, { count: options.samples, seed });
-    const base = { group: engine, credential: key, token: c.token };
+    const { credential, held, samples } = await askAs(db, info, key, options.samples);
+    const base = { group: engine, credential: key, token: credential.token };
     for (const kind of options.kinds) {
       const { http, direct } = personWorkload(kind, samples, held, config);
       scenarios.push({ id: `${engine}:${kind}:${key}`, ...base, label: personKinds[kind], kind, http, direct, targets: targetsOf(kind) });
     }
     // Search employees, over the unlinked records the credential sees.
-    const unlinked = options.employeeKinds.length ? await drawEmployeeSamples(db, c.companies, options.samples, seed) : undefined;
+    const unlinked = options.employeeKinds.length ? await drawEmployeeSamples(db, credential.companies, options.samples, seed) : [];
     for (const kind of options.employeeKinds) {
-      const workload = employeeWorkload(kind, unlinked!, held, config, seed);
+      const workload = employeeWorkload(kind, unlinked, held, config, seed);
       scenarios.push({ id: `${engine}:${kind}:${key}`, ...base, label: employeeKinds[kind], kind, ...workload, targets });
     }
   }
@@ -170,48 +189,30 @@ async function engineScenarios(ask: EngineAsk, targets: Scenario['targets'], tar
   return scenarios;
 }
 
-async function worstCaseScenario(ask: EngineAsk, targets: Scenario['targets']): Promise<Scenario> {
-  const { engine, info, db, options, config } = ask;
-  const every = info.credentials.find((c) => c.key === 'every')!;
-  const samples = await drawSamples(db, every.companies, { count: options.samples, seed: info.scale.seed });
-  const workload = worstCaseWorkload(samples, await stored(ask, every), config);
+async function worstCaseScenario({ engine, info, db, options, config }: EngineAsk, targets: Scenario['targets']): Promise<Scenario> {
+  const { credential, held, samples } = await askAs(db, info, 'every', options.samples);
+  const { substring, share, ...workload } = worstCaseWorkload(samples, held, config);
   return {
     id: `${engine}:worstCase:every`,
     group: engine,
-    label: `worst case: last name contains "${workload.substring}"`,
-    note: `the most common 3-letter fragment, in ${Math.round(workload.share * 100)}% of sampled last names`,
+    label: `worst case: last name contains "${substring}"`,
+    note: `the most common 3-letter fragment, in ${Math.round(share * 100)}% of sampled last names`,
     kind: 'worstCase',
     credential: 'every',
-    token: every.token,
-    http: workload.http,
-    direct: workload.direct,
+    token: credential.token,
+    ...workload,
     targets,
   };
-}
-
-/** The credential as the service holds it, so that direct SQL gets the service's exact filters. */
-async function stored({ db, engine }: EngineAsk, c: BenchCredential) {
-  const found = await findActiveCredential(db, hashToken(c.token));
-  if (!found) throw new Error(`credential "${c.name}" is not in the ${engineName[engine]} dataset`);
-  return found;
 }
 
 /** Hello on the first engine's service, and on the bare node:http reference unless `--references ''`. */
 function helloScenario(options: BenchOptions, info: DatasetInfo, hello: Plan['hello'], specs: Record<string, TargetSpec>): Scenario {
-  const companyId = hello.credential.companies[0]!;
   const targets: Scenario['targets'] = { [hello.service]: { kind: 'http', process: hello.service } };
-  if (options.references.includes('bare')) {
-    const credentials = info.credentials.map(({ token, companies }) => ({ token, companies }));
-    const spec = helloReferenceTarget(credentials, { companyId, token: hello.credential.token });
+  if (options.bareHello) {
+    const spec = helloReferenceTarget(info.credentials, hello);
     specs[spec.name] = spec;
     targets[spec.name] = { kind: 'http', process: spec.name };
   }
-  return {
-    id: 'hello',
-    group: 'hello',
-    label: 'hello',
-    token: hello.credential.token,
-    http: [{ method: 'GET', path: `/v1/companies/${companyId}/hello` }],
-    targets,
-  };
+  const http = [{ method: 'GET' as const, path: `/v1/companies/${hello.companyId}/hello` }];
+  return { id: 'hello', group: 'hello', label: 'hello', token: hello.token, http, targets };
 }

@@ -3,9 +3,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sampleRss } from '../cpu.js';
 import { onEveryCpu } from '../machine.js';
 import { nodeFlagsOf } from '../nodeFlags.js';
-import { RssSampler } from '../rss.js';
 import { round } from '../stats.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -34,13 +34,13 @@ export async function runImportCli(databaseUrl: string, file: string, label: str
     env: { ...process.env, DATABASE_URL: databaseUrl, PGLITE_DATA_DIR: '', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const rss = new RssSampler(child.pid!, 200).start();
+  const rss = sampleRss(child.pid!, 200);
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (out += c));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   const wallSeconds = (performance.now() - started) / 1000;
-  const peakRssMb = rss.stop()?.peakMb;
+  const peakRssMb = rss.stop();
   if (code !== 0) throw new Error(`import of ${label} failed (${code}): ${out.slice(-3000)}`);
   const seconds = Number(/imported \d+ record\(s\) in (\d+) ms/.exec(out)?.[1]) / 1000;
   return {

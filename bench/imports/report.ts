@@ -1,16 +1,12 @@
-// The import run's figures (run.ts) as a section of bench/results/latest.md, kept between
-// two markers: `--imports` replaces it there, and a full run keeps the last one (saying
-// which run it comes from), as it does the replicas' section.
+// The import run's figures (run.ts) as a section of bench/results/latest.md (sections.ts):
+// `--imports` writes it, and a full run keeps the last one, since a full run measures reads
+// only.
 import { int, latencyMs as ms, pct, table } from '../report/format.js';
-import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
+import { focusedSection, ranAs } from '../sections.js';
 import { round } from '../stats.js';
 import { RAW_COPIES } from './rawCopy.js';
 import type { ImportMeasurement, ImportRow, ImportRunResult } from './run.js';
 import { IDLE_SEARCH_SECONDS } from './searches.js';
-
-const BEGIN = '<!-- imports: written by npm run bench -- --imports -->';
-const END = '<!-- /imports -->';
-export const IMPORT_RESULTS = 'imports.json';
 
 /** Each kind of file's floor, as a share of a raw COPY of the same rows; and the searches' p99 bound. */
 export const IMPORT_GOALS = { change: 0.2, initial: 0.35, unchanged: 0.8, searchP99Factor: 2 } as const;
@@ -82,30 +78,21 @@ export function importGoals(result: ImportRunResult): ImportGoal[] {
   return goals;
 }
 
-const settingsText = (settings: Record<string, string> | undefined) =>
-  settings && Object.keys(settings).length
-    ? ` (${Object.entries(settings)
-        .map(([name, value]) => `${name} ${value}`)
-        .join(', ')})`
-    : '';
-
-export function renderImportSection(result: ImportRunResult): string {
-  const o = result.options;
+function renderImports(result: ImportRunResult): string[] {
   const goals = importGoals(result).map((g) => `${g.goal} — **${g.met ? 'met' : 'not met'}** (${g.measured})`);
   const lines = [...importHeader(result), `**Goals:** ${goals.join('; ')}.`, '', ...result.notes.map((n) => `- ${n}`), '', ...importTable(result), ''];
-  if (result.searches) {
-    const { idle, during, filters } = result.searches;
-    lines.push(
-      `Searches (${filters}; kinds ${o.kinds.join(', ')}) on the bench database: idle ${int(idle.requests)} in ${IDLE_SEARCH_SECONDS} s, p50 ${ms(idle.p50)} ms, p99 ${ms(idle.p99)} ms; ` +
-        `while the change file was applied ${int(during.requests)} in ${during.seconds} s, p50 ${ms(during.p50)} ms, p99 ${ms(during.p99)} ms.`,
-      '',
-    );
-  }
-  return `${BEGIN}\n${lines.join('\n').trimEnd()}\n${END}\n`;
+  if (!result.searches) return lines;
+  const { idle, during, filters } = result.searches;
+  const searches =
+    `Searches (${filters}; kinds ${result.options.kinds.join(', ')}) on the bench database: ` +
+    `idle ${int(idle.requests)} in ${IDLE_SEARCH_SECONDS} s, p50 ${ms(idle.p50)} ms, p99 ${ms(idle.p99)} ms; ` +
+    `while the change file was applied ${int(during.requests)} in ${during.seconds} s, p50 ${ms(during.p50)} ms, p99 ${ms(during.p99)} ms.`;
+  return [...lines, searches];
 }
 
 function importHeader(result: ImportRunResult): string[] {
-  const postgres = `${result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL'}${settingsText(result.postgresSettings)}`;
+  const settings = Object.entries(result.postgresSettings ?? {}).map(([name, value]) => `${name} ${value}`);
+  const postgres = `${result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL'}${settings.length ? ` (${settings.join(', ')})` : ''}`;
   const databases = result.databases.map((d) => `\`${d.name}\` (${int(d.people)} people, ${int(d.companies)} companies)`).join(', ');
   const prewarmed =
     result.prewarmed === undefined
@@ -117,9 +104,7 @@ function importHeader(result: ImportRunResult): string[] {
   return [
     '## Import cost (PostgreSQL)',
     '',
-    `From \`npm run bench -- --imports\`: run ${result.startedAt} → ${result.finishedAt}, commit ${result.revision}; ` +
-      `${postgres}; ${result.machine.nproc} cores (${result.machine.cpuModel}); ` +
-      `load average (1 min) ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end.`,
+    ranAs('imports', result, `${postgres}; ${result.machine.nproc} cores (${result.machine.cpuModel})`),
     'Each file applied by `npm run import` in its own process, beside a raw COPY of the same rows in the same run ' +
       `(the fastest of ${RAW_COPIES}); the unchanged re-apply is set against the initial load's COPY. ` +
       `Databases: ${databases}${prewarmed}${file}.`,
@@ -128,8 +113,7 @@ function importHeader(result: ImportRunResult): string[] {
 }
 
 function importTable(result: ImportRunResult): string[] {
-  const header = ['File', 'database people', 'records', 'seconds', 'records/s', 'raw COPY records/s', 'import / COPY'];
-  header.push('peak RSS MB');
+  const header = ['File', 'database people', 'records', 'seconds', 'records/s', 'raw COPY records/s', 'import / COPY', 'peak RSS MB'];
   const rows = result.rows.map((r) => [
     r.label,
     r.databasePeople ? int(r.databasePeople) : 'empty',
@@ -143,10 +127,4 @@ function importTable(result: ImportRunResult): string[] {
   return table(header, rows);
 }
 
-const section: ResultsSection<ImportRunResult> = { begin: BEGIN, end: END, resultsFile: IMPORT_RESULTS, render: renderImportSection };
-
-/** latest.md with the import section (from `outDir`'s imports.json) in place of the one it holds, or at its end. */
-export const withImportSection = (markdown: string, outDir: string): string => withResultsSection(markdown, outDir, section);
-
-/** Writes the import run's figures and its section of latest.md. */
-export const writeImportResults = (result: ImportRunResult, outDir: string): void => writeResultsSection(result, outDir, section);
+export const importSection = focusedSection('imports', 'imports', renderImports);

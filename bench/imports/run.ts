@@ -7,20 +7,17 @@
 //   5. the change file again while searches run: their p99 against idle; restored after.
 // Each inverse is written before its change is applied: a run stopped half-way leaves it
 // behind, and the next run applies it first, so the bench database is the dataset again.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
-import { ensureDataset } from '../dataset/build.js';
-import { createDataset, scaleFor } from '../dataset/generate.js';
-import { describeMachine, gitCommit, type Machine, pinSelf } from '../machine.js';
+import { migrate } from '../../server/db/schema/migrate.js';
+import { ensureDataset, recreateDatabase } from '../dataset/build.js';
+import { createDataset, type Dataset, scaleFor } from '../dataset/generate.js';
+import { beginRun, type RunStamp } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
-import { round } from '../stats.js';
-import { type ChangeFiles, churn, peopleChange, writeNdjson } from './files.js';
+import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
 import { type ImportRun, runImportCli } from './importCli.js';
-import { initialLoad } from './initialLoad.js';
 import { withRawCopy } from './rawCopy.js';
 import { type SearchesDuringImport, searchFilters, whileSearching } from './searches.js';
 
@@ -41,11 +38,7 @@ export interface ImportRow extends ImportRun {
   databasePeople: number;
 }
 
-export interface ImportRunResult {
-  startedAt: string;
-  finishedAt: string;
-  revision: string;
-  machine: Machine;
+export interface ImportRunResult extends RunStamp {
   postgresVersion?: string;
   /** The server settings an import's cost depends on most (its buffer cache, how much WAL between checkpoints). */
   postgresSettings?: Record<string, string>;
@@ -60,7 +53,6 @@ export interface ImportRunResult {
   notes: string[];
   rows: ImportRow[];
   searches?: SearchesDuringImport;
-  loadAverage: { start: number; end: number };
 }
 
 /** The share of the people the change file touches. */
@@ -76,60 +68,53 @@ interface Context {
 }
 
 export async function runImportBench(options: BenchOptions, log: (line: string) => void): Promise<ImportRunResult> {
-  if (!options.postgres) throw new Error('--imports needs PostgreSQL');
-  const startedAt = new Date().toISOString();
-  const machine = describeMachine();
   // As in the full run: the bench's process (the searches) on one core; the import is unpinned.
-  if (machine.pinning) pinSelf(machine.pinning.loadCpu);
-  const { databaseUrl, people, companies, seed } = options.postgres;
+  const run = beginRun();
+  const { databaseUrl, people, companies, seed } = options.postgres!;
   const scale = scaleFor(people, { companies, seed });
   const info = await ensureDataset({ engine: 'postgres', databaseUrl }, { scale, rebuild: options.rebuild, log });
-  const loadAtStart = os.loadavg()[0]!;
+  run.measuring();
+  mkdirSync(options.workDir, { recursive: true });
   const ctx: Context = { databaseUrl, people, workDir: options.workDir, rows: [], notes: [], log };
   await recoverInterruptedRun(ctx);
 
   // 1, 2: the initial load into an empty database of its own, and the same file again.
-  const { initial, unchanged, fileMb } = await initialLoad(databaseUrl, createDataset(scale), options.workDir, log);
-  ctx.rows.push(row(initial, 'initial load', 0), row(unchanged, 'unchanged re-apply', people));
+  const fileMb = await initialLoad(ctx, createDataset(scale));
 
   const db = await openDatabase({ databaseUrl, poolMax: 4 });
   try {
     const postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
-    const postgresSettings = await serverSettings(db);
+    const settings = await db.query<{ name: string; setting: string }>(
+      'SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name',
+      [['shared_buffers', 'max_wal_size', 'wal_compression']],
+    );
     // Prewarmed, as a server that has been running holds its data (the initial load has
     // just written a second copy of the dataset through the caches).
     const prewarmed = await prewarm(db);
 
-    // 3: the change file alone, restored by its inverse.
+    // 3: the change file alone; 4: the churn file; each restored by its inverse.
     log(`imports: a change file touching ${CHANGE_SHARE * 100}% of the people`);
     const change = await peopleChange(db, CHANGE_SHARE);
-    await applyChange(ctx, 'change', change, 'change file', 'change');
-    await restore(ctx, 'change', change, 'change inverse (restores the data)', 'change inverse');
-
-    // 4: the churn file, restored by its inverse.
+    await applyAndRestore(ctx, 'change', change, ['change file', 'change inverse (restores the data)'], ['change', 'change inverse']);
     log('imports: the churn file (10% of employments changed, 1% relinked, 1% deleted)');
     const churnFiles = await churn(db);
-    await applyChange(ctx, 'churn', churnFiles, 'churn file', 'churn');
-    await restore(ctx, 'churn', churnFiles, 'churn inverse (restores the data)', 'churn inverse');
+    await applyAndRestore(ctx, 'churn', churnFiles, ['churn file', 'churn inverse (restores the data)'], ['churn', 'churn inverse']);
 
     // 5: the change file again, while searches run; restored after.
     const filters = await searchFilters(db, databaseUrl, info, options.kinds, options.samples);
     log(`imports: the change file while searches run (${filters.length} filters)`);
     let searches: SearchesDuringImport | undefined;
-    await applyChange(ctx, 'change', change, 'change file, searches running', 'change while searching', async (start) => {
-      const [run, measured] = await whileSearching(db, filters, start);
+    const labels = ['change file, searches running', 'change inverse (restores the data, after the searches)'] as const;
+    await applyAndRestore(ctx, 'change', change, labels, ['change while searching', 'change inverse after searching'], async (start) => {
+      const [applied, measured] = await whileSearching(db, filters, start);
       searches = measured;
-      return run;
+      return applied;
     });
-    await restore(ctx, 'change', change, 'change inverse (restores the data, after the searches)', 'change inverse after searching');
 
     return {
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      revision: gitCommit(),
-      machine,
+      ...run.stamp(),
       postgresVersion,
-      postgresSettings,
+      postgresSettings: Object.fromEntries(settings.map((r) => [r.name, r.setting])),
       prewarmed,
       options: { people, kinds: options.kinds, samples: options.samples },
       databases: [{ name: decodeURIComponent(new URL(databaseUrl).pathname.slice(1)), people, companies: info.scale.companies }],
@@ -137,10 +122,43 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
       notes: ctx.notes,
       rows: ctx.rows,
       searches,
-      loadAverage: { start: round(loadAtStart, 2), end: round(os.loadavg()[0]!, 2) },
     };
   } finally {
     await db.close();
+  }
+}
+
+/**
+ * The whole dataset written as one NDJSON file and loaded by `npm run import` into an empty
+ * database of its own (`<database>_import`, dropped after), beside a raw COPY of its rows;
+ * then the same file again, unchanged, set against the same COPY. Returns the file's MB.
+ */
+async function initialLoad(ctx: Context, dataset: Dataset): Promise<number> {
+  const file = join(ctx.workDir, 'dataset.ndjson');
+  const url = new URL(ctx.databaseUrl);
+  url.pathname = `${url.pathname}_import`;
+  const importUrl = url.toString();
+  try {
+    ctx.log('imports: writing the whole dataset as one NDJSON file');
+    const records = await writeNdjson(file, datasetRecords(dataset));
+    const fileMb = Math.round(statSync(file).size / 1e6);
+    await recreateDatabase(importUrl);
+    const db = await openDatabase({ databaseUrl: importUrl, poolMax: 1 });
+    await migrate(db);
+    await db.close();
+    ctx.log(`imports: npm run import of ${records.toLocaleString('en-US')} records (${fileMb} MB) into an empty database, then again unchanged`);
+    const initial = await runImportCli(importUrl, file, 'initial load (whole dataset, empty database)', records);
+    await withRawCopy(initial, importUrl, datasetRecords(dataset), 2);
+    const again = await runImportCli(importUrl, file, 're-applied unchanged (whole dataset)', records);
+    const unchanged = { ...again, copySeconds: initial.copySeconds, copyRecordsPerSecond: initial.copyRecordsPerSecond };
+    ctx.rows.push(
+      { ...initial, measurement: 'initial load', databasePeople: 0 },
+      { ...unchanged, measurement: 'unchanged re-apply', databasePeople: ctx.people },
+    );
+    return fileMb;
+  } finally {
+    await recreateDatabase(importUrl, false).catch(() => {});
+    rmSync(file, { force: true });
   }
 }
 
@@ -148,35 +166,30 @@ const inverseFile = (ctx: Context, name: string) => join(ctx.workDir, `${name}-i
 
 /**
  * Writes the change file and its inverse, applies the change (inside `around`, which starts
- * it), and sets it beside a raw COPY of its rows. The inverse is left for `restore`.
+ * it), then the inverse; each beside a raw COPY of its rows.
  */
-async function applyChange(
+async function applyAndRestore(
   ctx: Context,
   name: string,
   files: ChangeFiles,
-  label: string,
-  measurement: ImportMeasurement,
+  [label, inverseLabel]: readonly [string, string],
+  [measurement, inverseMeasurement]: [ImportMeasurement, ImportMeasurement],
   around = (start: () => Promise<ImportRun>) => start(),
 ): Promise<void> {
-  mkdirSync(ctx.workDir, { recursive: true });
   const file = join(ctx.workDir, `${name}.ndjson`);
   await writeNdjson(file, files.change);
   await writeNdjson(inverseFile(ctx, name), files.inverse);
   const note = `${name}: ${files.description}`;
   if (!ctx.notes.includes(note)) ctx.notes.push(note);
   try {
-    const run = await around(() => runImportCli(ctx.databaseUrl, file, label, files.change.length));
-    ctx.rows.push(row(await withRawCopy(run, ctx.databaseUrl, files.change), measurement, ctx.people));
-    ctx.log(`  ${label}: ${run.records.toLocaleString('en-US')} records in ${run.seconds} s`);
+    const applied = await around(() => runImportCli(ctx.databaseUrl, file, label, files.change.length));
+    ctx.rows.push({ ...(await withRawCopy(applied, ctx.databaseUrl, files.change)), measurement, databasePeople: ctx.people });
+    ctx.log(`  ${label}: ${applied.records.toLocaleString('en-US')} records in ${applied.seconds} s`);
   } finally {
     rmSync(file, { force: true });
   }
-}
-
-/** Applies the inverse applyChange left, beside a raw COPY of its rows, and removes it. */
-async function restore(ctx: Context, name: string, files: ChangeFiles, label: string, measurement: ImportMeasurement): Promise<void> {
-  const run = await runImportCli(ctx.databaseUrl, inverseFile(ctx, name), label, files.inverse.length);
-  ctx.rows.push(row(await withRawCopy(run, ctx.databaseUrl, files.inverse), measurement, ctx.people));
+  const restored = await runImportCli(ctx.databaseUrl, inverseFile(ctx, name), inverseLabel, files.inverse.length);
+  ctx.rows.push({ ...(await withRawCopy(restored, ctx.databaseUrl, files.inverse)), measurement: inverseMeasurement, databasePeople: ctx.people });
   rmSync(inverseFile(ctx, name), { force: true });
 }
 
@@ -190,15 +203,3 @@ async function recoverInterruptedRun(ctx: Context): Promise<void> {
     ctx.notes.push(`a previous run stopped before restoring its ${name}; restored first`);
   }
 }
-
-const reportedSettings = ['shared_buffers', 'max_wal_size', 'wal_compression'];
-
-async function serverSettings(db: Database): Promise<Record<string, string>> {
-  const rows = await db.query<{ name: string; setting: string }>(
-    'SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name',
-    [reportedSettings],
-  );
-  return Object.fromEntries(rows.map((r) => [r.name, r.setting]));
-}
-
-const row = (run: ImportRun, measurement: ImportMeasurement, databasePeople: number): ImportRow => ({ ...run, measurement, databasePeople });

@@ -4,13 +4,10 @@
 import { loadConfig } from '../../server/config.js';
 import type { Database, Queryable } from '../../server/db/engines/database.js';
 import { findPersons } from '../../server/db/persons/persons.js';
-import { findActiveCredential } from '../../server/db/stores/credentials.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
-import { hashToken } from '../../server/domain/tokens.js';
 import type { DatasetInfo } from '../dataset/build.js';
-import { drawSamples } from '../dataset/samples.js';
 import { childEnv } from '../processes.js';
-import { type PersonKind, personWorkload } from '../scenarios.js';
+import { askAs, type PersonKind, personWorkload } from '../scenarios.js';
 import { percentile, round } from '../stats.js';
 
 const PER_KIND = 100;
@@ -33,11 +30,7 @@ export async function searchFilters(
   kinds: readonly PersonKind[],
   samples: number,
 ): Promise<PersonFilter[]> {
-  const oneLarge = info.credentials.find((c) => c.key === 'oneLarge');
-  if (!oneLarge) throw new Error('the bench dataset has no credential of one large company');
-  const held = await findActiveCredential(db, hashToken(oneLarge.token));
-  if (!held) throw new Error('the credential of one large company is not stored in the bench database');
-  const drawn = await drawSamples(db, oneLarge.companies, { count: samples, seed: info.scale.seed });
+  const { held, samples: drawn } = await askAs(db, info, 'oneLarge', samples);
   const config = loadConfig(childEnv({ APP_ENV: 'development', DEMO_DATA: 'false', DATABASE_URL: databaseUrl }));
   return kinds.flatMap((kind) => personWorkload(kind, drawn, held, config).direct.slice(0, PER_KIND));
 }

@@ -9,8 +9,8 @@ import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { SqlEmployeeQueries } from '../../server/db/persons/employeeQueries.js';
 import { findPersons } from '../../server/db/persons/persons.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
-import type { EmployeeAsk } from '../employeeScenarios.js';
-import { RssSampler } from '../rss.js';
+import { sampleRss } from '../cpu.js';
+import type { EmployeeAsk } from '../scenarios.js';
 import { percentile } from '../stats.js';
 
 export interface DirectRun {
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     let errors = 0;
     let firstError: string | undefined;
     let next = 0;
-    const rss = new RssSampler(process.pid).start();
+    const rss = sampleRss(process.pid);
     const started = performance.now();
     const deadline = started + durationMs;
     await Promise.all(
@@ -73,7 +73,7 @@ async function main(): Promise<void> {
       seconds,
       p50: percentile(latencies, 0.5),
       p99: percentile(latencies, 0.99),
-      rssPeakMb: rss.stop()?.peakMb,
+      rssPeakMb: rss.stop(),
       firstError,
     };
     process.send!(result);

@@ -1,80 +1,60 @@
-// The replica run's figures (run.ts) as a section of bench/results/latest.md, kept between
-// two markers: `--replica` replaces it there, and a full run keeps the last one (saying
-// which run it comes from), since a full run does not measure replicas.
+// The replica run's figures (run.ts) as a section of bench/results/latest.md (sections.ts):
+// `--replica` writes it, and a full run keeps the last one, since a full run does not
+// measure replicas.
 import { fmt, latencyMs as ms, pct, table } from '../report/format.js';
-import { type ResultsSection, withResultsSection, writeResultsSection } from '../sections.js';
-import { comparedScenarios, roundRatios, type TargetFigures, targetFigures } from '../sideBySide.js';
+import { focusedSection, ranAs } from '../sections.js';
+import { comparedScenarios, comparedWithText, roundSpread, type TargetFigures, targetFigures, type Versus, versus } from '../sideBySide.js';
 import { FROM_PRIMARY, FROM_REPLICA, type ReplicaRunResult } from './results.js';
 
-const BEGIN = '<!-- replicas: written by npm run bench -- --replica -->';
-const END = '<!-- /replicas -->';
-export const REPLICA_RESULTS = 'replicas.json';
 /** The routing may cost at most this share of the throughput (replica / primary). */
 export const ROUTING_FLOOR = 0.95;
 
-const cpu = (t: { serviceCpu: number; databaseCpu: number }) => `${fmt(t.serviceCpu, 0)} + ${fmt(t.databaseCpu, 0)}`;
+type ReplicaRow = { label: string; primary: TargetFigures; replica: Versus };
 
-export interface ReplicaRow {
-  label: string;
-  primary: TargetFigures;
-  replica: TargetFigures;
-  /** Replica over primary, by req/s, and by CPU per request (primary's CPU over the replica's: the rate a CPU-bound machine would show). */
-  ratio: number;
-  cpuRatio: number;
-  /** The lowest and highest of the rounds' own ratios (by req/s): how far the host's noise moves it. */
-  roundRatios: [number, number];
-}
-
-/** Each scenario's medians over the rounds, per target. */
+/** Each scenario's medians over the rounds: from the primary, and from a replica against it. */
 export function replicaRows(result: ReplicaRunResult): ReplicaRow[] {
-  return comparedScenarios(result.comparison).map(([scenario, label]) => {
-    const of = (target: string) => targetFigures(result.comparison, scenario, target);
-    const primary = of(FROM_PRIMARY);
-    const replica = of(FROM_REPLICA);
-    const total = (t: TargetFigures) => t.serviceCpu + (Number.isFinite(t.databaseCpu) ? t.databaseCpu : 0);
-    return {
-      label,
-      primary,
-      replica,
-      ratio: replica.rps / primary.rps,
-      cpuRatio: total(primary) / total(replica),
-      roundRatios: roundRatios(result.comparison, scenario, FROM_REPLICA, FROM_PRIMARY),
-    };
-  });
+  return comparedScenarios(result.comparison).map(([scenario, label]) => ({
+    label,
+    primary: targetFigures(result.comparison, scenario, FROM_PRIMARY),
+    replica: versus(result.comparison, scenario, FROM_REPLICA, FROM_PRIMARY),
+  }));
 }
 
-export function renderReplicaSection(result: ReplicaRunResult): string {
+/** The run's summary, a line a scenario. */
+export const replicaSummary = (result: ReplicaRunResult) =>
+  replicaRows(result).map(({ label, replica }) => `${label}: replica / primary ${pct(replica.ratio)} by req/s, ${pct(replica.cpuRatio)} by CPU per request`);
+
+function renderReplicas(result: ReplicaRunResult): string[] {
   const rows = replicaRows(result);
-  const lines = [...replicaHeader(result), ...routingTarget(result, rows), ...comparisonTable(rows), ...changeLines(result)];
-  return `${BEGIN}\n${lines.join('\n')}\n${END}\n`;
-}
-
-function replicaHeader(result: ReplicaRunResult): string[] {
-  const { options: o, dataset: d } = result;
+  const { dataset: d } = result;
   const postgres = result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL';
+  const asked = `${fmt(d.people)} people over ${fmt(d.companies)} companies, as the credential of one large company (${d.credentialCompanies} company)`;
   return [
     '## Replicas (PostgreSQL streaming replication)',
     '',
-    `From \`npm run bench -- --replica\`: run ${result.startedAt} → ${result.finishedAt}, commit ${result.revision}; ` +
-      `${fmt(d.people)} people over ${fmt(d.companies)} companies, as the credential of one large company (${d.credentialCompanies} company); ` +
-      `${o.durationS} s per measurement, ${o.connections} connections, ${o.rounds} alternating rounds (medians), after ${o.warmupS} s of warm-up; ` +
-      `load average (1 min) ${result.loadAverage.start} at the start, ${result.loadAverage.end} at the end.`,
+    ranAs('replica', result, `${asked}; ${comparedWithText(result.options)}`),
     `A primary and a hot standby of the bench's own (${postgres}, durability on, shared_buffers 256MB, both prewarmed) on the same two cores: ` +
       'the ratio is what the routing costs, not what a replica adds ([docs/performance.md](../../docs/performance.md#replicas)).',
     '',
+    ...routingTarget(result, rows),
+    ...comparisonTable(rows),
+    ...changeLines(result),
   ];
 }
 
 /** The goal, side by side over HTTP by CPU per request, then the routing measured alone. */
 function routingTarget(result: ReplicaRunResult, rows: ReplicaRow[]): string[] {
-  const lowest = rows.reduce((low, row) => (row.cpuRatio < low.cpuRatio ? row : low), rows[0]!);
-  const lowestRate = rows.reduce((low, row) => (row.ratio < low.ratio ? row : low), rows[0]!);
-  const spread = `${pct(Math.min(...rows.map((r) => r.roundRatios[0])))}–${pct(Math.max(...rows.map((r) => r.roundRatios[1])))}`;
-  const met = lowest.cpuRatio >= ROUTING_FLOOR ? 'met' : 'not met';
+  const lowest = (by: (v: Versus) => number) => rows.reduce((low, row) => (by(row.replica) < by(low.replica) ? row : low), rows[0]!);
+  const [byCpu, byRate] = [lowest((v) => v.cpuRatio), lowest((v) => v.ratio)];
+  const met = byCpu.replica.cpuRatio >= ROUTING_FLOOR ? 'met' : 'not met';
+  const spread = roundSpread(
+    rows.map((r) => r.replica),
+    pct,
+  );
   return [
     `**Target: reading from a replica costs at most ${pct(1 - ROUTING_FLOOR)} of the throughput.** ` +
-      `Side by side over HTTP, by CPU time per request the lowest ratio is ${pct(lowest.cpuRatio)} (${lowest.label}), ` +
-      `by req/s ${pct(lowestRate.ratio)} (${lowestRate.label}) — **${met}**; ` +
+      `Side by side over HTTP, by CPU time per request the lowest ratio is ${pct(byCpu.replica.cpuRatio)} (${byCpu.label}), ` +
+      `by req/s ${pct(byRate.replica.ratio)} (${byRate.label}) — **${met}**; ` +
       `the rounds' own ratios spread over ${spread}, so this run cannot tell ${pct(1 - ROUTING_FLOOR)} apart.${routingVerdict(result, rows)}`,
     '',
   ];
@@ -83,10 +63,21 @@ function routingTarget(result: ReplicaRunResult, rows: ReplicaRow[]): string[] {
 function comparisonTable(rows: ReplicaRow[]): string[] {
   const header = ['Operation / filter', 'from the primary req/s', 'from a replica req/s', 'replica / primary', 'rounds'];
   header.push('primary CPU µs/req', 'replica CPU µs/req', 'replica / primary (CPU)', 'primary p99 ms', 'replica p99 ms');
-  const cells = rows.map((r) => {
-    const rounds = `${pct(r.roundRatios[0])}–${pct(r.roundRatios[1])}`;
-    const latencies = [ms(r.primary.p99), ms(r.replica.p99)];
-    return [r.label, fmt(r.primary.rps), fmt(r.replica.rps), pct(r.ratio), rounds, cpu(r.primary), cpu(r.replica), pct(r.cpuRatio), ...latencies];
+  const cpu = (t: TargetFigures) => `${fmt(t.serviceCpu, 0)} + ${fmt(t.databaseCpu, 0)}`;
+  const cells = rows.map(({ label, primary, replica }) => {
+    const rounds = `${pct(replica.roundRatios[0])}–${pct(replica.roundRatios[1])}`;
+    return [
+      label,
+      fmt(primary.rps),
+      fmt(replica.rps),
+      pct(replica.ratio),
+      rounds,
+      cpu(primary),
+      cpu(replica),
+      pct(replica.cpuRatio),
+      ms(primary.p99),
+      ms(replica.p99),
+    ];
   });
   return table(header, cells);
 }
@@ -105,8 +96,7 @@ function changeLines({ change, options: o }: ReplicaRunResult): string[] {
     `${change.description}: ${fmt(change.records)} records, applied with \`npm run import\` to the primary in ${change.importSeconds} s ` +
       `while searches (the filter kinds above, ${o.connections} connections) read from the replica through the service.`,
     `The standby's heartbeat age (what \`REPLICA_MAX_LAG_MS\` bounds), sampled every 100 ms until it had replayed the file (${lag.samples} samples): ` +
-      `p50 ${ms(lag.p50Ms)} ms, p99 ${ms(lag.p99Ms)} ms, max ${ms(lag.maxMs)} ms. ` +
-      `Over the bound (${fmt(o.replicaMaxLagMs)} ms) for ${fmt(lag.overBoundMs)} ms.`,
+      `p50 ${ms(lag.p50Ms)} ms, p99 ${ms(lag.p99Ms)} ms, max ${ms(lag.maxMs)} ms. Over the bound (${fmt(o.replicaMaxLagMs)} ms) for ${fmt(lag.overBoundMs)} ms.`,
     `Reads answered meanwhile: ${reads.join(', ')}.`,
     '',
     ...table(
@@ -128,24 +118,15 @@ function routingVerdict(result: ReplicaRunResult, rows: ReplicaRow[]): string {
     return { ...r, share: (r.routerUs - r.primaryUs) / whole };
   });
   const worst = Math.max(...parts.map((p) => p.share));
+  const sign = (share: number) => (Number.isFinite(share) ? `${share >= 0 ? '+' : '−'}${Math.abs(Math.round(share * 1000) / 10)}%` : '–');
+  const each = parts.map(
+    (p) =>
+      `${p.label} ${fmt(p.primaryUs, 1)} on the primary, ${fmt(p.routerUs, 1)} through the router (${fmt(p.reads)} reads each): ${sign(p.share)} of the request's CPU`,
+  );
   return (
-    ` The routing alone, in the bench's own process (alternating blocks of the person query's client side, CPU µs per read): ` +
-    parts
-      .map(
-        (p) =>
-          `${p.label} ${fmt(p.primaryUs, 1)} on the primary, ${fmt(p.routerUs, 1)} through the router (${fmt(p.reads)} reads each): ${sign(p.share)} of the request's CPU`,
-      )
-      .join('; ') +
+    ` The routing alone, in the bench's own process (alternating blocks of the person query's client side, CPU µs per read): ${each.join('; ')}` +
     ` — **${worst <= 1 - ROUTING_FLOOR ? 'met' : 'not met'}**.`
   );
 }
 
-const sign = (share: number) => (Number.isFinite(share) ? `${share >= 0 ? '+' : '−'}${Math.abs(Math.round(share * 1000) / 10)}%` : '–');
-
-const section: ResultsSection<ReplicaRunResult> = { begin: BEGIN, end: END, resultsFile: REPLICA_RESULTS, render: renderReplicaSection };
-
-/** latest.md with the replica section (from `outDir`'s replicas.json) in place of the one it holds, or at its end. */
-export const withReplicaSection = (markdown: string, outDir: string): string => withResultsSection(markdown, outDir, section);
-
-/** Writes the replica run's figures and its section of latest.md. */
-export const writeReplicaResults = (result: ReplicaRunResult, outDir: string): void => writeResultsSection(result, outDir, section);
+export const replicaSection = focusedSection('replicas', 'replica', renderReplicas);

@@ -1,21 +1,16 @@
 // What a replica run measured (run.ts writes it, report.ts reads it): the figures kept in
 // replicas.json, and the names of the two services compared.
-import type { Machine } from '../machine.js';
+import type { RunStamp } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import type { ComparedWith, Comparison } from '../sideBySide.js';
 
 export const FROM_PRIMARY = 'service reading from the primary';
 export const FROM_REPLICA = 'service reading from a replica';
 
-export interface ReplicaRunResult {
-  startedAt: string;
-  finishedAt: string;
-  machine: Machine;
+export interface ReplicaRunResult extends RunStamp {
   postgresVersion?: string;
-  revision: string;
   options: ComparedWith & Pick<BenchOptions, 'kinds'> & { people: number; replicaMaxLagMs: number };
   dataset: { people: number; companies: number; credential: string; credentialCompanies: number };
-  loadAverage: { start: number; end: number };
   /** Per scenario and target, each round's measurement. */
   comparison: Comparison[];
   change?: ChangeUnderLoad;

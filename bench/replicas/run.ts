@@ -5,7 +5,6 @@
 // pg_basebackup -R, pg_ctl), with durability on as in production, and its own dataset
 // there; it never touches the machine's own clusters.
 import { mkdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { type Config, loadConfig } from '../../server/config.js';
@@ -13,24 +12,19 @@ import type { Database, Queryable } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { findPersons } from '../../server/db/persons/persons.js';
 import { nameReplicas, ReadRouter } from '../../server/db/replicas/readRouting.js';
-import { findActiveCredential } from '../../server/db/stores/credentials.js';
-import type { Credential } from '../../server/domain/credentials.js';
-import { hashToken } from '../../server/domain/tokens.js';
 import { type ReplicatedCluster, startReplicatedCluster } from '../../support/replicatedCluster.js';
 import { databaseBackendsCpu } from '../cpu.js';
 import { ensureDataset } from '../dataset/build.js';
 import { scaleFor } from '../dataset/generate.js';
-import { drawSamples } from '../dataset/samples.js';
 import { peopleChange, writeNdjson } from '../imports/files.js';
 import { runImportCli } from '../imports/importCli.js';
 import { measureHttp } from '../loadHttp.js';
-import { describeMachine, gitCommit, pinSelf } from '../machine.js';
+import { beginRun } from '../machine.js';
 import type { BenchOptions } from '../options.js';
-import type { Scenario } from '../plan.js';
 import { prewarm } from '../prewarm.js';
 import { childEnv, type Running } from '../processes.js';
-import { type HttpRequestSpec, personKinds, personWorkload } from '../scenarios.js';
-import { comparedWith, compareSideBySide, sideBySideScenarios, startServices } from '../sideBySide.js';
+import { type AskedAs, askAs, type HttpRequestSpec, helloAs, type PersonKind, personKinds, personWorkload } from '../scenarios.js';
+import { comparedWith, compareSideBySide } from '../sideBySide.js';
 import { median, percentile, round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
 import { type ChangeUnderLoad, FROM_PRIMARY, FROM_REPLICA, type LoadFigures, type ReplicaRunResult } from './results.js';
@@ -47,11 +41,8 @@ max_connections = 100
 const LAG_SAMPLE_MS = 100;
 const IDLE_SECONDS = 10;
 
-export async function runReplicaBench(options: BenchOptions & { replicaPeople: number }, log: (line: string) => void): Promise<ReplicaRunResult> {
-  const startedAt = new Date().toISOString();
-  const machine = describeMachine();
-  if (machine.pinning) pinSelf(machine.pinning.loadCpu);
-  const cpu = machine.pinning?.targetCpu;
+export async function runReplicaBench(options: BenchOptions, log: (line: string) => void): Promise<ReplicaRunResult> {
+  const run = beginRun();
   log('replicas: starting a primary and a hot standby of its own');
   const cluster = await startReplicatedCluster(BENCH_SETTINGS);
   const running: Running[] = [];
@@ -62,59 +53,45 @@ export async function runReplicaBench(options: BenchOptions & { replicaPeople: n
     const info = await ensureDataset({ engine: 'postgres', databaseUrl }, { scale, rebuild: false, log });
     const db = await openDatabase({ databaseUrl, poolMax: 2 });
     const standby = await openDatabase({ databaseUrl: standbyUrl, poolMax: 1 });
-    let postgresVersion: string | undefined;
-    let change: ChangeUnderLoad | undefined;
-    let routing: ReplicaRunResult['routing'];
-    const comparison: ReplicaRunResult['comparison'] = [];
-    const loadAtStart = os.loadavg()[0]!;
     try {
-      postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
+      const postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
       // Both servers' caches hold what fits of the data, as on servers that have been running
       // (the standby has pg_prewarm once it has replayed the primary's CREATE EXTENSION).
       const primaryWarm = await prewarm(db);
       await cluster.caughtUp(600_000);
       if (!primaryWarm || !(await prewarm(standby, { createExtension: false }))) throw new Error('pg_prewarm failed on the primary or the standby');
 
-      const oneLarge = info.credentials.find((c) => c.key === 'oneLarge')!;
-      const held = (await findActiveCredential(db, hashToken(oneLarge.token)))!;
-      const samples = await drawSamples(db, oneLarge.companies, { count: options.samples, seed: scale.seed });
-      const ready = { companyId: oneLarge.companies[0]!, token: oneLarge.token };
-      const fromPrimary = serviceTarget(FROM_PRIMARY, { databaseUrl }, ready);
-      const fromReplica = serviceTarget(FROM_REPLICA, { databaseUrl }, ready, { DATABASE_REPLICA_URLS: standbyUrl });
-      const config = loadConfig(childEnv(fromReplica.env));
-      const scenarios = sideBySideScenarios([FROM_REPLICA, FROM_PRIMARY], { ...ready, kinds: options.kinds, samples, held, config });
-      const services = await startServices([fromPrimary, fromReplica], cpu, running, log);
+      const asked = await askAs(db, info, 'oneLarge', options.samples);
+      const ready = helloAs(asked.credential);
+      const specs = [
+        serviceTarget(FROM_REPLICA, { databaseUrl }, ready, { DATABASE_REPLICA_URLS: standbyUrl }),
+        serviceTarget(FROM_PRIMARY, { databaseUrl }, ready),
+      ];
+      const config = loadConfig(childEnv(specs[0]!.env));
       // The CPU of both servers' backends per request, beside the service's own: steadier than
       // req/s on a shared host, and where the routing's cost would show.
       const databaseCpu = async () => new Map((await Promise.all([db, standby].map((b) => databaseBackendsCpu(b)))).flatMap((m) => [...m]));
-      comparison.push(...(await compareSideBySide(services, scenarios, options, log, databaseCpu)));
-
-      routing = await routingCost(db, databaseUrl, standbyUrl, scenarios, samples, held, config, log);
+      run.measuring();
+      const sideBySide = { options, cpu: run.cpu, running, log, databaseCpu };
+      const { services, scenarios, comparison } = await compareSideBySide(specs, options.kinds, { ...asked, config }, sideBySide);
+      const routing = await routingCost(db, { databaseUrl, standbyUrl }, options.kinds, { ...asked, config }, log);
 
       // A change file on the primary while the replica-reading service answers searches.
       const searches = scenarios.filter((s) => s.kind && s.kind !== 'getPerson').flatMap((s) => s.http.slice(0, 200));
-      change = await changeUnderLoad({ cluster, databaseUrl, standbyUrl, db, service: services[FROM_REPLICA]!, token: oneLarge.token, searches, options, log });
+      const service = services[FROM_REPLICA]!;
+      const change = await changeUnderLoad({ cluster, databaseUrl, standbyUrl, db, service, token: ready.token, searches, options, log });
+      return {
+        ...run.stamp(),
+        postgresVersion,
+        options: { ...comparedWith(options), kinds: options.kinds, people: options.replicaPeople, replicaMaxLagMs: loadConfig({}).replicaMaxLagMs },
+        dataset: { people: scale.people, companies: scale.companies, credential: 'one large company', credentialCompanies: asked.credential.companies.length },
+        comparison,
+        change,
+        routing,
+      };
     } finally {
       await Promise.all([db.close(), standby.close()]);
     }
-    return {
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      machine,
-      postgresVersion,
-      revision: gitCommit(),
-      options: { ...comparedWith(options), kinds: options.kinds, people: options.replicaPeople, replicaMaxLagMs: loadConfig({}).replicaMaxLagMs },
-      dataset: {
-        people: scale.people,
-        companies: scale.companies ?? info.companies.length,
-        credential: 'one large company',
-        credentialCompanies: info.credentials.find((c) => c.key === 'oneLarge')!.companies.length,
-      },
-      loadAverage: { start: round(loadAtStart, 2), end: round(os.loadavg()[0]!, 2) },
-      comparison,
-      change,
-      routing,
-    };
   } finally {
     await Promise.all(running.map((r) => r.stop()));
     await cluster.destroy();
@@ -184,12 +161,9 @@ const ROUTING_BLOCKS = 4;
  */
 async function routingCost(
   primary: Database,
-  databaseUrl: string,
-  standbyUrl: string,
-  scenarios: Scenario[],
-  samples: Awaited<ReturnType<typeof drawSamples>>,
-  held: Credential,
-  config: Config,
+  { databaseUrl, standbyUrl }: { databaseUrl: string; standbyUrl: string },
+  kinds: readonly PersonKind[],
+  { samples, held, config }: AskedAs & { config: Config },
   log: (line: string) => void,
 ): Promise<NonNullable<ReplicaRunResult['routing']>> {
   const router = await ReadRouter.open(
@@ -201,7 +175,7 @@ async function routingCost(
   const figures: NonNullable<ReplicaRunResult['routing']> = [];
   try {
     for (const kind of ['getPerson', 'nameSubstring'] as const) {
-      if (!scenarios.some((s) => s.kind === kind)) continue;
+      if (!kinds.includes(kind)) continue;
       const filters = personWorkload(kind, samples, held, config).direct;
       const perRead = async (db: Queryable) => {
         const started = process.cpuUsage();

@@ -1,38 +1,47 @@
 // The report's measurement sections: hello beside the bare handler, and on each engine the
 // person and employee operations beside direct SQL and the node:http floor, by rate and by CPU
 // per request, then the access audit's cost.
-import type { Engine } from '../plan.js';
+import { type Engine, serviceName } from '../plan.js';
 import { median } from '../stats.js';
 import { BARE_SEARCH } from '../targets.js';
-import { auditCost, cpuParts, cpuRatio, DIRECT, helloInstructionMedians, serviceAndDatabaseCpu } from './figures.js';
-import { type CredentialName, credentialNames, engineName, int, ms, orDash, pct, table } from './format.js';
+import {
+  auditCost,
+  type Column,
+  type CredentialName,
+  columns,
+  cpuParts,
+  cpuRatio,
+  credentialNames,
+  DIRECT,
+  engineName,
+  helloInstructionMedians,
+  int,
+  ms,
+  orDash,
+  pct,
+  serviceAndDatabaseCpu,
+  share,
+  table,
+} from './format.js';
 import type { Report, Row } from './summary.js';
 
 export function helloSection(report: Report): string[] {
   const hello = report.summary.filter((r) => r.group === 'hello');
   if (!hello.length) return [];
   const bare = hello.find((r) => r.target.startsWith('bare'));
-  const versus = (theirs: number | undefined, ours: number | undefined) => (theirs && ours ? pct(theirs / ours) : '–');
-  const rows = hello.map((r) => [
-    r.target,
-    int(r.rps),
-    bare ? pct(r.rps / bare.rps) : '–',
-    orDash(r.cpuUsPerRequest, ms),
-    versus(bare?.cpuUsPerRequest, r.cpuUsPerRequest),
-    ms(r.p50),
-    ms(r.p99),
-    orDash(r.rssPeakMb),
-    int(report.coldStartMs[r.target] ?? Number.NaN),
-  ]);
-  const header = ['Target', 'req/s', 'vs bare node:http', 'CPU µs/req', 'vs bare (CPU)', 'p50 ms', 'p99 ms', 'peak RSS MB', 'cold start ms'];
-  return [
-    '## Hello (GET /v1/companies/{companyId}/hello)',
-    '',
-    ...table(header, rows),
-    '',
-    ...helloInstructionLines(report),
-    ...problems(hello, credentialNames(report.raw)),
+  const columnsOf: Column<Row>[] = [
+    ['Target', (r) => r.target],
+    ['req/s', (r) => int(r.rps)],
+    ['vs bare node:http', (r) => share(r.rps, bare?.rps)],
+    ['CPU µs/req', (r) => orDash(r.cpuUsPerRequest, ms)],
+    ['vs bare (CPU)', (r) => share(bare?.cpuUsPerRequest, r.cpuUsPerRequest)],
+    ['p50 ms', (r) => ms(r.p50)],
+    ['p99 ms', (r) => ms(r.p99)],
+    ['peak RSS MB', (r) => orDash(r.rssPeakMb)],
+    ['cold start ms', (r) => int(report.coldStartMs[r.target] ?? Number.NaN)],
   ];
+  const problemLines = problems(hello, credentialNames(report.raw));
+  return ['## Hello (GET /v1/companies/{companyId}/hello)', '', ...columns(columnsOf, hello), '', ...helloInstructionLines(report), ...problemLines];
 }
 
 function helloInstructionLines({ raw }: Report): string[] {
@@ -55,89 +64,90 @@ export function enginesSection(report: Report): string[] {
   return (['postgres', 'pglite'] as const).flatMap((engine) => {
     const rows = report.summary.filter((r) => r.group === engine);
     if (!rows.length) return [];
-    const serviceName = `service (${engineName[engine]})`;
     return [
       ...operationsTable(report, engine, rows, credentialName),
-      ...cpuPerRequestTable(rows, serviceName, engineName[engine], credentialName),
+      ...cpuPerRequestTable(rows, engine, credentialName),
       ...auditTable(engine, rows, credentialName),
     ];
   });
 }
 
+/** The service's row of a scenario, with the same scenario's direct-SQL and node:http floor rows. */
+type Beside = { s: Row; direct?: Row; floor?: Row };
+const besides = (rows: Row[], service: string): Beside[] =>
+  rows
+    .filter((r) => r.target === service)
+    .map((s) => ({
+      s,
+      direct: rows.find((r) => r.scenario === s.scenario && r.target === DIRECT),
+      floor: rows.find((r) => r.scenario === s.scenario && r.target === BARE_SEARCH),
+    }));
+
 function operationsTable(report: Report, engine: Engine, rows: Row[], credentialName: CredentialName): string[] {
   const { raw } = report;
   const d = raw.datasets.find((x) => x.engine === engine)!;
-  const floor = rows.some((r) => r.target === BARE_SEARCH);
-  const serviceName = `service (${engineName[engine]})`;
   const credentials = d.credentials.map((c) => {
     const companies = `${c.companies} ${c.companies === 1 ? 'company' : 'companies'}`;
     return `${credentialName(engine, c.key)} (${companies}, ${c.people.toLocaleString('en-US')} people)`;
   });
-  const header = ['Operation / filter', 'Credential', 'service req/s', 'direct SQL req/s', 'service / direct'];
-  if (floor) header.push('floor req/s', 'floor / direct', 'service / floor');
-  header.push('service p50 ms', 'service p99 ms', 'direct p50 ms', 'direct p99 ms', 'peak RSS MB');
-  const lines = rows
-    .filter((r) => r.target === serviceName)
-    .map((s) => {
-      const dr = rows.find((r) => r.scenario === s.scenario && r.target === DIRECT);
-      const fr = rows.find((r) => r.scenario === s.scenario && r.target === BARE_SEARCH);
-      const note = raw.scenarios.find((x) => x.id === s.scenario)?.note;
-      const floorCells = floor ? [fr ? int(fr.rps) : '–', fr && dr ? pct(fr.rps / dr.rps) : '–', fr ? pct(s.rps / fr.rps) : '–'] : [];
-      const direct = [dr ? int(dr.rps) : '–', dr ? pct(s.rps / dr.rps) : '–'];
-      const latencies = [ms(s.p50), ms(s.p99), dr ? ms(dr.p50) : '–', dr ? ms(dr.p99) : '–'];
-      const label = `${s.label}${note ? ` (${note})` : ''}`;
-      return [label, credentialName(engine, s.credential), int(s.rps), ...direct, ...floorCells, ...latencies, orDash(s.rssPeakMb)];
-    });
+  const note = (s: Row) => raw.scenarios.find((x) => x.id === s.scenario)?.note;
+  const floorColumns: Column<Beside>[] = [
+    ['floor req/s', ({ floor }) => orDash(floor?.rps, int)],
+    ['floor / direct', ({ floor, direct }) => share(floor?.rps, direct?.rps)],
+    ['service / floor', ({ s, floor }) => share(s.rps, floor?.rps)],
+  ];
+  const columnsOf: Column<Beside>[] = [
+    ['Operation / filter', ({ s }) => `${s.label}${note(s) ? ` (${note(s)})` : ''}`],
+    ['Credential', ({ s }) => credentialName(engine, s.credential)],
+    ['service req/s', ({ s }) => int(s.rps)],
+    ['direct SQL req/s', ({ direct }) => orDash(direct?.rps, int)],
+    ['service / direct', ({ s, direct }) => share(s.rps, direct?.rps)],
+    ...(rows.some((r) => r.target === BARE_SEARCH) ? floorColumns : []),
+    ['service p50 ms', ({ s }) => ms(s.p50)],
+    ['service p99 ms', ({ s }) => ms(s.p99)],
+    ['direct p50 ms', ({ direct }) => orDash(direct?.p50, ms)],
+    ['direct p99 ms', ({ direct }) => orDash(direct?.p99, ms)],
+    ['peak RSS MB', ({ s }) => orDash(s.rssPeakMb)],
+  ];
   return [
     `## Person operations on ${engineName[engine]} (${d.people.toLocaleString('en-US')} people)`,
     '',
     `Credentials: ${credentials.join('; ')}. Each request draws its filter value from the data (a pool of up to ${raw.options.samples} per row).`,
     '',
-    ...table(header, lines, 2),
+    ...columns(columnsOf, besides(rows, serviceName(engine)), 2),
     '',
     ...problems(rows, credentialName),
-    `Cold start (spawn → first successful response): ${int(report.coldStartMs[serviceName] ?? Number.NaN)} ms.`,
+    `Cold start (spawn → first successful response): ${int(report.coldStartMs[serviceName(engine)] ?? Number.NaN)} ms.`,
     '',
   ];
 }
 
 /** Where each request's CPU goes, for the service, the floor and direct SQL side by side. */
-function cpuPerRequestTable(rows: Row[], serviceName: string, engine: string, credentialName: CredentialName): string[] {
-  const services = rows.filter((r) => r.target === serviceName && cpuParts(r));
+function cpuPerRequestTable(rows: Row[], engine: Engine, credentialName: CredentialName): string[] {
+  const services = besides(rows, serviceName(engine)).filter(({ s }) => cpuParts(s));
   if (!services.length) return [];
-  const floor = rows.some((r) => r.target === BARE_SEARCH);
   const cell = (r: Row | undefined) => {
     const cpu = cpuParts(r);
     return cpu ? `${cpu.parts.map(ms).join(' + ')} = **${ms(cpu.total)}**` : '–';
   };
-  const share = (direct: Row | undefined, other: Row | undefined) => {
-    const [d, o] = [cpuParts(direct), cpuParts(other)];
-    return d && o ? pct(d.total / o.total) : '–';
-  };
-  const header = ['Operation / filter', 'Credential', 'service', ...(floor ? [BARE_SEARCH] : []), 'direct SQL', 'direct / service (CPU)'];
-  header.push(...(floor ? ['direct / floor (CPU)'] : []), 'service / direct (req/s)');
-  const lines = services.map((s) => {
-    const direct = rows.find((r) => r.scenario === s.scenario && r.target === DIRECT);
-    const bare = rows.find((r) => r.scenario === s.scenario && r.target === BARE_SEARCH);
-    const floorCells = floor ? [cell(bare)] : [];
-    const floorShare = floor ? [share(direct, bare)] : [];
-    return [
-      s.label,
-      credentialName(s.group, s.credential),
-      cell(s),
-      ...floorCells,
-      cell(direct),
-      share(direct, s),
-      ...floorShare,
-      direct ? pct(s.rps / direct.rps) : '–',
-    ];
-  });
-  return [`### CPU time per request on ${engine}`, '', ...table(header, lines, 2), ''];
+  const cpuShare = (part: Row | undefined, whole: Row | undefined) => share(cpuParts(part)?.total, cpuParts(whole)?.total);
+  const floor = rows.some((r) => r.target === BARE_SEARCH);
+  const columnsOf: Column<Beside>[] = [
+    ['Operation / filter', ({ s }) => s.label],
+    ['Credential', ({ s }) => credentialName(s.group, s.credential)],
+    ['service', ({ s }) => cell(s)],
+    ...(floor ? [[BARE_SEARCH, ({ floor }: Beside) => cell(floor)] as Column<Beside>] : []),
+    ['direct SQL', ({ direct }) => cell(direct)],
+    ['direct / service (CPU)', ({ s, direct }) => cpuShare(direct, s)],
+    ...(floor ? [['direct / floor (CPU)', ({ direct, floor }: Beside) => cpuShare(direct, floor)] as Column<Beside>] : []),
+    ['service / direct (req/s)', ({ s, direct }) => share(s.rps, direct?.rps)],
+  ];
+  return [`### CPU time per request on ${engineName[engine]}`, '', ...columns(columnsOf, services, 2), ''];
 }
 
 /** The service with its audit on beside off: by rate and latency, then by CPU per request of the service and its database. */
 function auditTable(engine: Engine, rows: Row[], credentialName: CredentialName): string[] {
-  const audit = auditCost(rows, `service (${engineName[engine]})`);
+  const audit = auditCost(rows, serviceName(engine));
   if (!audit.length) return [];
   const cpu = (r: Row) =>
     serviceAndDatabaseCpu(r) === undefined ? '–' : `${ms(r.cpuUsPerRequest!)} + ${ms(r.dbCpuUsPerRequest!)} = ${ms(serviceAndDatabaseCpu(r)!)}`;

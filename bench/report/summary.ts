@@ -51,12 +51,11 @@ export function summarize(raw: RunResult): Row[] {
 }
 
 function medians(runs: Measured[]): Omit<Row, 'scenario' | 'group' | 'label' | 'credential' | 'target' | 'rounds'> {
-  const present = (pick: (m: Measured) => number | undefined) => runs.map(pick).filter((v): v is number => v !== undefined);
   const medianOf = (pick: (m: Measured) => number | undefined) => {
-    const values = present(pick);
+    const values = runs.map(pick).filter((v): v is number => v !== undefined);
     return values.length ? median(values) : undefined;
   };
-  const rss = present((r) => r.rssPeakMb);
+  const rss = runs.map((r) => r.rssPeakMb).filter((v): v is number => v !== undefined);
   return {
     rps: median(runs.map((r) => r.rps)),
     p50: median(runs.map((r) => r.p50)),

@@ -7,21 +7,18 @@
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
-import { findActiveCredential } from '../../server/db/stores/credentials.js';
-import { hashToken } from '../../server/domain/tokens.js';
 import { ensureDataset } from '../dataset/build.js';
 import { scaleFor } from '../dataset/generate.js';
-import { drawSamples } from '../dataset/samples.js';
-import { describeMachine, gitCommit, type Machine, onCpu, pinSelf } from '../machine.js';
+import { beginRun, onCpu, type RunStamp } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
 import { childEnv, type Running } from '../processes.js';
-import { type ComparedWith, type Comparison, comparedWith, compareSideBySide, sideBySideScenarios, startServices } from '../sideBySide.js';
+import { askAs, helloAs } from '../scenarios.js';
+import { type ComparedWith, type Comparison, comparedWith, compareSideBySide } from '../sideBySide.js';
 import { round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
 
@@ -31,13 +28,8 @@ export const TRACES_SAMPLED = 'service, traces on, 1 in 10 sampled';
 /** The share of requests the third service samples (parentbased_traceidratio). */
 export const SAMPLED_RATIO = 0.1;
 
-export interface TracingRunResult {
-  startedAt: string;
-  finishedAt: string;
-  machine: Machine;
-  revision: string;
+export interface TracingRunResult extends RunStamp {
   options: ComparedWith & { people: number };
-  loadAverage: { start: number; end: number };
   /** Span batches the sink received, and their bytes: the spans did go out. */
   sink: { batches: number; bytes: number };
   comparison: Comparison[];
@@ -46,48 +38,30 @@ export interface TracingRunResult {
 }
 
 export async function runTracingBench(options: BenchOptions, log: (line: string) => void): Promise<TracingRunResult> {
-  if (!options.postgres) throw new Error('--tracing measures the service on PostgreSQL: it cannot run with --no-postgres');
-  const startedAt = new Date().toISOString();
-  const machine = describeMachine();
-  if (machine.pinning) pinSelf(machine.pinning.loadCpu);
-  const cpu = machine.pinning?.targetCpu;
-  const { databaseUrl, people, companies, seed } = options.postgres;
+  const run = beginRun();
+  const { databaseUrl, people, companies, seed } = options.postgres!;
   const info = await ensureDataset({ engine: 'postgres', databaseUrl }, { scale: scaleFor(people, { companies, seed }), rebuild: options.rebuild, log });
   const sink = await startSpanSink();
   const running: Running[] = [];
   const db = await openDatabase({ databaseUrl, poolMax: 2 });
   try {
     await prewarm(db);
-    const oneLarge = info.credentials.find((c) => c.key === 'oneLarge')!;
-    const held = (await findActiveCredential(db, hashToken(oneLarge.token)))!;
-    const samples = await drawSamples(db, oneLarge.companies, { count: options.samples, seed: info.scale.seed });
-    const ready = { companyId: oneLarge.companies[0]!, token: oneLarge.token };
-    const off = serviceTarget(TRACES_OFF, { databaseUrl }, ready);
-    const on = serviceTarget(TRACES_ON, { databaseUrl }, ready, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
-    const sampled = serviceTarget(TRACES_SAMPLED, { databaseUrl }, ready, {
-      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
-      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-      OTEL_TRACES_SAMPLER_ARG: String(SAMPLED_RATIO),
-    });
-    const config = loadConfig(childEnv(off.env));
-    const scenarios = sideBySideScenarios([TRACES_ON, TRACES_SAMPLED, TRACES_OFF], { ...ready, kinds: ['getPerson'], samples, held, config });
-    const services = await startServices([off, on, sampled], cpu, running, log);
-    const loadAtStart = os.loadavg()[0]!;
-    const comparison = await compareSideBySide(services, scenarios, options, log);
+    const asked = await askAs(db, info, 'oneLarge', options.samples);
+    const ready = helloAs(asked.credential);
+    const exporting = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url };
+    const sampler = { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: String(SAMPLED_RATIO) };
+    const specs = [
+      serviceTarget(TRACES_ON, { databaseUrl }, ready, exporting),
+      serviceTarget(TRACES_SAMPLED, { databaseUrl }, ready, { ...exporting, ...sampler }),
+      serviceTarget(TRACES_OFF, { databaseUrl }, ready),
+    ];
+    const config = loadConfig(childEnv(specs[2]!.env));
+    run.measuring();
+    const { comparison } = await compareSideBySide(specs, ['getPerson'], { ...asked, config }, { options, cpu: run.cpu, running, log });
     await Promise.all(running.splice(0).map((r) => r.stop()));
-    const spanFloorUs = await measureSpanFloor(cpu, sink.url);
+    const spanFloorUs = await measureSpanFloor(run.cpu, sink.url);
     log(`one span alone, made and exported: ${round(spanFloorUs, 2)} µs of CPU per request`);
-    return {
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      machine,
-      revision: gitCommit(),
-      options: { ...comparedWith(options), people },
-      loadAverage: { start: round(loadAtStart, 2), end: round(os.loadavg()[0]!, 2) },
-      sink: sink.received,
-      comparison,
-      spanFloorUs,
-    };
+    return { ...run.stamp(), options: { ...comparedWith(options), people }, sink: sink.received, comparison, spanFloorUs };
   } finally {
     await Promise.all(running.map((r) => r.stop()));
     await db.close();
