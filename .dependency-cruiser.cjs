@@ -15,10 +15,11 @@ const serverExcept = (allowed) => ({ path: '^server/', pathNot: allowed });
  * configuration, the domain (its rules and types), the contract as the server reads it,
  * the demo data and the one dataset generator (the demo's, the bench's and the tests'),
  * the import's entry points (index.ts, records.ts, and storedRows.ts for the bench's
- * floors), and of db/ the engines' interface and opening, migrations, the stores, the
- * person query (the bench's direct-SQL reference), and the replicas' router. Everything
- * else (db/import/, db/derived/, importing/'s steps, http/ but the Redoc files, the
- * composition roots) is the server's own: reached through these, or not at all.
+ * floors), tracing's opening (the bench's span floor), and of db/ the engines' interface
+ * and opening, migrations, the stores, the person and employee queries (the bench's
+ * direct-SQL reference), and the replicas' router. Everything else (db/import/,
+ * db/derived/, importing/'s steps, http/ but the Redoc files, the composition roots) is
+ * the server's own: reached through these, or not at all.
  */
 const SERVER_PUBLIC = [
   'config\\.ts$',
@@ -31,9 +32,9 @@ const SERVER_PUBLIC = [
   'db/schema/(migrate|structure)\\.ts$',
   'db/stores/',
   'db/persons/persons\\.ts$',
-  // The employee search's query, plan and statement: the bench's direct-SQL reference and its EXPLAIN.
-  'db/persons/(employeeQueries|employeesPlan|statements)\\.ts$',
-  'db/replicas/(readRouting|walPosition)\\.ts$',
+  // The employee search's query: the bench's direct-SQL reference.
+  'db/persons/employeeQueries\\.ts$',
+  'db/replicas/readRouting\\.ts$',
   // The responses the bench's bare-handler floor sends, as the service shapes them.
   'operations/(personResponses|searchEmployees)\\.ts$',
   'http/(docs|redoc-logo)\\.ts$',

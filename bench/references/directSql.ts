@@ -10,6 +10,7 @@ import { SqlEmployeeQueries } from '../../server/db/persons/employeeQueries.js';
 import { findPersons } from '../../server/db/persons/persons.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
 import { sampleRss } from '../cpu.js';
+import type { Measured } from '../loadHttp.js';
 import type { EmployeeAsk } from '../scenarios.js';
 import { percentile } from '../stats.js';
 
@@ -21,16 +22,7 @@ export interface DirectRun {
   durationMs: number;
 }
 
-export interface DirectResult {
-  type: 'result';
-  requests: number;
-  errors: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-  rssPeakMb?: number;
-  firstError?: string;
-}
+export type DirectResult = { type: 'result' } & Pick<Measured, 'requests' | 'errors' | 'seconds' | 'p50' | 'p99' | 'rssPeakMb' | 'firstError'>;
 
 async function main(): Promise<void> {
   const db = await openDatabase(loadConfig(process.env));

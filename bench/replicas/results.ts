@@ -1,5 +1,6 @@
 // What a replica run measured (run.ts writes it, report.ts reads it): the figures kept in
 // replicas.json, and the names of the two services compared.
+import type { Measured } from '../loadHttp.js';
 import type { RunStamp } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import type { ComparedWith, Comparison } from '../sideBySide.js';
@@ -35,10 +36,4 @@ export interface ChangeUnderLoad {
   reads: Record<string, number>;
 }
 
-export interface LoadFigures {
-  requests: number;
-  seconds: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-}
+export type LoadFigures = Pick<Measured, 'requests' | 'seconds' | 'p50' | 'p99' | 'non2xx'>;
