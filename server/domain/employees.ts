@@ -23,3 +23,11 @@ export interface EmployeePage {
 export function employeeSearchFilter(request: SearchEmployeesRequest, credential: Credential, options: PersonQueryOptions): EmployeeFilter {
   return { ...searchScope(request, credential, options), ...filterValues(employeeFilters, request, options) };
 }
+
+const employeeFilterNames = Object.keys(employeeFilters) as (keyof typeof employeeFilters)[];
+
+/** The phone of a search that sets it and no other filter: an exact lookup, which many callers' can share a statement. */
+export function phoneLookupOf(filter: EmployeeFilter): string | undefined {
+  const set = employeeFilterNames.filter((name) => filter[name] !== undefined);
+  return set.length === 1 && set[0] === 'phone' ? filter.phone : undefined;
+}

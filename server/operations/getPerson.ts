@@ -1,12 +1,12 @@
 // GET /v1/persons/{personId} (draft): the person query of search on one person id, so the
 // two operations cannot disagree about what a credential may see. Where the audit entry
 // is not written by the query itself, the lookups of one event-loop turn share a statement
-// (personLookups.ts; the same answers, tests/persons/personsByKey.test.ts).
+// (exactLookups.ts; the same answers, tests/persons/personsByKey.test.ts).
 import type { AccessAudit } from '../domain/accessAudit.js';
 import type { PersonQueries } from '../domain/personQueries.js';
 import type { PersonPage, PersonQueryOptions } from '../domain/persons.js';
 import { ApiError } from '../errors.js';
-import type { PersonLookups } from './personLookups.js';
+import type { PersonLookups } from './exactLookups.js';
 import { getPersonResponseJson } from './personResponses.js';
 import { type OperationHandler, type OperationInput, PERSONAL_DATA_HEADERS } from './types.js';
 

@@ -3,12 +3,12 @@
 // read through the domain's PersonQueries and EmployeeQueries, which app.ts wires to the
 // database.
 import type { AccessAudit } from '../domain/accessAudit.js';
-import type { EmployeeQueries } from '../domain/employeeQueries.js';
+import type { EmployeeAnswer, EmployeeQueries } from '../domain/employeeQueries.js';
 import type { PersonQueries } from '../domain/personQueries.js';
 import type { PersonQueryOptions } from '../domain/persons.js';
+import { ExactLookups } from './exactLookups.js';
 import { getPerson } from './getPerson.js';
 import { hello } from './hello.js';
-import { PersonLookups } from './personLookups.js';
 import { searchEmployees } from './searchEmployees.js';
 import { searchPersons } from './searchPersons.js';
 import type { OperationHandler, OperationId } from './types.js';
@@ -20,11 +20,13 @@ export function createOperations(
   options: PersonQueryOptions,
 ): Record<OperationId, OperationHandler> {
   // Exact lookups share statements, unless each must write its own audit entry.
-  const lookups = audit.inStatement ? undefined : new PersonLookups(persons);
+  const shared = !audit.inStatement;
+  const lookups = shared ? new ExactLookups(persons.findPagesByKey.bind(persons)) : undefined;
+  const employeeLookups = shared ? new ExactLookups<'phone', EmployeeAnswer>((filter, _phone, asks) => employees.findPagesByPhone(filter, asks)) : undefined;
   return {
     hello,
     searchPersons: searchPersons(persons, audit, lookups, options),
     getPerson: getPerson(persons, audit, lookups, options),
-    searchEmployees: searchEmployees(employees, audit, options),
+    searchEmployees: searchEmployees(employees, audit, employeeLookups, options),
   };
 }

@@ -1,11 +1,11 @@
 // POST /v1/persons/search (draft). A search by a phone or a person id alone is an exact
 // lookup: where the audit entry is not written by the query itself, it shares a statement
-// with the other lookups of its event-loop turn (personLookups.ts; the same answers as the
+// with the other lookups of its event-loop turn (exactLookups.ts; the same answers as the
 // person query's, tests/persons/personsByKey.test.ts).
 import type { AccessAudit } from '../domain/accessAudit.js';
 import { lookupKeyOf, type PersonQueries } from '../domain/personQueries.js';
 import { type PersonFilter, type PersonPage, type PersonQueryOptions, type SearchRequest, searchFilter } from '../domain/persons.js';
-import type { PersonLookups } from './personLookups.js';
+import type { PersonLookups } from './exactLookups.js';
 import { searchPersonsResponseJson } from './personResponses.js';
 import { type OperationHandler, PERSONAL_DATA_HEADERS } from './types.js';
 

@@ -3,7 +3,7 @@
 // each filter adds (in declared order, names passed as literal LIKE patterns), and what it
 // carries through. The SQL each shape sends is held by tests/persons/personSql.test.ts.
 import { describe, expect, it } from 'vitest';
-import { employeesPlan } from '../../server/db/persons/employeesPlan.js';
+import { employeesByPhonePlan, employeesPlan } from '../../server/db/persons/employeesPlan.js';
 import { conditionParameters } from '../../server/db/persons/sqlParts.js';
 import type { EmployeeFilter } from '../../server/domain/employees.js';
 
@@ -29,6 +29,19 @@ describe('the employees plan', () => {
     expect(employeesPlan({ ...base, authorizedCompanies: ['acme-corp'], phone }).authorization).toEqual({ form: 'companies', companies: ['acme-corp'] });
     expect(employeesPlan({ ...base, phone }).authorization).toEqual({ form: 'companies', companies: ['acme-corp', 'globex'] });
     expect(employeesPlan({ ...base, inlineCompaniesMax: 1, phone }).authorization).toEqual({ form: 'company set', credentialId: base.credentialId });
+  });
+
+  it('plans many phone searches as one, authorized as a phone search alone is, carrying the asks, systems and read position', () => {
+    const asks = [{ value: '+14155550132', limit: 50, offset: 0 }];
+    const one = { ...base, authorizedCompanies: ['acme-corp'], externalIdSystems: ['hr'], readPosition: 3n };
+    expect(employeesByPhonePlan(one, asks)).toEqual({
+      kind: 'employees by phone',
+      authorization: { form: 'companies', companies: ['acme-corp'] },
+      asks,
+      externalIdSystems: ['hr'],
+      readPosition: 3n,
+    });
+    expect(employeesByPhonePlan({ ...base, inlineCompaniesMax: 1 }, asks).authorization).toEqual({ form: 'company set', credentialId: base.credentialId });
   });
 
   it('adds one condition per set filter, in declared order, a name passed as a literal pattern', () => {

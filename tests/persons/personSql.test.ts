@@ -191,3 +191,27 @@ describe('the employees query sends', () => {
     });
   }
 });
+
+describe('the employees phone lookups send', () => {
+  const asks = [
+    { value: '+14155550132', limit: 50, offset: 0 },
+    { value: '+12125550199', limit: 1, offset: 3 },
+  ];
+  for (const [form, n] of [
+    ['one-company', 1],
+    ['inline', 3],
+    ['joined', 5],
+  ] as const) {
+    it(`phone-${form}`, async () => {
+      const { db, sent } = recorder({ as_of: '', ask: null });
+      await new SqlEmployeeQueries(db).findPagesByPhone({ credentialId: CREDENTIAL, authorizedCompanies: companies(n), inlineCompaniesMax: 3 }, asks);
+      await expect(sent()).toMatchFileSnapshot(`golden/employeesByPhone/phone-${form}.sql`);
+    });
+  }
+  it('systems-and-read-position', async () => {
+    const { db, sent } = recorder({ as_of: '', ask: null });
+    const scope = { credentialId: CREDENTIAL, authorizedCompanies: companies(2), inlineCompaniesMax: 3, externalIdSystems: ['hr'], readPosition: 7n };
+    await new SqlEmployeeQueries(db).findPagesByPhone(scope, asks);
+    await expect(sent()).toMatchFileSnapshot('golden/employeesByPhone/systems-and-read-position.sql');
+  });
+});

@@ -11,7 +11,7 @@ import { insertCredential } from '../../server/db/stores/credentials.js';
 import { type LookupKey, lookupKeyOf, type PageAsk } from '../../server/domain/personQueries.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
-import { PersonLookups } from '../../server/operations/personLookups.js';
+import { ExactLookups, type PersonLookups } from '../../server/operations/exactLookups.js';
 import { ids, smallDataset } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
@@ -79,7 +79,7 @@ describe.each(engines)('exact lookups, many at once, on %s', (engine) => {
   });
 
   it('gives each caller of one turn its own answer, at one asOf', async () => {
-    const lookups = new PersonLookups(new SqlPersonQueries(database.db));
+    const lookups: PersonLookups = personLookups(database);
     const two = { credentialId: sets.two!, authorizedCompanies: companyLists.two!, inlineCompaniesMax: 50 };
     const one = { credentialId: sets.one!, authorizedCompanies: companyLists.one!, inlineCompaniesMax: 50 };
     const all = { credentialId: sets.all!, authorizedCompanies: companyLists.all!, inlineCompaniesMax: 50 };
@@ -105,10 +105,15 @@ describe.each(engines)('exact lookups, many at once, on %s', (engine) => {
   });
 
   it('answers every caller when one turn holds more lookups than a statement takes', async () => {
-    const lookups = new PersonLookups(new SqlPersonQueries(database.db));
+    const lookups: PersonLookups = personLookups(database);
     const two = { credentialId: sets.two!, authorizedCompanies: companyLists.two!, inlineCompaniesMax: 50 };
     const asking = Array.from({ length: 150 }, (_, i) => [ids.emile, ids.ana, ids.hidden][i % 3]!);
     const answers = await Promise.all(asking.map((value) => lookups.lookUp(two, 'personId', { value, limit: 1, offset: 0 })));
     expect(answers.map((a) => a.persons[0]?.id)).toEqual(asking.map((id) => (id === ids.hidden ? undefined : id)));
   });
 });
+
+function personLookups(database: ThrowawayDatabase): PersonLookups {
+  const persons = new SqlPersonQueries(database.db);
+  return new ExactLookups(persons.findPagesByKey.bind(persons));
+}

@@ -15,6 +15,7 @@ import type { AuditInStatement } from '../../domain/accessAudit.js';
 import type { EmployeeFilter } from '../../domain/employees.js';
 import { employeeFilters } from '../../domain/employment.js';
 import type { FilterRule } from '../../domain/fields.js';
+import type { PageAsk, PersonsByKeyFilter } from '../../domain/personQueries.js';
 import { type Authorization, authorization, type Condition } from './plans.js';
 
 export interface EmployeesPlan {
@@ -31,17 +32,22 @@ export interface EmployeesPlan {
   readPosition?: bigint;
 }
 
+/** Many searches by a phone alone in one statement (operations/exactLookups.ts), each answered as the employees plan answers it alone. */
+export interface EmployeesByPhonePlan {
+  kind: 'employees by phone';
+  authorization: Authorization;
+  asks: readonly PageAsk[];
+  externalIdSystems?: readonly string[];
+  readPosition?: bigint;
+}
+
 const declared = Object.entries(employeeFilters) as [keyof typeof employeeFilters, FilterRule][];
 
 /** How `filter`'s page is read. */
 export function employeesPlan(filter: EmployeeFilter, audit?: AuditInStatement): EmployeesPlan {
-  const inline = filter.authorizedCompanies.length <= filter.inlineCompaniesMax;
-  const byPhone = filter.phone !== undefined && inline;
   return {
     kind: 'employees',
-    authorization: byPhone
-      ? { form: 'companies', companies: filter.authorizedCompanies }
-      : authorization(filter.authorizedCompanies, inline, filter.credentialId),
+    authorization: filter.phone !== undefined ? byPhone(filter) : authorization(filter.authorizedCompanies, inlined(filter), filter.credentialId),
     conditions: declared.flatMap(([name, rule]): Condition[] => {
       const value = filter[name];
       return value === undefined ? [] : [{ kind: 'filter', name, rule, value }];
@@ -52,4 +58,16 @@ export function employeesPlan(filter: EmployeeFilter, audit?: AuditInStatement):
     audit,
     readPosition: filter.readPosition,
   };
+}
+
+/** How the asks of one credential's phone searches are read together. */
+export function employeesByPhonePlan(scope: PersonsByKeyFilter, asks: readonly PageAsk[]): EmployeesByPhonePlan {
+  return { kind: 'employees by phone', authorization: byPhone(scope), asks, externalIdSystems: scope.externalIdSystems, readPosition: scope.readPosition };
+}
+
+const inlined = (scope: PersonsByKeyFilter) => scope.authorizedCompanies.length <= scope.inlineCompaniesMax;
+
+/** A phone search's authorization: inline companies always as an array (see the header), many through the company set. */
+function byPhone(scope: PersonsByKeyFilter): Authorization {
+  return inlined(scope) ? { form: 'companies', companies: scope.authorizedCompanies } : authorization(scope.authorizedCompanies, false, scope.credentialId);
 }

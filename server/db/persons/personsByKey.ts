@@ -1,7 +1,7 @@
 // Many exact lookups in one statement, beside the person query (persons.ts): the Get person
 // lookups and the searches by a phone or a person id alone that one credential's company
 // set makes in the same event-loop turn share a round trip, a plan and a driver parse
-// (server/operations/personLookups.ts). Each ask's answer is what findPersons gives for
+// (server/operations/exactLookups.ts). Each ask's answer is what findPersons gives for
 // that key alone with the ask's page: the exact total, and the page's people with every
 // authorized employment and its source records. The plan is plans.ts PersonsByKeyPlan, its
 // SQL personsByKeySql.ts; tests/persons/personsByKey.test.ts holds the two queries to the

@@ -1,0 +1,75 @@
+// The phone searches' plan (employeesPlan.ts EmployeesByPhonePlan) as their one SQL
+// statement: each ask answered as the employees query answers its phone alone, with its
+// own page and exact total, from one snapshot. tests/persons/personSql.test.ts holds the
+// text of every shape.
+import { employeeFilters } from '../../domain/employment.js';
+import type { EmployeesByPhonePlan } from './employeesPlan.js';
+import { filterCondition } from './personFilters.js';
+import { AS_OF, employeeJson, iso } from './personJson.js';
+import {
+  authorizationParameter,
+  authorizedCondition,
+  companySetJoin,
+  type Parameters,
+  type Placeholders,
+  placeholdersOf,
+  type Statement,
+  statement,
+  systemsParameters,
+  systemsPlaceholder,
+} from './sqlParts.js';
+
+// (A difference, not a sum: an offset may be as large as 2^53.)
+const ON_PAGE = 'r.n > r.page_offset AND r.n - r.page_offset <= r.page_limit';
+
+/** The phone searches' statement for this plan. */
+export function employeesByPhoneStatement(plan: EmployeesByPhonePlan): Statement {
+  const parameters: Parameters = [
+    authorizationParameter(plan.authorization),
+    ['values', plan.asks.map((a) => a.value)],
+    ['limits', plan.asks.map((a) => a.limit)],
+    ['offsets', plan.asks.map((a) => a.offset)],
+    ...systemsParameters(plan),
+  ];
+  const $ = placeholdersOf(parameters);
+  // One shape per form of authorization, whatever the asks: planned once per connection.
+  return statement(askedRows(plan, $), parameters, { prepared: true, after: plan.readPosition });
+}
+
+/**
+ * Each ask's unlinked employments, found by the phone index, one ask at a time: the fence
+ * (OFFSET 0) keeps the planner from joining the asks to a scan of a whole company.
+ */
+function matching({ authorization }: EmployeesByPhonePlan): string {
+  const joined = authorization.form === 'company set';
+  return `CROSS JOIN LATERAL (
+                 SELECT e.created_at, e.id
+                   FROM employees e${joined ? ` ${companySetJoin('cc')}` : ''}
+                  WHERE e.person_id IS NULL AND ${filterCondition(employeeFilters.phone, 'a.value')}${joined ? '' : ` AND ${authorizedCondition(authorization)}`}
+                 OFFSET 0
+               ) m`;
+}
+
+/**
+ * Per ask: its matches counted and numbered in response order (the employment's created
+ * time, then its id); a row comes back for each employment on the page, and one more (the
+ * first match, with no employment) where the page holds none but the total is not zero.
+ */
+function askedRows(plan: EmployeesByPhonePlan, $: Placeholders): string {
+  return `SELECT ${iso(AS_OF)} AS as_of, found.ask, found.total, found.employee_id, found.employee
+       FROM (SELECT 1) AS always
+       LEFT JOIN (
+         SELECT r.ask, r.n, r.total, r.id::text AS employee_id,
+                CASE WHEN ${ON_PAGE} THEN ${employeeJson('e', systemsPlaceholder(plan, $))}::text END AS employee
+           FROM (
+             SELECT a.ask, a.page_limit, a.page_offset, m.created_at, m.id,
+                    count(*) OVER (PARTITION BY a.ask) AS total,
+                    row_number() OVER (PARTITION BY a.ask ORDER BY m.created_at, m.id) AS n
+               FROM unnest(${$('values')}::text[], ${$('limits')}::int8[], ${$('offsets')}::int8[]) WITH ORDINALITY AS a(value, page_limit, page_offset, ask)
+               ${matching(plan)}
+           ) r
+           LEFT JOIN employees e ON e.id = r.id AND ${ON_PAGE}
+          WHERE ${ON_PAGE} OR r.n = 1
+       ) AS found ON true
+      ORDER BY found.ask, found.n`;
+}
