@@ -7,9 +7,12 @@ import type { EmployeesByPhonePlan } from './employeesPlan.js';
 import { filterCondition } from './personFilters.js';
 import { AS_OF, employeeJson, iso } from './personJson.js';
 import {
+  askParameters,
+  asksUnnested,
   authorizationParameter,
   authorizedCondition,
   companySetJoin,
+  ON_ASKED_PAGE,
   type Parameters,
   type Placeholders,
   placeholdersOf,
@@ -19,18 +22,9 @@ import {
   systemsPlaceholder,
 } from './sqlParts.js';
 
-// (A difference, not a sum: an offset may be as large as 2^53.)
-const ON_PAGE = 'r.n > r.page_offset AND r.n - r.page_offset <= r.page_limit';
-
 /** The phone searches' statement for this plan. */
 export function employeesByPhoneStatement(plan: EmployeesByPhonePlan): Statement {
-  const parameters: Parameters = [
-    authorizationParameter(plan.authorization),
-    ['values', plan.asks.map((a) => a.value)],
-    ['limits', plan.asks.map((a) => a.limit)],
-    ['offsets', plan.asks.map((a) => a.offset)],
-    ...systemsParameters(plan),
-  ];
+  const parameters: Parameters = [authorizationParameter(plan.authorization), ...askParameters(plan.asks), ...systemsParameters(plan)];
   const $ = placeholdersOf(parameters);
   // One shape per form of authorization, whatever the asks: planned once per connection.
   return statement(askedRows(plan, $), parameters, { prepared: true, after: plan.readPosition });
@@ -60,16 +54,16 @@ function askedRows(plan: EmployeesByPhonePlan, $: Placeholders): string {
        FROM (SELECT 1) AS always
        LEFT JOIN (
          SELECT r.ask, r.n, r.total, r.id::text AS employee_id,
-                CASE WHEN ${ON_PAGE} THEN ${employeeJson('e', systemsPlaceholder(plan, $))}::text END AS employee
+                CASE WHEN ${ON_ASKED_PAGE} THEN ${employeeJson('e', systemsPlaceholder(plan, $))}::text END AS employee
            FROM (
              SELECT a.ask, a.page_limit, a.page_offset, m.created_at, m.id,
                     count(*) OVER (PARTITION BY a.ask) AS total,
                     row_number() OVER (PARTITION BY a.ask ORDER BY m.created_at, m.id) AS n
-               FROM unnest(${$('values')}::text[], ${$('limits')}::int8[], ${$('offsets')}::int8[]) WITH ORDINALITY AS a(value, page_limit, page_offset, ask)
+               FROM ${asksUnnested($)}
                ${matching(plan)}
            ) r
-           LEFT JOIN employees e ON e.id = r.id AND ${ON_PAGE}
-          WHERE ${ON_PAGE} OR r.n = 1
+           LEFT JOIN employees e ON e.id = r.id AND ${ON_ASKED_PAGE}
+          WHERE ${ON_ASKED_PAGE} OR r.n = 1
        ) AS found ON true
       ORDER BY found.ask, found.n`;
 }

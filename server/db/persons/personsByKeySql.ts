@@ -6,9 +6,12 @@ import { filterCondition } from './personFilters.js';
 import { AS_OF, employeeJson, iso } from './personJson.js';
 import type { PersonsByKeyPlan } from './plans.js';
 import {
+  askParameters,
+  asksUnnested,
   authorizationParameter,
   authorizedCondition,
   companySetJoin,
+  ON_ASKED_PAGE,
   type Parameters,
   type Placeholders,
   pageEmployees,
@@ -19,18 +22,9 @@ import {
   systemsPlaceholder,
 } from './sqlParts.js';
 
-// (A difference, not a sum: an offset may be as large as 2^53.)
-const ON_PAGE = 'r.n > r.page_offset AND r.n - r.page_offset <= r.page_limit';
-
 /** The exact lookups' statement for this plan. */
 export function personsByKeyStatement(plan: PersonsByKeyPlan): Statement {
-  const parameters: Parameters = [
-    authorizationParameter(plan.authorization),
-    ['values', plan.asks.map((a) => a.value)],
-    ['limits', plan.asks.map((a) => a.limit)],
-    ['offsets', plan.asks.map((a) => a.offset)],
-    ...systemsParameters(plan),
-  ];
+  const parameters: Parameters = [authorizationParameter(plan.authorization), ...askParameters(plan.asks), ...systemsParameters(plan)];
   const $ = placeholdersOf(parameters);
   // One shape per key and form of authorization, whatever the asks: planned once per connection.
   return statement(askedRows(plan, $), parameters, { prepared: true, after: plan.readPosition });
@@ -62,7 +56,7 @@ function askedRows(plan: PersonsByKeyPlan, $: Placeholders): string {
        FROM (SELECT 1) AS always
        LEFT JOIN (
          SELECT r.ask, r.n, r.total, r.id::text AS person_id,
-                CASE WHEN ${ON_PAGE} THEN
+                CASE WHEN ${ON_ASKED_PAGE} THEN
                   json_build_object('id', r.id, 'employments', p.employments, 'createdAt', ${iso('r.created_at')}, 'updatedAt', p.updated_at)::text
                 END AS person
            FROM (
@@ -70,16 +64,16 @@ function askedRows(plan: PersonsByKeyPlan, $: Placeholders): string {
                     row_number() OVER (PARTITION BY m.ask ORDER BY m.created_at, m.id) AS n
                FROM (
                  SELECT DISTINCT a.ask, a.page_limit, a.page_offset, e.person_created_at AS created_at, e.person_id AS id
-                   FROM unnest(${$('values')}::text[], ${$('limits')}::int8[], ${$('offsets')}::int8[]) WITH ORDINALITY AS a(value, page_limit, page_offset, ask)
+                   FROM ${asksUnnested($)}
                    ${matching(plan)}
                ) m
            ) r
            LEFT JOIN LATERAL (
              SELECT json_agg(${employeeJson('e', systems)} ORDER BY e.created_at, e.id) AS employments,
                     ${iso('max(e.person_updated_at)')} AS updated_at
-               FROM ${pageEmployees(plan.authorization, 'r.id')} AND ${ON_PAGE}
+               FROM ${pageEmployees(plan.authorization, 'r.id')} AND ${ON_ASKED_PAGE}
            ) p ON true
-          WHERE ${ON_PAGE} OR r.n = 1
+          WHERE ${ON_ASKED_PAGE} OR r.n = 1
        ) AS found ON true
       ORDER BY found.ask, found.n`;
 }

@@ -4,6 +4,7 @@
 // on a matching employment `e`; the page's cut; the external ids shown; and the access
 // audit entry a statement writes itself.
 import type { AuditInStatement } from '../../domain/accessAudit.js';
+import type { PageAsk } from '../../domain/personQueries.js';
 import type { QueryOptions } from '../engines/database.js';
 import { filterCondition, filterParameter } from './personFilters.js';
 import { AS_OF } from './personJson.js';
@@ -117,6 +118,20 @@ export const pageParameters = (plan: { limit: number; offset: number }): Paramet
 
 /** The page's cut of rows in response order. */
 export const pageCut = ($: Placeholders) => `LIMIT ${$('limit')} OFFSET ${$('offset')}`;
+
+/** Many lookups' asks (a key's value and a page each), as parallel arrays the statement unnests with their ordinality. */
+export const askParameters = (asks: readonly PageAsk[]): Parameters => [
+  ['values', asks.map((a) => a.value)],
+  ['limits', asks.map((a) => a.limit)],
+  ['offsets', asks.map((a) => a.offset)],
+];
+
+/** The asks as the FROM item `a(value, page_limit, page_offset, ask)`. */
+export const asksUnnested = ($: Placeholders) =>
+  `unnest(${$('values')}::text[], ${$('limits')}::int8[], ${$('offsets')}::int8[]) WITH ORDINALITY AS a(value, page_limit, page_offset, ask)`;
+
+/** Whether a lookup's numbered match `r` is on its ask's page. (A difference, not a sum: an offset may be as large as 2^53.) */
+export const ON_ASKED_PAGE = 'r.n > r.page_offset AND r.n - r.page_offset <= r.page_limit';
 
 /** The parameter of the external systems whose ids the answer shows, if it does not show all. */
 export const systemsParameters = (plan: { externalIdSystems?: readonly string[] }): Parameters =>
