@@ -137,7 +137,7 @@ export function credentialArguments(): void {
       [['set-expiry', id, 'tomorrow'], /<when>: "tomorrow" is neither an RFC 3339 instant with an offset .* nor a duration from now/],
       [['create', 'x', 'acme-corp', '--expires', '2027-01-01'], /--expires: "2027-01-01" is neither an RFC 3339 instant/],
       [['grant', id, 'acme-corp', '--overlap', '1h'], /--overlap belongs to rotate/],
-      [['rotate', id, '--overlp', '1h'], /Unknown option '--overlp'/],
+      [['rotate', id, '--overlp', '1h'], /^unknown option --overlp\nusage: npm run credentials/],
       [['grant', id], /^usage: npm run credentials -- <command>/],
       [['delete', id], /^usage: npm run credentials -- <command>/],
       [['rotate', 'not-a-credential'], /^credential id must be a UUID, as npm run credentials -- list shows it; got "not-a-credential"\n$/],
