@@ -4,7 +4,7 @@ import { loadConfig } from '../config.js';
 import { type AuditPeriod, type AuditRecord, auditOfCredential, auditOfEmployee, auditOfPerson } from '../db/stores/accessAudit.js';
 import { parseInstant } from '../domain/durations.js';
 import { canonicalUuid } from '../domain/formats.js';
-import { fail, failOn, parseCommandLine } from './commandLine.js';
+import { commandOf, fail, failOn, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
 const usage = `usage: npm run access-audit -- person <personId> | employee <employeeId> | credential <credentialId> [--since <when>] [--until <when>] [--json]
@@ -18,8 +18,7 @@ Entries are kept AUDIT_RETENTION_DAYS.`;
 async function main(argv: string[]): Promise<void> {
   const parsed = parseCommandLine(argv, { since: { type: 'string' }, until: { type: 'string' }, json: { type: 'boolean', default: false } }, usage);
   const { values, positionals } = parsed;
-  const [subject, id, ...extra] = positionals;
-  if ((subject !== 'person' && subject !== 'employee' && subject !== 'credential') || !id || extra.length) fail(usage);
+  const [subject, [id]] = commandOf(positionals, { person: [1, 1], employee: [1, 1], credential: [1, 1] }, usage) as [string, [string]];
   if (!canonicalUuid(id)) fail(`${subject} id must be a UUID; got "${id}"`);
   const period: AuditPeriod = { since: instantOrFail('--since', values.since), until: instantOrFail('--until', values.until) };
 

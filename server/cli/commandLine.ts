@@ -41,3 +41,24 @@ function argumentProblem(error: Error & { code?: string }): string {
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${/'([^']+)'/.exec(error.message)?.[1] ?? error.message}`;
   return error.message;
 }
+
+/** A failure naming what is wrong with the command line in one line, then the usage. */
+export function failUsage(problem: string, usage: string): never {
+  fail(`${problem}\n${usage}`);
+}
+
+/**
+ * The positionals as a command (or subject) and its arguments, when the command is one of
+ * `arity`'s and takes that many (at least, at most); otherwise a failure saying which.
+ */
+export function commandOf(positionals: string[], arity: Record<string, readonly [number, number]>, usage: string): [string, string[]] {
+  const [command, ...rest] = positionals;
+  const known = Object.keys(arity).join(', ');
+  if (command === undefined) failUsage(`no command given (one of ${known})`, usage);
+  if (!Object.hasOwn(arity, command)) failUsage(`unknown command "${command}" (one of ${known})`, usage);
+  const [least, most] = arity[command]!;
+  const takes = (n: number) => `${n} argument${n === 1 ? '' : 's'}`;
+  if (rest.length < least) failUsage(`${command} takes ${least === most ? '' : 'at least '}${takes(least)}; got ${rest.length}`, usage);
+  if (rest.length > most) failUsage(`${command} takes ${least === most ? '' : 'at most '}${takes(most)}; unexpected "${rest[most]}"`, usage);
+  return [command, rest];
+}

@@ -6,7 +6,7 @@ import { type CredentialSummary, insertCredential, listCredentials, revokeCreden
 import { formatDuration, parseDuration, parseInstant } from '../domain/durations.js';
 import { canonicalUuid } from '../domain/formats.js';
 import { hashToken, newToken } from '../domain/tokens.js';
-import { fail, failOn, parseCommandLine } from './commandLine.js';
+import { commandOf, fail, failOn, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
 const usage = `usage: npm run credentials -- <command>
@@ -34,9 +34,7 @@ const arity: Record<string, [number, number]> = {
 async function main(argv: string[]): Promise<void> {
   const parsed = parseCommandLine(argv, { expires: { type: 'string' }, overlap: { type: 'string' } }, usage);
   const { values, positionals } = parsed;
-  const [command, ...rest] = positionals;
-  const [least, most] = (command && Object.hasOwn(arity, command) && arity[command]) || [];
-  if (least === undefined || rest.length < least || rest.length > most!) fail(usage);
+  const [command, rest] = commandOf(positionals, arity, usage);
   if (values.expires !== undefined && command !== 'create') fail(`--expires belongs to create (use set-expiry to change it)\n${usage}`);
   if (values.overlap !== undefined && command !== 'rotate') fail(`--overlap belongs to rotate\n${usage}`);
   // Inputs are checked before the database is opened: a typo costs nothing.

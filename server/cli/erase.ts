@@ -6,7 +6,7 @@ import { rewriteTablesWithPersonalData, tablesWithPersonalData } from '../db/sto
 import { companyIdPattern } from '../domain/fields.js';
 import { canonicalUuid } from '../domain/formats.js';
 import { type Erasure, ErasureRefused, eraseCompany, eraseEmployment, erasePerson } from '../privacy/erasure.js';
-import { fail, failOn, parseCommandLine } from './commandLine.js';
+import { commandOf, fail, failOn, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
 const usage = `usage: npm run erase -- <subject> <id> [--dry-run] [--json] | vacuum
@@ -25,9 +25,8 @@ const COMPANY_ID_PATTERN = new RegExp(companyIdPattern);
 async function main(argv: string[]): Promise<void> {
   const parsed = parseCommandLine(argv, { 'dry-run': { type: 'boolean', default: false }, json: { type: 'boolean', default: false } }, usage);
   const { values, positionals } = parsed;
-  const [subject, id, ...extra] = positionals;
-  if (subject === 'vacuum' && !id) return vacuum(values['dry-run'] || values.json);
-  if ((subject !== 'person' && subject !== 'company' && subject !== 'employment') || !id || extra.length) fail(usage);
+  const [subject, [id]] = commandOf(positionals, { person: [1, 1], company: [1, 1], employment: [1, 1], vacuum: [0, 0] }, usage);
+  if (subject === 'vacuum' || id === undefined) return vacuum(values['dry-run'] || values.json);
   // Checked before the database is opened: a typo costs nothing.
   if (subject === 'company' ? !COMPANY_ID_PATTERN.test(id) : !canonicalUuid(id)) {
     fail(subject === 'company' ? `not a company id: "${id}" (${COMPANY_ID_PATTERN.source})` : `${subject} id must be a UUID; got "${id}"`);

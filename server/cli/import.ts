@@ -6,6 +6,7 @@
 // deleted, up to --max-deletions percent of them. On rejection every problem is listed with
 // its line and nothing is written. --dry-run says what the file would do and writes
 // nothing. Progress goes to stderr; SIGINT or SIGTERM stops it, writing nothing.
+import { accessSync, constants, statSync } from 'node:fs';
 import { loadConfig } from '../config.js';
 import {
   IMPORT_SESSION_SETTINGS,
@@ -19,7 +20,7 @@ import {
 import { ProgressReport } from '../importing/progressReport.js';
 import { storedRecordTypes } from '../importing/records.js';
 import { DEFAULT_MAX_DELETIONS_PERCENT } from '../importing/snapshotGuard.js';
-import { fail, failOn, parseCommandLine } from './commandLine.js';
+import { fail, failOn, failUsage, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
 const usage = 'usage: import [--dry-run] <file.ndjson | file.json> [--snapshot COMPANY_ID]... [--max-deletions PERCENT]';
@@ -34,7 +35,9 @@ async function main(argv: string[]): Promise<void> {
     usage,
   );
   const [file, ...extra] = parsed.positionals;
-  if (!file || extra.length) fail(usage);
+  if (!file) failUsage('no file given', usage);
+  if (extra.length) failUsage(`one file at a time; unexpected "${extra[0]}"`, usage);
+  checkReadable(file);
   const maxDeletions = maxDeletionsPercent(parsed.values['max-deletions'], parsed.values.snapshot);
   const dryRun = parsed.values['dry-run'] === true;
   const config = loadConfig();
@@ -92,6 +95,19 @@ async function main(argv: string[]): Promise<void> {
     } else throw error;
   } finally {
     await db.close();
+  }
+}
+
+/** The file is there and readable, checked before any database is opened: a typo costs nothing. */
+function checkReadable(file: string): void {
+  try {
+    if (statSync(file).isDirectory()) fail(`${file} is a directory: name the file to import`);
+    accessSync(file, constants.R_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    fail(
+      code === 'ENOENT' ? `${file}: no such file` : code === 'EACCES' ? `${file}: not readable (permission denied)` : `${file}: ${(error as Error).message}`,
+    );
   }
 }
 

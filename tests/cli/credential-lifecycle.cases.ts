@@ -138,8 +138,8 @@ export function credentialArguments(): void {
       [['create', 'x', 'acme-corp', '--expires', '2027-01-01'], /--expires: "2027-01-01" is neither an RFC 3339 instant/],
       [['grant', id, 'acme-corp', '--overlap', '1h'], /--overlap belongs to rotate/],
       [['rotate', id, '--overlp', '1h'], /^unknown option --overlp\nusage: npm run credentials/],
-      [['grant', id], /^usage: npm run credentials -- <command>/],
-      [['delete', id], /^usage: npm run credentials -- <command>/],
+      [['grant', id], /^grant takes at least 2 arguments; got 1\nusage: npm run credentials -- <command>/],
+      [['delete', id], /^unknown command "delete" \(one of create, list, grant, revoke-company, rotate, set-expiry, revoke\)\nusage: /],
       [['rotate', 'not-a-credential'], /^credential id must be a UUID, as npm run credentials -- list shows it; got "not-a-credential"\n$/],
     ])(
       '%j exits 1: %s',

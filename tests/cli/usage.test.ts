@@ -1,7 +1,8 @@
 // How every operator command answers an operator asking how to call it, and one calling it
 // wrongly: --help prints the usage on stdout and exits 0 (doing nothing else); an unknown
-// option is named in one line before the usage, exit 1. No database is configured: neither
-// path may open one.
+// option, a missing or extra argument, or a file that cannot be read is named in one line
+// (before the usage where the usage helps), exit 1. No database is configured: none of these
+// may open one.
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../helpers/commands.js';
 
@@ -37,6 +38,22 @@ describe('operator commands asked for help or given an unknown option', () => {
       expect(wrong.stdout).toBe('');
     },
   );
+
+  it.concurrent.each([
+    ['erase', ['persn', 'x'], 'unknown command "persn" (one of person, company, employment, vacuum)'],
+    ['erase', ['person'], 'person takes 1 argument; got 0'],
+    ['erase', ['vacuum', 'now'], 'vacuum takes 0 arguments; unexpected "now"'],
+    ['accessAudit', [], 'no command given (one of person, employee, credential)'],
+    ['credentials', ['grant', '00000000-0000-4000-8000-0000000000ff'], 'grant takes at least 2 arguments; got 1'],
+    ['import', [], 'no file given'],
+    ['import', ['a.ndjson', 'b.ndjson'], 'one file at a time; unexpected "b.ndjson"'],
+    ['import', ['no-such-file.ndjson'], 'no-such-file.ndjson: no such file'],
+    ['import', ['tests'], 'tests is a directory: name the file to import'],
+  ])('%s %j says what is wrong in its first line, exit 1', async (script, args, problem) => {
+    const wrong = await cli(script, ...args);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.split('\n')[0]).toBe(problem);
+  });
 
   it('demo:export checks its numbers before writing anything', async () => {
     for (const args of [['abc'], ['0'], ['100001'], ['5', 'x'], ['5', '1', '2']]) {
