@@ -23,7 +23,12 @@ import { DEFAULT_MAX_DELETIONS_PERCENT } from '../importing/snapshotGuard.js';
 import { fail, failOn, failUsage, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
-const usage = 'usage: import [--dry-run] <file.ndjson | file.json> [--snapshot COMPANY_ID]... [--max-deletions PERCENT]';
+const usage = `usage: npm run import -- [--dry-run] <file.ndjson | file.json> [--snapshot COMPANY_ID]... [--max-deletions PERCENT]
+       (node dist/server/cli/import.js … in the image)
+  --dry-run                 check the file against the database and say what it would do; writes nothing
+  --snapshot COMPANY_ID     the file holds all of the company's employments: the others are deleted
+  --max-deletions PERCENT   with --snapshot: refuse to delete more than this share of a company's employments (default 20)
+The format: server/importing/FORMAT.md; exit codes and signals: docs/operating/import.md.`;
 
 /** Exit codes of a command stopped by a signal, as a shell reports one killed by it. */
 const signalExitCodes = { SIGINT: 130, SIGTERM: 143 } as const;

@@ -11,7 +11,7 @@ const cli = (script: string, ...args: string[]) => runCommand(script, args, noDa
 
 /** Each command's file under server/cli/, and how its usage begins. */
 const COMMANDS: [string, RegExp][] = [
-  ['import', /^usage: import /],
+  ['import', /^usage: npm run import -- /],
   ['credentials', /^usage: npm run credentials -- <command>/],
   ['erase', /^usage: /],
   ['accessAudit', /^usage: /],
