@@ -6,7 +6,24 @@ import { describeProblem } from './cli/problems.js';
 import { type Config, ConfigError, isLoopbackHost, loadConfig } from './config.js';
 import type { DemoLoad } from './demo/load.js';
 
+const usage = `usage: npm start   (node dist/server/main.js when built)
+The service takes no arguments: every setting is an environment variable (PORT, HOST,
+DATABASE_URL, PGLITE_DATA_DIR, APP_ENV…), each with its default in docs/operating/configuration.md.`;
+
+/** --help answered; any other argument refused, since the service would ignore it: `npm start -- --port 4000` serving on 3000 is a likely mistake. */
+function checkArguments(argv: string[]): void {
+  if (!argv.length) return;
+  if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  throw new ConfigError(
+    `unexpected argument "${argv[0]}": the service takes no arguments; set environment variables instead (PORT=4000 npm start), listed in docs/operating/configuration.md`,
+  );
+}
+
 async function main(): Promise<void> {
+  checkArguments(process.argv.slice(2));
   const config = loadConfig();
   const app = await createApp(config);
   const demo = await demoData(app, config);

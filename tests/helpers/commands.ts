@@ -18,8 +18,8 @@ export function runCommand(script: string, args: string[], env: NodeJS.ProcessEn
 }
 
 /** The service's entry point (server/main.ts) run to its exit: a start that is refused, and what it says. */
-export function runServiceToExit(env: NodeJS.ProcessEnv, timeoutMs = 90_000): Promise<CommandResult> {
-  return runSource('server/main.ts', [], { PORT: '0', ...env }, timeoutMs);
+export function runServiceToExit(env: NodeJS.ProcessEnv, timeoutMs = 90_000, args: string[] = []): Promise<CommandResult> {
+  return runSource('server/main.ts', args, { PORT: '0', ...env }, timeoutMs);
 }
 
 function runSource(file: string, args: string[], env: NodeJS.ProcessEnv, timeout?: number): Promise<CommandResult> {

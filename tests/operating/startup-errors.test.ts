@@ -46,6 +46,19 @@ describe.concurrent('a start refused for its configuration or database', () => {
     120_000,
   );
 
+  it('an argument (the service takes none): one line, exit 1; --help: the usage, exit 0', async () => {
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME };
+    const flag = await runServiceToExit(env, 90_000, ['--port', '4000']);
+    expect(flag.code).toBe(1);
+    expect(flag.stderr).toBe(
+      'configuration error: unexpected argument "--port": the service takes no arguments; set environment variables instead (PORT=4000 npm start), listed in docs/operating/configuration.md\n',
+    );
+    const help = await runServiceToExit(env, 90_000, ['--help']);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm start .*\nThe service takes no arguments/s);
+    expect(help.stdout).not.toContain('listening');
+  }, 120_000);
+
   // The local server trusts every password, so a refused one cannot be shown here; a role
   // that may not log in is refused the same way, at the same step, and not waited for.
   it.runIf(databaseUrl)(
