@@ -7,12 +7,23 @@ import { isUtf8 } from 'node:buffer';
 /** The UTF-8 encoding of U+FEFF: a byte-order mark when it starts a file (allowed, and skipped). */
 export const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
+/** Compressed files and archives by their magic bytes: each read as text would be hundreds of "not UTF-8" lines. */
+const COMPRESSED: [bytes: number[], what: string][] = [
+  [[0x1f, 0x8b], 'gzip-compressed (decompress it first: gunzip)'],
+  [[0x50, 0x4b, 0x03, 0x04], 'a ZIP archive (extract the file first: unzip)'],
+  [[0x42, 0x5a, 0x68], 'bzip2-compressed (decompress it first: bunzip2)'],
+  [[0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], 'xz-compressed (decompress it first: unxz)'],
+  [[0x28, 0xb5, 0x2f, 0xfd], 'zstd-compressed (decompress it first: unzstd)'],
+];
+
 /**
- * Why a file that starts with these bytes is not UTF-8 at all: another encoding's
- * byte-order mark, or the zero bytes of UTF-16 or UTF-32 text without one (a JSON file
- * starts with ASCII). Undefined when the start gives no such sign.
+ * Why a file that starts with these bytes is not UTF-8 text at all: compressed, another
+ * encoding's byte-order mark, or the zero bytes of UTF-16 or UTF-32 text without one (a
+ * JSON file starts with ASCII). Undefined when the start gives no such sign.
  */
 export function otherEncoding(start: Uint8Array): string | undefined {
+  const compressed = COMPRESSED.find(([magic]) => magic.every((byte, i) => start[i] === byte));
+  if (compressed) return `the file is ${compressed[1]}: the import reads NDJSON or a JSON array as UTF-8 text`;
   const [a, b, c, d] = start;
   if (a === 0x00 && b === 0x00 && c === 0xfe && d === 0xff) return 'UTF-32 BE byte-order mark: the file must be UTF-8';
   if (a === 0xff && b === 0xfe && c === 0x00 && d === 0x00) return 'UTF-32 LE byte-order mark: the file must be UTF-8';

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportParseError, ImportRejected, importFile } from '../../server/importing/index.js';
 import { MAX_LINE_BYTES } from '../../server/importing/read.js';
@@ -93,7 +94,7 @@ describe.each(engines)('import file text, on %s', (engine) => {
     });
   }
 
-  it('names another encoding by its byte-order mark, or by its zero bytes, before reading on', async () => {
+  it('names another encoding by its byte-order mark or its zero bytes, or a compressed file by its magic bytes, before reading on', async () => {
     const text = `${company('text-16', 'Émile')}\n`;
     const cases: [Buffer, string][] = [
       [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), 'line 1: UTF-16 LE byte-order mark: the file must be UTF-8'],
@@ -101,6 +102,11 @@ describe.each(engines)('import file text, on %s', (engine) => {
       [Buffer.from([0xff, 0xfe, 0, 0, 0x7b, 0, 0, 0]), 'line 1: UTF-32 LE byte-order mark: the file must be UTF-8'],
       [Buffer.from([0, 0, 0xfe, 0xff, 0, 0, 0, 0x7b]), 'line 1: UTF-32 BE byte-order mark: the file must be UTF-8'],
       [Buffer.from(text, 'utf16le'), 'line 1: zero bytes as in UTF-16 LE text without a byte-order mark: the file must be UTF-8'],
+      [gzipSync(text), 'line 1: the file is gzip-compressed (decompress it first: gunzip): the import reads NDJSON or a JSON array as UTF-8 text'],
+      [
+        Buffer.from('PK\x03\x04data.ndjson', 'latin1'),
+        'line 1: the file is a ZIP archive (extract the file first: unzip): the import reads NDJSON or a JSON array as UTF-8 text',
+      ],
     ];
     for (const [bytes, message] of cases) {
       const error = await rejection(write(bytes));
