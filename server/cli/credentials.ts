@@ -38,6 +38,7 @@ async function main(argv: string[]): Promise<void> {
   if (values.expires !== undefined && command !== 'create') fail(`--expires belongs to create (use set-expiry to change it)\n${usage}`);
   if (values.overlap !== undefined && command !== 'rotate') fail(`--overlap belongs to rotate\n${usage}`);
   // Inputs are checked before the database is opened: a typo costs nothing.
+  if (command === 'create' && !rest[0]!.trim()) fail('the name must not be empty: say who or what the credential is for');
   const expiresAt = values.expires === undefined ? null : instantOrFail('--expires', values.expires);
   const overlapMs = values.overlap === undefined ? 0 : durationOrFail('--overlap', values.overlap);
   if (overlapMs > MAX_OVERLAP_MS) fail(`--overlap may be at most 30d; got "${values.overlap}"`);
@@ -51,7 +52,8 @@ async function main(argv: string[]): Promise<void> {
   try {
     switch (command) {
       case 'create': {
-        const [name, ...companies] = rest as [string, ...string[]];
+        const [name, ...named] = rest as [string, ...string[]];
+        const companies = [...new Set(named)];
         if (expiresAt && expiresAt.getTime() <= Date.now()) fail('--expires must be in the future');
         const unknown = await unknownCompanies(db, companies);
         if (unknown.length) fail(`unknown companies: ${unknown.join(', ')} (import them first)`);

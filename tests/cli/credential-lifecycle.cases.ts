@@ -106,8 +106,14 @@ export function credentialLifecycle(engines: readonly Engine[]): void {
           expect(result.code, args.join(' ')).toBe(1);
           expect(result.stderr).toMatch(/^unknown credential \S+ \(npm run credentials -- list shows them\)\n$/);
         }
-        const created = await credentials('create', 'short-lived', 'acme-corp');
+        // A company named twice is granted once; nothing is left of a create that was refused.
+        const created = await credentials('create', 'short-lived', 'acme-corp', 'acme-corp');
+        expect(created.code, created.stderr).toBe(0);
+        expect(created.stdout).toContain('"short-lived" for acme-corp\n');
         const id = /created credential ([0-9a-f-]{36})/.exec(created.stdout)![1]!;
+        const refused = await credentials('create', 'refused', 'acme-corp', 'no-such-co');
+        expect(refused.code).toBe(1);
+        expect((await credentials('list')).stdout).not.toContain('refused');
         const unknownCompany = await credentials('revoke-company', id, 'acme-corp', 'no-such-co');
         expect(unknownCompany.code).toBe(1);
         expect(unknownCompany.stderr).toContain('unknown companies: no-such-co (import them first)');
@@ -140,6 +146,7 @@ export function credentialArguments(): void {
       [['rotate', id, '--overlp', '1h'], /^unknown option --overlp\nusage: npm run credentials/],
       [['grant', id], /^grant takes at least 2 arguments; got 1\nusage: npm run credentials -- <command>/],
       [['delete', id], /^unknown command "delete" \(one of create, list, grant, revoke-company, rotate, set-expiry, revoke\)\nusage: /],
+      [['create', '  ', 'acme-corp'], /^the name must not be empty: say who or what the credential is for\n$/],
       [['rotate', 'not-a-credential'], /^credential id must be a UUID, as npm run credentials -- list shows it; got "not-a-credential"\n$/],
     ])(
       '%j exits 1: %s',

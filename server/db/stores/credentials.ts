@@ -3,7 +3,7 @@
 // replaces (credential_companies), so a cached credential always reads one consistent set.
 import { randomUUID } from 'node:crypto';
 import type { ActiveCredentials, Credential } from '../../domain/credentials.js';
-import type { Queryable } from '../engines/database.js';
+import type { Database, Queryable } from '../engines/database.js';
 import { READ_POSITION, walPosition } from '../replicas/walPosition.js';
 
 /**
@@ -96,10 +96,20 @@ export async function lockCredential(tx: Queryable, id: string): Promise<(Creden
   return row;
 }
 
-export async function insertCredential(db: Queryable, name: string, tokenHash: Buffer, companies: string[], expiresAt: Date | null = null): Promise<string> {
+/** A new credential and its companies (each once), in one transaction: both are written, or neither. */
+export async function insertCredential(
+  db: Database,
+  name: string,
+  tokenHash: Buffer,
+  companies: readonly string[],
+  expiresAt: Date | null = null,
+): Promise<string> {
   const id = randomUUID();
-  await db.query('INSERT INTO credentials (id, name, token_hash, expires_at) VALUES ($1, $2, $3, $4)', [id, name, tokenHash, expiresAt]);
-  if (companies.length) await db.query('INSERT INTO credential_companies (credential_id, company_id) SELECT $1, unnest($2::text[])', [id, companies]);
+  await db.transaction(async (tx) => {
+    await tx.query('INSERT INTO credentials (id, name, token_hash, expires_at) VALUES ($1, $2, $3, $4)', [id, name, tokenHash, expiresAt]);
+    const distinct = [...new Set(companies)];
+    if (distinct.length) await tx.query('INSERT INTO credential_companies (credential_id, company_id) SELECT $1, unnest($2::text[])', [id, distinct]);
+  });
   return id;
 }
 
