@@ -3,6 +3,7 @@
 import { CredentialChangeRefused, changeExpiry, grantCompanies, MAX_OVERLAP_MS, revokeCompanies, rotate } from '../access/credentialChanges.js';
 import { loadConfig } from '../config.js';
 import { type CredentialSummary, insertCredential, listCredentials, revokeCredential, unknownCompanies } from '../db/stores/credentials.js';
+import { credentialNameProblem } from '../domain/credentials.js';
 import { formatDuration, parseDuration, parseInstant } from '../domain/durations.js';
 import { canonicalUuid } from '../domain/formats.js';
 import { hashToken, newToken } from '../domain/tokens.js';
@@ -38,7 +39,8 @@ async function main(argv: string[]): Promise<void> {
   if (values.expires !== undefined && command !== 'create') fail(`--expires belongs to create (use set-expiry to change it)\n${usage}`);
   if (values.overlap !== undefined && command !== 'rotate') fail(`--overlap belongs to rotate\n${usage}`);
   // Inputs are checked before the database is opened: a typo costs nothing.
-  if (command === 'create' && !rest[0]!.trim()) fail('the name must not be empty: say who or what the credential is for');
+  const nameProblem = command === 'create' ? credentialNameProblem(rest[0]!) : undefined;
+  if (nameProblem) fail(nameProblem);
   const expiresAt = values.expires === undefined ? null : instantOrFail('--expires', values.expires);
   const overlapMs = values.overlap === undefined ? 0 : durationOrFail('--overlap', values.overlap);
   if (overlapMs > MAX_OVERLAP_MS) fail(`--overlap may be at most 30d; got "${values.overlap}"`);

@@ -49,3 +49,20 @@ export interface ActiveCredentials {
   /** The credential a token (by its SHA-256) opens now: not revoked, not expired, and the current token or a replaced one still in its overlap. */
   findActive(tokenHash: Buffer): Promise<Credential | undefined>;
 }
+
+/**
+ * A credential's name, whether the import or `npm run credentials -- create` gives it: what
+ * it is for, 1 to 200 characters with at least one that is not a space, and no control
+ * characters (a newline or an escape would break the one line `credentials list` shows it on).
+ */
+export const credentialNameSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '^(?!\\s*$)\\P{Cc}+$' } as const;
+
+/** Why `name` cannot name a credential (credentialNameSchema), or undefined when it can. */
+export function credentialNameProblem(name: string): string | undefined {
+  if (!name.trim()) return 'the name must not be empty: say who or what the credential is for';
+  const length = [...name].length;
+  if (length > credentialNameSchema.maxLength) return `the name may be at most ${credentialNameSchema.maxLength} characters; got ${length}`;
+  if (!new RegExp(credentialNameSchema.pattern, 'u').test(name))
+    return 'the name must not hold control characters (a newline, a tab, an escape): credentials list shows it on one line';
+  return undefined;
+}

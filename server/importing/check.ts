@@ -9,15 +9,16 @@ import { kindColumns } from '../db/employmentColumns.js';
 import { type CopyValue, copyLine } from '../db/engines/copyText.js';
 import type { ImportProblem } from '../db/import/problems.js';
 import { kindStagingTable, type StagingTable, stagingTables } from '../db/import/staging.js';
+import { credentialNameSchema } from '../domain/credentials.js';
 import { type EmploymentRecordKind, type EmploymentRecordKindName, employmentRecordKindNames, employmentRecordKinds } from '../domain/employment.js';
-import { valueAt } from '../domain/fields.js';
+import { companyIdPattern, valueAt } from '../domain/fields.js';
 import { storedInstant } from '../domain/formats.js';
 import { foldName } from '../domain/names.js';
 import { toE164 } from '../domain/phone.js';
 import { unstorableText } from '../domain/text.js';
 import { hashToken } from '../domain/tokens.js';
 import { MAX_LINE_BYTES, type NdjsonPiece, parseLine, type Sourced, TOO_LONG } from './read.js';
-import { type CredentialRecord, type ImportRecord, recordFormats, recordSchemas } from './records.js';
+import { type CredentialRecord, type ImportRecord, recordFormats, recordSchemas, TOKEN_HASH_PATTERN } from './records.js';
 import { employeeRow } from './rows.js';
 import { invalidUtf8, isUtf8Range } from './utf8.js';
 
@@ -42,10 +43,17 @@ export interface CheckedChunk {
 
 const label = (r: any): string =>
   r?.type === 'credential'
-    ? `credential "${r.name}"`
+    ? `credential ${JSON.stringify(String(r.name ?? ''))}`
     : r?.type === 'delete'
       ? `delete ${r.record ?? ''} ${r.id ?? r.employeeId ?? ''}`.trim()
       : `${r?.type ?? 'record'} ${r?.id ?? r?.employeeId ?? ''}`.trim();
+
+/** The record schemas' patterns in words, for the operator, in place of the regular expression. */
+const PATTERN_WORDS: Record<string, string> = {
+  [companyIdPattern]: 'must be 1 to 64 of A-Z a-z 0-9 _ -, starting with a letter or digit',
+  [credentialNameSchema.pattern]: 'must hold a character other than a space, and no control character (a newline, a tab, an escape)',
+  [TOKEN_HASH_PATTERN]: 'must be 64 lower-case hexadecimal digits (a SHA-256)',
+};
 
 /** An employee record not staged yet: what follows it may still join its row (staging.ts, inline kinds). */
 interface OpenEmployee {
@@ -148,7 +156,7 @@ export class RecordChecker {
         this.problem(
           line,
           value,
-          `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`,
+          `${e.instancePath || '/'} ${(e.keyword === 'pattern' && PATTERN_WORDS[e.params.pattern]) || e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`,
         );
       return;
     }

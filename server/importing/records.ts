@@ -2,6 +2,8 @@
 // FORMAT.md beside this file documents it for operators; the JSON Schemas below are what
 // every record is checked against. An employment's records, their fields, schemas and
 // types, come from the employment's one declaration, server/domain/employment.ts.
+
+import { credentialNameSchema } from '../domain/credentials.js';
 import {
   type EmployeeRecord,
   type EmploymentRecordKindName,
@@ -106,6 +108,9 @@ const employmentRecordSchemas = Object.fromEntries(
   }),
 ) as Record<EmploymentRecordKindName, object>;
 
+/** A credential's token hash in a record: the hex SHA-256 of its token. */
+export const TOKEN_HASH_PATTERN = '^[0-9a-f]{64}$';
+
 export const recordSchemas: Record<ImportRecord['type'], object> = {
   company: record('company', plain({ id: companyIdSchema, name: text() })),
   person: record('person', plain({ id: uuid, createdAt: dateTime, updatedAt: dateTime })),
@@ -117,9 +122,9 @@ export const recordSchemas: Record<ImportRecord['type'], object> = {
       plain(
         {
           id: uuid,
-          name: text(),
+          name: credentialNameSchema,
           token: { type: 'string', minLength: 16, maxLength: 200 },
-          tokenHash: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          tokenHash: { type: 'string', pattern: TOKEN_HASH_PATTERN },
           companies: { type: 'array', items: companyIdSchema },
         },
         ['id', 'token', 'tokenHash'],

@@ -147,6 +147,8 @@ export function credentialArguments(): void {
       [['grant', id], /^grant takes at least 2 arguments; got 1\nusage: npm run credentials -- <command>/],
       [['delete', id], /^unknown command "delete" \(one of create, list, grant, revoke-company, rotate, set-expiry, revoke\)\nusage: /],
       [['create', '  ', 'acme-corp'], /^the name must not be empty: say who or what the credential is for\n$/],
+      [['create', 'x\ty', 'acme-corp'], /^the name must not hold control characters \(a newline, a tab, an escape\): credentials list shows it on one line\n$/],
+      [['create', 'n'.repeat(201), 'acme-corp'], /^the name may be at most 200 characters; got 201\n$/],
       [['rotate', 'not-a-credential'], /^credential id must be a UUID, as npm run credentials -- list shows it; got "not-a-credential"\n$/],
     ])(
       '%j exits 1: %s',

@@ -171,6 +171,18 @@ describe.each(engines)('import on %s', (engine) => {
     expect(Buffer.from(rows.find((r) => r.name === 'by hash')!.token_hash).toString('hex')).toBe(hash);
     expect(JSON.stringify(rows)).not.toContain(tokens.both);
   });
+
+  it('refuses a credential name `credentials list` could not show on one line, naming the rule in words', async () => {
+    const named = (name: string, n: number) => ({ type: 'credential' as const, name, token: `plk_badly_named_token_000${n}`, companies: ['acme-corp'] });
+    const error = await importRecords(database.db, [named('a\nb', 1), named('   ', 2), named('\u001b[31mred', 3)], 'US').catch((e) => e);
+    expect(error).toBeInstanceOf(ImportRejected);
+    const rule = '/name must hold a character other than a space, and no control character (a newline, a tab, an escape)';
+    expect(error.problems.map((p: { record: string; message: string }) => `${p.record}: ${p.message}`)).toEqual([
+      `credential "a\\nb": ${rule}`,
+      `credential "   ": ${rule}`,
+      `credential "\\u001b[31mred": ${rule}`,
+    ]);
+  });
 });
 
 describe('imported credentials', () => {

@@ -70,7 +70,7 @@ describe.each(engines)('import file text, on %s', (engine) => {
           message: `not valid UTF-8 at byte offset ${offset}: byte 0xC9 starts a 2-byte character but 0x6D follows it (is the file Latin-1 or Windows-1252? it must be UTF-8)`,
         },
         { line: 3, record: '', message: "not valid JSON at column 40: Unexpected token 'x'" },
-        { line: 4, record: 'company bad id', message: expect.stringContaining('/id must match pattern') },
+        { line: 4, record: 'company bad id', message: expect.stringContaining('/id must be 1 to 64 of A-Z a-z 0-9 _ -') },
         { line: 5, record: '', message: "not valid JSON at column 18: Expected ',' or '}' after property value" },
       ]);
       expect(error.total).toBe(4);
