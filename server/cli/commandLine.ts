@@ -1,8 +1,15 @@
 // What every command-line tool does with its arguments: parse them, or say what is wrong
 // and how to call it, and exit 1; print the usage and exit 0 when asked for it (--help, -h);
-// and how it ends when something stops it.
+// and how it ends when something stops it, its reader included.
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { describeProblem } from './problems.js';
+
+// A reader that stops early (`npm run demo:export | head`) closes stdout: the command then
+// ends as a program killed by SIGPIPE does (exit 141, nothing more said), not with a stack.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(141);
+  fail(`cannot write the output: ${error.message}`);
+});
 
 export function fail(message: string): never {
   process.stderr.write(`${message}\n`);
