@@ -12,7 +12,7 @@ import { connectDatabase } from './db/engines/connect.js';
 import type { Database, Queryable } from './db/engines/database.js';
 import { SqlEmployeeQueries } from './db/persons/employeeQueries.js';
 import { SqlPersonQueries } from './db/persons/personQueries.js';
-import { migrate, pendingSteps } from './db/schema/migrate.js';
+import { migrate, newerMigrations, pendingSteps } from './db/schema/migrate.js';
 import { SqlCredentials } from './db/stores/credentials.js';
 import type { AccessAudit } from './domain/accessAudit.js';
 import type { CredentialConfirmation } from './domain/credentials.js';
@@ -57,15 +57,19 @@ function redisReady(redis: Redis, ms: number): Promise<boolean> {
  * MIGRATE_ON_START=false (the migration runs as a step of its own), checked and refused
  * when it is behind this release, without changing anything.
  */
-async function schemaAtStart(db: Database, migrateOnStart: boolean): Promise<void> {
-  if (migrateOnStart) {
-    await migrate(db);
-    return;
-  }
-  const pending = await pendingSteps(db);
+async function schemaAtStart(db: Database, migrateOnStart: boolean, logger: Logger): Promise<void> {
+  if (migrateOnStart) await migrate(db);
+  const pending = migrateOnStart ? [] : await pendingSteps(db);
   if (pending.length)
     throw new ConfigError(
       `MIGRATE_ON_START=false and the database schema is behind this release (pending: ${pending.join(', ')}): run the migration first (node dist/server/cli/migrate.js, or npm run migrate)`,
+    );
+  // An older instance during a rollout, or after a rollback: it serves, and says so.
+  const newer = await newerMigrations(db);
+  if (newer.length)
+    logger.warn(
+      { newerMigrations: newer },
+      'the database was migrated by a newer build; serving with this one, its derived-data upkeep left as the newer build wrote it',
     );
 }
 
@@ -181,7 +185,7 @@ async function openData(config: Config, overrides: AppOverrides, logger: Logger,
       connectTimeoutMs: config.databaseConnectTimeoutMs,
       onWaiting: (cause) => logger.warn({ cause, timeoutMs: config.databaseConnectTimeoutMs }, 'database not reachable yet; waiting for it'),
     }));
-  await schemaAtStart(db, config.migrateOnStart).catch(async (error) => {
+  await schemaAtStart(db, config.migrateOnStart, logger).catch(async (error) => {
     if (!overrides.db) await db.close().catch(() => {});
     throw error;
   });

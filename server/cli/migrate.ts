@@ -3,6 +3,7 @@
 // For deployments that migrate as a step of their own (a Kubernetes Job) and start the
 // servers with MIGRATE_ON_START=false (docs/operating/postgresql.md).
 import { loadConfig } from '../config.js';
+import { newerMigrations, upkeepSource } from '../db/schema/migrate.js';
 import { fail } from './commandLine.js';
 import { openMigratedCliDatabase } from './database.js';
 import { describeProblem } from './problems.js';
@@ -22,8 +23,13 @@ async function main(argv: string[]): Promise<void> {
     fail('set DATABASE_URL (PostgreSQL) or PGLITE_DATA_DIR (embedded database directory): there is no database to migrate');
   const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.pgliteDataDir}`;
   const { db, applied } = await openMigratedCliDatabase(config);
+  const newer = await newerMigrations(db);
   await db.close();
   process.stdout.write(applied.length ? `migrated ${where}: applied ${applied.join(', ')}\n` : `${where} is up to date: nothing to apply\n`);
+  if (newer.length)
+    process.stdout.write(
+      `${where} also holds migrations of a newer build (${newer.join(', ')}): this build's own are all applied, and the newer build's ${upkeepSource} is left as it wrote it\n`,
+    );
 }
 
 // Each step runs in a transaction of its own: one that fails leaves nothing behind, and the

@@ -27,7 +27,7 @@ function migrationFiles(): string[] {
 }
 
 /** The upkeep source's schema_migrations row as it should read: its checksum and the last migration. */
-function upkeepVersion(upkeep: string, migrations: string[]): string {
+function upkeepVersion(upkeep: string, migrations: readonly string[]): string {
   return `${upkeepSource} sha256:${createHash('sha256').update(upkeep).digest('hex')} after ${migrations.at(-1)}`;
 }
 
@@ -36,17 +36,16 @@ function upkeepVersion(upkeep: string, migrations: string[]): string {
  * MIGRATE_ON_START=false refuses to serve when this is not empty).
  */
 export async function pendingSteps(db: Database): Promise<string[]> {
-  let recorded: Set<string>;
-  try {
-    recorded = new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
-  } catch (error) {
-    if ((error as { code?: string }).code !== '42P01') throw error; // undefined_table: never migrated
-    recorded = new Set();
-  }
+  const recorded = await readRecorded(db);
   const migrations = migrationFiles();
   const pending = migrations.filter((f) => !recorded.has(f));
-  if (!recorded.has(upkeepVersion(readFileSync(upkeepFile, 'utf8'), migrations))) pending.push(upkeepSource);
+  if (upkeepDue(recorded, migrations, readFileSync(upkeepFile, 'utf8'))) pending.push(upkeepSource);
   return pending;
+}
+
+/** Migrations the database records that this build has no file for: a newer build migrated it (a rollout or a rollback under way). */
+export async function newerMigrations(db: Database): Promise<string[]> {
+  return newerThanThisBuild(await readRecorded(db), migrationFiles());
 }
 
 /** Applies the pending migrations, then the upkeep source if it is due; returns what it applied. */
@@ -65,8 +64,8 @@ export async function migrate(db: Database): Promise<string[]> {
     if (done) applied.push(file);
   }
   const upkeep = readFileSync(upkeepFile, 'utf8');
+  if (!upkeepDue(recorded, migrations, upkeep)) return applied;
   const version = upkeepVersion(upkeep, migrations);
-  if (recorded.has(version)) return applied;
   const done = await migratorsTransaction(db, async (tx) => {
     if ((await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [version])).length) return false;
     await run(tx, upkeep);
@@ -78,18 +77,40 @@ export async function migrate(db: Database): Promise<string[]> {
   return applied;
 }
 
-/** What schema_migrations records; on a database that has none, it is made (under the lock). */
-async function recordedSteps(db: Database): Promise<Set<string>> {
+/**
+ * Whether this build's upkeep source is to be applied: not when it is the one recorded, and
+ * never where a newer build has migrated the database, whose upkeep source this older one
+ * would undo (an old instance restarting during a rollout).
+ */
+function upkeepDue(recorded: ReadonlySet<string>, migrations: readonly string[], upkeep: string): boolean {
+  return !recorded.has(upkeepVersion(upkeep, migrations)) && !newerThanThisBuild(recorded, migrations).length;
+}
+
+/** The recorded migrations (not the upkeep source's row) this build has no file for. */
+function newerThanThisBuild(recorded: ReadonlySet<string>, migrations: readonly string[]): string[] {
+  const known = new Set(migrations);
+  return [...recorded].filter((version) => !version.startsWith(`${upkeepSource} `) && !known.has(version)).sort();
+}
+
+/** What schema_migrations records, without creating it (empty on a database never migrated). */
+async function readRecorded(db: Database): Promise<Set<string>> {
   try {
     return new Set((await db.query<{ version: string }>('SELECT version FROM schema_migrations')).map((r) => r.version));
   } catch (error) {
-    if ((error as { code?: string }).code !== '42P01') throw error; // undefined_table
-    // (Not IF NOT EXISTS alone: two of those at once can both try to create it, and one fails.)
+    if ((error as { code?: string }).code !== '42P01') throw error; // undefined_table: never migrated
+    return new Set();
+  }
+}
+
+/** What schema_migrations records; on a database that has none, it is made (under the lock). */
+async function recordedSteps(db: Database): Promise<Set<string>> {
+  const recorded = await readRecorded(db);
+  // (Not IF NOT EXISTS alone: two of those at once can both try to create it, and one fails.)
+  if (!recorded.size)
     await migratorsTransaction(db, (tx) =>
       tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())'),
     );
-    return new Set();
-  }
+  return recorded;
 }
 
 /** One step's transaction, serialized with every other migrator of the same database. */
