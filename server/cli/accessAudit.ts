@@ -2,7 +2,7 @@
 // Who retrieved a person or an unlinked employment record, or what a credential retrieved, from the access audit.
 import { loadConfig } from '../config.js';
 import { type AuditPeriod, type AuditRecord, auditOfCredential, auditOfEmployee, auditOfPerson } from '../db/stores/accessAudit.js';
-import { parseInstant } from '../domain/durations.js';
+import { parseDuration, parseInstant } from '../domain/durations.js';
 import { canonicalUuid } from '../domain/formats.js';
 import { commandOf, fail, failOn, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
@@ -11,7 +11,7 @@ const usage = `usage: npm run access-audit -- person <personId> | employee <empl
   person <personId>          every retrieval of the person, and every request for them by id that returned nothing
   employee <employeeId>      every Search employees answer that returned this employment record (one with no person)
   credential <credentialId>  every person operation of the credential and the people it returned
-  --since, --until           an RFC 3339 instant with an offset (--since is inclusive, --until exclusive)
+  --since, --until           an RFC 3339 instant with an offset, or a duration ago (7d, 12h); --since is inclusive, --until exclusive
   --json                     one JSON object per entry (NDJSON) instead of text
 Entries are kept AUDIT_RETENTION_DAYS.`;
 
@@ -21,6 +21,7 @@ async function main(argv: string[]): Promise<void> {
   const [subject, [id]] = commandOf(positionals, { person: [1, 1], employee: [1, 1], credential: [1, 1] }, usage) as [string, [string]];
   if (!canonicalUuid(id)) fail(`${subject} id must be a UUID; got "${id}"`);
   const period: AuditPeriod = { since: instantOrFail('--since', values.since), until: instantOrFail('--until', values.until) };
+  if (period.since && period.until && period.since >= period.until) fail(`--since must be before --until: no entry could fall between them`);
 
   const db = await openCliDatabase(loadConfig());
   try {
@@ -62,10 +63,12 @@ async function main(argv: string[]): Promise<void> {
 
 const credential = (r: AuditRecord) => `${r.credentialId}${r.credentialName ? ` "${r.credentialName}"` : ''}`;
 
+/** An instant as RFC 3339 with an offset, or a duration (`7d`) meaning that long ago. */
 function instantOrFail(flag: string, text: string | undefined): Date | undefined {
   if (text === undefined) return undefined;
-  const at = /^\d{4}-/.test(text) ? parseInstant(text) : undefined;
-  if (!at) fail(`${flag}: "${text}" is not an RFC 3339 instant with an offset (2026-01-31T00:00:00Z)`);
+  const ago = parseDuration(text);
+  const at = ago !== undefined ? new Date(Date.now() - ago) : /^\d{4}-/.test(text) ? parseInstant(text) : undefined;
+  if (!at) fail(`${flag}: "${text}" is neither an RFC 3339 instant with an offset (2026-01-31T00:00:00Z) nor a duration ago (7d)`);
   return at;
 }
 

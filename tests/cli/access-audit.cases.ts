@@ -108,12 +108,19 @@ export function accessAuditCommand(engines: readonly Engine[]): void {
         },
       ]);
       expect((await audit('credential', both, '--since', '2999-01-01T00:00:00Z')).stdout).toBe(`credential ${both}: 0 entries, 0 distinct people returned\n`);
+      // A duration is that long ago: the last hour holds the entries just written, the hour before none.
+      expect((await audit('credential', both, '--since', '1h')).stdout).toMatch(new RegExp(`^credential ${both} "acme and globex": [1-9]\\d* entr`));
+      expect((await audit('credential', both, '--until', '1h')).stdout).toBe(`credential ${both}: 0 entries, 0 distinct people returned\n`);
     });
 
     it('exits 1 with a clear message on a malformed id or instant', async () => {
       for (const [args, message] of [
         [['person', 'emile'], 'person id must be a UUID; got "emile"'],
-        [['credential', acme, '--since', 'yesterday'], '--since: "yesterday" is not an RFC 3339 instant with an offset'],
+        [
+          ['credential', acme, '--since', 'yesterday'],
+          '--since: "yesterday" is neither an RFC 3339 instant with an offset (2026-01-31T00:00:00Z) nor a duration ago (7d)',
+        ],
+        [['credential', acme, '--since', '2026-12-01T00:00:00Z', '--until', '2026-11-01T00:00:00Z'], '--since must be before --until'],
         [['company', acme], 'usage: npm run access-audit'],
       ] as const) {
         const result = await audit(...args);
