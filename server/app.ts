@@ -285,13 +285,27 @@ function createHttpServer(
 
 function listen(server: Server, config: Config): Promise<string> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => reject(listenProblem(error, config)));
     server.listen(config.port, config.host, () => {
       const { port } = server.address() as AddressInfo;
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
       resolve(`http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`);
     });
   });
+}
+
+/** A listen error the operator can fix, as one line naming the variable (main.ts prints it so); any other as it is. */
+function listenProblem(error: NodeJS.ErrnoException, { host, port }: Config): Error {
+  const at = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const lines: Record<string, string> = {
+    EADDRINUSE: `PORT=${port}: ${at} is already in use (another instance, or another program): stop it or choose another PORT`,
+    EACCES: `PORT=${port}: not allowed to listen on ${at} (a port below 1024 needs privileges): choose a port from 1024 up`,
+    EADDRNOTAVAIL: `HOST=${host}: no network interface of this machine has that address`,
+    ENOTFOUND: `HOST=${host}: no such host`,
+    EAI_AGAIN: `HOST=${host}: the name could not be resolved now (DNS)`,
+  };
+  const line = error.code ? lines[error.code] : undefined;
+  return line ? new ConfigError(line) : error;
 }
 
 /**

@@ -2,6 +2,7 @@
 // exits 1: the rows of docs/operating/configuration.md's "When the start fails", run as an
 // operator runs the service. The PostgreSQL rows use the local server of DATABASE_URL
 // (a role and a database that do not exist on it); the closed port needs no server.
+import { type AddressInfo, createServer } from 'node:net';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { runServiceToExit } from '../helpers/commands.js';
@@ -57,6 +58,21 @@ describe.concurrent('a start refused for its configuration or database', () => {
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/^usage: npm start .*\nThe service takes no arguments/s);
     expect(help.stdout).not.toContain('listening');
+  }, 120_000);
+
+  it('a port already in use: one line naming PORT, exit 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const result = await runServiceToExit({ PATH: process.env.PATH, HOME: process.env.HOME, PORT: String(port) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `configuration error: PORT=${port}: 127.0.0.1:${port} is already in use (another instance, or another program): stop it or choose another PORT\n`,
+      );
+    } finally {
+      taken.close();
+    }
   }, 120_000);
 
   // The local server trusts every password, so a refused one cannot be shown here; a role
