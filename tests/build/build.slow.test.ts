@@ -59,19 +59,19 @@ describe('the built server', () => {
   });
 
   it('runs the CLIs too', () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'lookup-built-cli-'));
+    const dir = mkdtempSync(join(tmpdir(), 'lookup-built-cli-'));
     try {
       const cli = (name: string, ...args: string[]) =>
         execFileSync(process.execPath, [join(outDir, 'server', 'cli', `${name}.js`), ...args], {
-          env: { PATH: process.env.PATH, PGLITE_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+          env: { PATH: process.env.PATH, PGLITE_DATA_DIR: join(dir, 'db'), LOG_LEVEL: 'warn' },
           encoding: 'utf8',
         });
-      writeFileSync(join(dataDir, 'companies.ndjson'), '{"type":"company","id":"acme-corp","name":"Acme"}\n');
-      cli('import', join(dataDir, 'companies.ndjson'));
+      writeFileSync(join(dir, 'companies.ndjson'), '{"type":"company","id":"acme-corp","name":"Acme"}\n');
+      cli('import', join(dir, 'companies.ndjson'));
       expect(cli('credentials', 'create', 'built', 'acme-corp')).toMatch(/plk_/);
       expect(cli('credentials', 'list')).toContain('built');
     } finally {
-      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
 

@@ -51,6 +51,25 @@ describe('the embedded data directory lock', () => {
     lockDataDir(dir).release();
   });
 
+  it('is refused a directory of other files (a mistaken path), a file, and a path through a file; taken in an empty volume', () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'notes.txt'), 'mine');
+    expect(() => lockDataDir(dir)).toThrow(
+      `PGLITE_DATA_DIR ${dir} holds other files (notes.txt) and no database: name a new or empty directory, or one the service made`,
+    );
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+    const file = join(dir, 'notes.txt');
+    expect(() => lockDataDir(file)).toThrow(`PGLITE_DATA_DIR ${file} is a file, not a directory: name a directory for the embedded database`);
+    expect(() => lockDataDir(join(file, 'data'))).toThrow(`PGLITE_DATA_DIR ${join(file, 'data')}: a part of that path is a file, not a directory`);
+    // A new volume's lost+found and hidden entries are not someone's files; a database's own directory is taken.
+    const volume = freshDir();
+    mkdirSync(join(volume, 'lost+found'));
+    writeFileSync(join(volume, '.keep'), '');
+    lockDataDir(volume).release();
+    writeFileSync(join(dir, 'PG_VERSION'), '17');
+    lockDataDir(dir).release();
+  });
+
   it('is refused while another live process holds it, naming the directory and its pid; taken over once that process is gone', async () => {
     const dir = freshDir();
     const holder = otherProcess();

@@ -5,7 +5,7 @@
 // directory naming its holder's pid; a holder that crashed leaves a file whose pid is no
 // longer alive, which the next opener takes over (docs/decisions/0017-operator-commands-and-start.md).
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { DatabaseProblem } from './databaseProblem.js';
@@ -107,13 +107,34 @@ function installExitHook(): void {
   });
 }
 
+/** The directory made where it is missing, and resolved; refused where it holds other things than a database. */
 function prepare(dataDir: string): string {
+  let dir: string;
   try {
     mkdirSync(dataDir, { recursive: true });
-    return realpathSync(dataDir);
+    dir = realpathSync(dataDir);
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw new DatabaseProblem(`PGLITE_DATA_DIR ${dataDir} is a file, not a directory: name a directory for the embedded database`);
+    if (code === 'ENOTDIR') throw new DatabaseProblem(`PGLITE_DATA_DIR ${dataDir}: a part of that path is a file, not a directory`);
     throw problem(dataDir, error);
   }
+  refuseForeignFiles(dir);
+  return dir;
+}
+
+/**
+ * A directory that holds files but no database (no PG_VERSION) is likely a mistaken path
+ * (a home or project directory): the database's files are not spread among them. A
+ * volume's lost+found, hidden entries and this lock's own files do not count.
+ */
+function refuseForeignFiles(dir: string): void {
+  const entries = readdirSync(dir).filter((name) => name !== 'lost+found' && !name.startsWith('.') && !name.startsWith(LOCK_FILE));
+  if (!entries.length || entries.includes('PG_VERSION')) return;
+  const shown = entries.sort().slice(0, 3).join(', ');
+  throw new DatabaseProblem(
+    `PGLITE_DATA_DIR ${dir} holds other files (${shown}${entries.length > 3 ? ', …' : ''}) and no database: name a new or empty directory, or one the service made`,
+  );
 }
 
 function readHolder(lockPath: string): Holder | undefined {
