@@ -3,6 +3,7 @@
 
 import { BlockList, isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { isSupportedCountry } from 'libphonenumber-js/max';
 
 export type Environment = 'development' | 'sandbox' | 'production';
 /** spool: appended to a local file before the response, shipped in batches (server/access/auditSpool.ts). */
@@ -200,7 +201,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 5_000, 1, 3_600_000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 1, 3_600_000),
     credentialCacheMs: int(env, 'CREDENTIAL_CACHE_MS', 10_000, 0, 3_600_000),
-    defaultPhoneRegion: (env.DEFAULT_PHONE_REGION ?? 'US').toUpperCase(),
+    defaultPhoneRegion: phoneRegion(env),
     logLevel: oneOf(env, 'LOG_LEVEL', logLevels, 'info'),
     loadDemoData: bool(env, 'DEMO_DATA', environment === 'development'),
     demoOnAllInterfaces: bool(env, 'DEMO_ON_ALL_INTERFACES', false),
@@ -432,6 +433,16 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: 
   if (raw === undefined || raw === '') return fallback;
   if (!allowed.includes(raw as T)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}; got "${raw}"`);
   return raw as T;
+}
+
+/** DEFAULT_PHONE_REGION: a region libphonenumber has numbering rules for (ISO 3166 alpha-2), upper-cased. */
+function phoneRegion(env: NodeJS.ProcessEnv): string {
+  const region = (env.DEFAULT_PHONE_REGION || 'US').toUpperCase();
+  if (!isSupportedCountry(region))
+    throw new ConfigError(
+      `DEFAULT_PHONE_REGION must be a region with phone numbering rules, as an ISO 3166 code such as US, GB or DE; got "${env.DEFAULT_PHONE_REGION}"`,
+    );
+  return region;
 }
 
 function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
