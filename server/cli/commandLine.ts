@@ -39,7 +39,7 @@ export function parseCommandLine<T extends NonNullable<ParseArgsConfig['options'
   try {
     return parseArgs({ args: argv, allowPositionals: true, options });
   } catch (error) {
-    fail(`${argumentProblem(error as Error & { code?: string })}\n${usage}`);
+    failUsage(argumentProblem(error as Error & { code?: string }), usage);
   }
 }
 

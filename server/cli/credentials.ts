@@ -7,7 +7,7 @@ import { credentialNameProblem } from '../domain/credentials.js';
 import { formatDuration, parseDuration, parseInstant } from '../domain/durations.js';
 import { canonicalUuid } from '../domain/formats.js';
 import { hashToken, newToken } from '../domain/tokens.js';
-import { commandOf, fail, failOn, parseCommandLine } from './commandLine.js';
+import { commandOf, fail, failOn, failUsage, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
 const usage = `usage: npm run credentials -- <command>
@@ -36,8 +36,8 @@ async function main(argv: string[]): Promise<void> {
   const parsed = parseCommandLine(argv, { expires: { type: 'string' }, overlap: { type: 'string' } }, usage);
   const { values, positionals } = parsed;
   const [command, rest] = commandOf(positionals, arity, usage);
-  if (values.expires !== undefined && command !== 'create') fail(`--expires belongs to create (use set-expiry to change it)\n${usage}`);
-  if (values.overlap !== undefined && command !== 'rotate') fail(`--overlap belongs to rotate\n${usage}`);
+  if (values.expires !== undefined && command !== 'create') failUsage(`--expires belongs to create (use set-expiry to change it)`, usage);
+  if (values.overlap !== undefined && command !== 'rotate') failUsage(`--overlap belongs to rotate`, usage);
   // Inputs are checked before the database is opened: a typo costs nothing.
   const nameProblem = command === 'create' ? credentialNameProblem(rest[0]!) : undefined;
   if (nameProblem) fail(nameProblem);

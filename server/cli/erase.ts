@@ -6,7 +6,7 @@ import { rewriteTablesWithPersonalData, tablesWithPersonalData } from '../db/sto
 import { companyIdPattern } from '../domain/fields.js';
 import { canonicalUuid } from '../domain/formats.js';
 import { type Erasure, ErasureRefused, eraseCompany, eraseEmployment, erasePerson } from '../privacy/erasure.js';
-import { commandOf, fail, failOn, parseCommandLine } from './commandLine.js';
+import { commandOf, fail, failOn, failUsage, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
 const usage = `usage: npm run erase -- <subject> <id> [--dry-run] [--json] | vacuum
@@ -51,7 +51,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 async function vacuum(withOptions: boolean): Promise<void> {
-  if (withOptions) fail(`vacuum takes no options\n${usage}`);
+  if (withOptions) failUsage(`vacuum takes no options`, usage);
   const db = await openCliDatabase(loadConfig());
   try {
     const started = Date.now();

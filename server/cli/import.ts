@@ -119,8 +119,8 @@ function checkReadable(file: string): void {
 /** --max-deletions as a number from 0 to 100 (default 20); it only means something with --snapshot. */
 function maxDeletionsPercent(given: string | undefined, snapshots: string[] | undefined): number {
   if (given === undefined) return DEFAULT_MAX_DELETIONS_PERCENT;
-  if (!snapshots?.length) fail(`--max-deletions applies to --snapshot, and none is given\n${usage}`);
-  if (!/^\d+(\.\d+)?$/.test(given) || Number(given) > 100) fail(`--max-deletions must be a percentage from 0 to 100, not ${JSON.stringify(given)}\n${usage}`);
+  if (!snapshots?.length) failUsage(`--max-deletions applies to --snapshot, and none is given`, usage);
+  if (!/^\d+(\.\d+)?$/.test(given) || Number(given) > 100) failUsage(`--max-deletions must be a percentage from 0 to 100, not ${JSON.stringify(given)}`, usage);
   return Number(given);
 }
 
