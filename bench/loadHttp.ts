@@ -33,8 +33,6 @@ export interface Measured {
   cpuUsPerRequest?: number;
   /** CPU time of the target's PostgreSQL backends over the measurement, per answered request. */
   dbCpuUsPerRequest?: number;
-  /** CPU time of the load generator (autocannon, in the bench's own process) over the measurement, per answered request. */
-  loadCpuUsPerRequest?: number;
   /** The first error's message, where the target reports one (the direct-SQL runner). */
   firstError?: string;
 }
@@ -45,7 +43,6 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
   const latencies: number[] = [];
   const rss = sampleRss(load.pid);
   const cpu = await cpuMeter(load.pid, load.databaseCpu);
-  const loadCpuBefore = process.cpuUsage();
   const setupRequest = (request: Request) => {
     const spec = load.requests[next++ % load.requests.length]!;
     return { ...request, method: spec.method, path: spec.path, headers, body: spec.body };
@@ -59,9 +56,7 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
     });
     load.until?.finally(() => instance.stop()).catch(() => {});
   });
-  const loadCpu = process.cpuUsage(loadCpuBefore);
-  const answered = result.requests.total;
-  const perRequest = await cpu.stop(answered);
+  const perRequest = await cpu.stop(result.requests.total);
   return {
     requests: latencies.length,
     seconds: result.duration,
@@ -72,6 +67,5 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
     errors: result.errors + result.timeouts,
     rssPeakMb: rss.stop(),
     ...perRequest,
-    loadCpuUsPerRequest: answered > 0 ? (loadCpu.user + loadCpu.system) / answered : undefined,
   };
 }

@@ -1,6 +1,6 @@
 // Turns a run's raw measurements into the report: medians over the rounds (report/summary.ts),
 // the targets, met or not (report/targets.ts), as JSON and as Markdown, one renderer a section.
-import { crashesSection, datasetsSection, headerSection, targetsSection } from './report/overview.js';
+import { crashesSection, headerSection, targetsSection } from './report/overview.js';
 import { enginesSection, helloSection } from './report/persons.js';
 import { coldStarts, type Report, summarize } from './report/summary.js';
 import { evaluateTargets } from './report/targets.js';
@@ -13,7 +13,7 @@ export function buildReport(raw: RunResult): Report {
   return { summary, coldStartMs: coldStarts(raw), targets: evaluateTargets(raw, summary), raw };
 }
 
-const sections = [headerSection, targetsSection, helloSection, enginesSection, datasetsSection, crashesSection];
+const sections = [headerSection, targetsSection, helloSection, enginesSection, crashesSection];
 
 export function renderMarkdown(report: Report): string {
   return sections.flatMap((section) => section(report)).join('\n');

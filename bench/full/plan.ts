@@ -3,7 +3,6 @@
 // node:http floor, hello's reference) and the scenarios, with filter values drawn from the
 // data; the facts of the PostgreSQL server; each dataset's summary.
 import { cpSync, rmSync } from 'node:fs';
-import { relative } from 'node:path';
 import { loadConfig } from '../../server/config.js';
 import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
@@ -29,13 +28,9 @@ import { auditOffName, BARE_SEARCH, bareSearchTarget, helloReferenceTarget, serv
 
 export interface DatasetSummary {
   engine: Engine;
-  location: string;
   people: number;
   companies: number;
   seed: number;
-  builtAt: string;
-  builtNow: boolean;
-  load: DatasetInfo['marker']['load'];
   credentials: { key: CredentialKey; name: string; companies: number; people: number }[];
 }
 
@@ -101,7 +96,7 @@ async function planEngine(engine: Engine, info: DatasetInfo, options: BenchOptio
   const db = await openDatabase({ ...location, poolMax: 2 });
   await emptyAccessAudit(db);
   if (engine === 'postgres') plan.postgres = await postgresFacts(db);
-  plan.datasets.push(await datasetSummary(engine, info, options, db));
+  plan.datasets.push(await datasetSummary(engine, info, db));
   // On PostgreSQL, the floor of an HTTP service in front of the same query (a PGlite
   // directory opens in one process at a time).
   if (engine === 'postgres') plan.specs[BARE_SEARCH] = bareSearchTarget(plan.specs[service].env, info.credentials, ready);
@@ -140,18 +135,14 @@ async function postgresFacts(db: Database): Promise<Plan['postgres']> {
   return { version, sharedBuffers, prewarmed: await prewarm(db) };
 }
 
-async function datasetSummary(engine: Engine, info: DatasetInfo, options: BenchOptions, db: Database): Promise<DatasetSummary> {
+async function datasetSummary(engine: Engine, info: DatasetInfo, db: Database): Promise<DatasetSummary> {
   const visiblePeople = async (companies: readonly string[]) => {
     const sql = 'SELECT count(DISTINCT person_id) AS n FROM employees WHERE person_id IS NOT NULL AND company_id = ANY($1::text[])';
     return Number((await db.query<{ n: string }>(sql, [companies]))[0]!.n);
   };
   return {
     engine,
-    location: engine === 'postgres' ? new URL(options.postgres!.databaseUrl).pathname.slice(1) : relative(process.cwd(), options.pglite!.dataDir) || '.',
     ...info.scale,
-    builtAt: info.marker.builtAt,
-    builtNow: info.built,
-    load: info.marker.load,
     credentials: await Promise.all(
       info.credentials.map(async (c) => ({ key: c.key, name: c.name, companies: c.companies.length, people: await visiblePeople(c.companies) })),
     ),

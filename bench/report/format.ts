@@ -71,13 +71,6 @@ export function cpuRatio({ on, off }: { on: Row; off: Row }): number | undefined
   return a && b ? b / a : undefined;
 }
 
-/** CPU µs per request of each process a request passes through: the one under test, its database backends and the load generator. */
-export function cpuParts(r: Row | undefined): { parts: number[]; total: number } | undefined {
-  if (r?.cpuUsPerRequest === undefined || r.dbCpuUsPerRequest === undefined) return undefined;
-  const parts = [r.cpuUsPerRequest, r.dbCpuUsPerRequest, ...(r.loadCpuUsPerRequest === undefined ? [] : [r.loadCpuUsPerRequest])];
-  return { parts, total: parts.reduce((a, b) => a + b, 0) };
-}
-
 /** Median instructions per hello of the service and of the bare reference, when the run counted them. */
 export function helloInstructionMedians(raw: RunResult): { service: number; bare: number } | undefined {
   const counts = Object.entries(raw.helloInstructions ?? {});

@@ -1,8 +1,8 @@
 // The report's opening and closing sections: how the run was made (machine, settings, code,
 // pinning) and the targets, each goal with what was measured and whether it was met; then
-// the datasets, and what crashed or was skipped.
+// what crashed or was skipped.
 import { nodeFlagsOf } from '../nodeFlags.js';
-import { engineName, mark, table } from './format.js';
+import { mark, table } from './format.js';
 import type { Report } from './summary.js';
 
 export function headerSection({ raw }: Report): string[] {
@@ -36,19 +36,6 @@ export function headerSection({ raw }: Report): string[] {
 export function targetsSection({ targets }: Report): string[] {
   const rows = targets.map((t) => [t.goal, t.measured, mark(t.met)]);
   return ['## Targets', '', ...table(['Goal', 'Measured', ''], rows, 3), ''];
-}
-
-/** The datasets measured and how each was built. */
-export function datasetsSection({ raw }: Report): string[] {
-  const lines = raw.datasets.map((d) => {
-    const rows = Object.entries(d.load.rows).map(([t, n]) => `${n.toLocaleString('en-US')} ${t}`);
-    return (
-      `- ${engineName[d.engine]} \`${d.location}\`: ${d.people.toLocaleString('en-US')} people, ` +
-      `${d.companies.toLocaleString('en-US')} companies (Zipf-sized), seed ${d.seed}; ${rows.join(', ')}. ` +
-      `Built ${d.builtAt}${d.builtNow ? ' (by this run)' : ''} in ${d.load.seconds.total.toFixed(0)} s.`
-    );
-  });
-  return ['## Datasets', '', ...lines, ''];
 }
 
 /** Processes under test that ended during the run, measurements skipped, and where the raw figures are. */

@@ -1,6 +1,6 @@
 // The report's measurement sections: hello beside the bare handler, and on each engine the
-// person and employee operations beside direct SQL and the node:http floor, by rate and by CPU
-// per request, then the access audit's cost.
+// person and employee operations beside direct SQL and the node:http floor, then the access
+// audit's cost.
 import { type Engine, serviceName } from '../plan.js';
 import { median } from '../stats.js';
 import { BARE_SEARCH } from '../targets.js';
@@ -9,7 +9,6 @@ import {
   type Column,
   type CredentialName,
   columns,
-  cpuParts,
   cpuRatio,
   credentialNames,
   DIRECT,
@@ -58,17 +57,13 @@ function helloInstructionLines({ raw }: Report): string[] {
   ];
 }
 
-/** Each engine's section: the operations, their CPU per request, the audit's cost. */
+/** Each engine's section: the operations, then the audit's cost. */
 export function enginesSection(report: Report): string[] {
   const credentialName = credentialNames(report.raw);
   return (['postgres', 'pglite'] as const).flatMap((engine) => {
     const rows = report.summary.filter((r) => r.group === engine);
     if (!rows.length) return [];
-    return [
-      ...operationsTable(report, engine, rows, credentialName),
-      ...cpuPerRequestTable(rows, engine, credentialName),
-      ...auditTable(engine, rows, credentialName),
-    ];
+    return [...operationsTable(report, engine, rows, credentialName), ...auditTable(engine, rows, credentialName)];
   });
 }
 
@@ -120,29 +115,6 @@ function operationsTable(report: Report, engine: Engine, rows: Row[], credential
     `Cold start (spawn → first successful response): ${int(report.coldStartMs[serviceName(engine)] ?? Number.NaN)} ms.`,
     '',
   ];
-}
-
-/** Where each request's CPU goes, for the service, the floor and direct SQL side by side. */
-function cpuPerRequestTable(rows: Row[], engine: Engine, credentialName: CredentialName): string[] {
-  const services = besides(rows, serviceName(engine)).filter(({ s }) => cpuParts(s));
-  if (!services.length) return [];
-  const cell = (r: Row | undefined) => {
-    const cpu = cpuParts(r);
-    return cpu ? `${cpu.parts.map(ms).join(' + ')} = **${ms(cpu.total)}**` : '–';
-  };
-  const cpuShare = (part: Row | undefined, whole: Row | undefined) => share(cpuParts(part)?.total, cpuParts(whole)?.total);
-  const floor = rows.some((r) => r.target === BARE_SEARCH);
-  const columnsOf: Column<Beside>[] = [
-    ['Operation / filter', ({ s }) => s.label],
-    ['Credential', ({ s }) => credentialName(s.group, s.credential)],
-    ['service', ({ s }) => cell(s)],
-    ...(floor ? [[BARE_SEARCH, ({ floor }: Beside) => cell(floor)] as Column<Beside>] : []),
-    ['direct SQL', ({ direct }) => cell(direct)],
-    ['direct / service (CPU)', ({ s, direct }) => cpuShare(direct, s)],
-    ...(floor ? [['direct / floor (CPU)', ({ direct, floor }: Beside) => cpuShare(direct, floor)] as Column<Beside>] : []),
-    ['service / direct (req/s)', ({ s, direct }) => share(s.rps, direct?.rps)],
-  ];
-  return [`### CPU time per request on ${engineName[engine]}`, '', ...columns(columnsOf, services, 2), ''];
 }
 
 /** The service with its audit on beside off: by rate and latency, then by CPU per request of the service and its database. */

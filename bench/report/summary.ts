@@ -18,8 +18,6 @@ export interface Row {
   cpuUsPerRequest?: number;
   /** Median CPU time of its PostgreSQL backends per request (PostgreSQL person scenarios). */
   dbCpuUsPerRequest?: number;
-  /** Median CPU time of the load generator per request (HTTP targets; the direct runner is its own load). */
-  loadCpuUsPerRequest?: number;
   non2xx: number;
   errors: number;
 }
@@ -63,7 +61,6 @@ function medians(runs: Measured[]): Omit<Row, 'scenario' | 'group' | 'label' | '
     rssPeakMb: rss.length ? Math.max(...rss) : undefined,
     cpuUsPerRequest: medianOf((r) => r.cpuUsPerRequest),
     dbCpuUsPerRequest: medianOf((r) => r.dbCpuUsPerRequest),
-    loadCpuUsPerRequest: medianOf((r) => r.loadCpuUsPerRequest),
     non2xx: runs.reduce((a, r) => a + r.non2xx, 0),
     errors: runs.reduce((a, r) => a + r.errors, 0),
   };
