@@ -38,8 +38,6 @@ const SERVER_PUBLIC = [
   // The responses the bench's bare-handler floor sends, as the service shapes them.
   'operations/(personResponses|searchEmployees)\\.ts$',
   'http/(docs|redoc-logo)\\.ts$',
-  // The tracing bench's floor: the service's own request span, loaded as the server loads it.
-  'observability/openTracing\\.ts$',
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -57,7 +57,6 @@ function renderTracing(result: TracingRunResult): string[] {
       rows.map((r) => r.on),
       pct,
     )}.`,
-    ...spanFloorLines(result, rows),
     '',
     'CPU µs/req: CPU time of the service process per answered request; "on / off (CPU)" is off\'s over on\'s, the rate ratio a CPU-bound machine would show.',
     '',
@@ -74,25 +73,6 @@ function renderTracing(result: TracingRunResult): string[] {
     '| Operation | req/s | CPU µs/req | on / off (CPU) | p99 ms |',
     '|---|---:|---:|---:|---:|',
     ...rows.map(({ label, sampled }) => `| ${label} | ${fmt(sampled.rps)} | ${fmt(sampled.serviceCpu)} | ${pct(sampled.cpuRatio)} | ${ms(sampled.p99)} |`),
-  ];
-}
-
-/**
- * What the SDK alone costs a sampled request, and the most traces on could keep of a
- * request's rate with every request sampled if the service added nothing around the span.
- */
-function spanFloorLines(result: TracingRunResult, rows: TracingRow[]): string[] {
-  const floor = result.spanFloorUs;
-  if (floor === undefined) return [];
-  const [hello] = rows;
-  return [
-    '',
-    `**The SDK's own floor:** one server span made, ended and exported (OTLP/HTTP protobuf, to the same sink) by the kept SDK in a loop ` +
-      `with nothing else, as the service makes it (\`bench/tracing/spanFloor.ts\`): ${fmt(floor, 1)} µs of CPU per request. ` +
-      (hello
-        ? `Beside ${hello.label}'s ${fmt(hello.off.serviceCpu, 1)} µs with traces off, that alone leaves at most ${pct(hello.off.serviceCpu / (hello.off.serviceCpu + floor))} of its rate with every request sampled, `
-        : '') +
-      'however little the service added around the span; a Get person makes two spans.',
   ];
 }
 

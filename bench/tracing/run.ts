@@ -4,22 +4,18 @@
 // request in ten sampled (what docs/operating/observability.md suggests at high rates),
 // exporting OTLP/HTTP protobuf to a local sink that accepts each batch and discards it; hello
 // and Get person, in the same alternating rounds of one run.
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { ensureDataset } from '../dataset/build.js';
 import { scaleFor } from '../dataset/generate.js';
-import { beginRun, onCpu, type RunStamp } from '../machine.js';
+import { beginRun, type RunStamp } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
 import { childEnv, type Running } from '../processes.js';
 import { askAs, helloAs } from '../scenarios.js';
 import { type ComparedWith, type Comparison, comparedWith, compareSideBySide } from '../sideBySide.js';
-import { round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
 
 export const TRACES_OFF = 'service, traces off';
@@ -33,8 +29,6 @@ export interface TracingRunResult extends RunStamp {
   /** Span batches the sink received, and their bytes: the spans did go out. */
   sink: { batches: number; bytes: number };
   comparison: Comparison[];
-  /** CPU µs per request of one server span alone, made and exported by the SDK (spanFloor.ts); absent from earlier runs. */
-  spanFloorUs?: number;
 }
 
 export async function runTracingBench(options: BenchOptions, log: (line: string) => void): Promise<TracingRunResult> {
@@ -58,22 +52,12 @@ export async function runTracingBench(options: BenchOptions, log: (line: string)
     const config = loadConfig(childEnv(specs[2]!.env));
     run.measuring();
     const { comparison } = await compareSideBySide(specs, ['getPerson'], { ...asked, config }, { options, cpu: run.cpu, running, log });
-    await Promise.all(running.splice(0).map((r) => r.stop()));
-    const spanFloorUs = await measureSpanFloor(run.cpu, sink.url);
-    log(`one span alone, made and exported: ${round(spanFloorUs, 2)} µs of CPU per request`);
-    return { ...run.stamp(), options: { ...comparedWith(options), people }, sink: sink.received, comparison, spanFloorUs };
+    return { ...run.stamp(), options: { ...comparedWith(options), people }, sink: sink.received, comparison };
   } finally {
     await Promise.all(running.map((r) => r.stop()));
     await db.close();
     await sink.close();
   }
-}
-
-/** spanFloor.ts's CPU per request, as its own process on the target core, exporting to the run's sink. */
-async function measureSpanFloor(cpu: number | undefined, sinkUrl: string): Promise<number> {
-  const [command, ...args] = onCpu([process.execPath, '--import', 'tsx', fileURLToPath(new URL('./spanFloor.ts', import.meta.url))], cpu);
-  const { stdout } = await promisify(execFile)(command!, args, { env: childEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: sinkUrl }) });
-  return (JSON.parse(stdout) as { cpuUsPerRequest: number }).cpuUsPerRequest;
 }
 
 /** An OTLP/HTTP endpoint on loopback that answers every export 200 and keeps nothing but a count. */
