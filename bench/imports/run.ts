@@ -9,17 +9,22 @@
 // behind, and the next run applies it first, so the bench database is the dataset again.
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadConfig } from '../../server/config.js';
+import type { Queryable } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { migrate } from '../../server/db/schema/migrate.js';
-import { ensureDataset, recreateDatabase } from '../dataset/build.js';
+import { type DatasetInfo, ensureDataset, recreateDatabase } from '../dataset/build.js';
 import { createDataset, type Dataset, scaleFor } from '../dataset/generate.js';
 import { beginRun, type RunStamp } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
+import { childEnv, startTarget } from '../processes.js';
+import { askAs, helloAs, personWorkload } from '../scenarios.js';
+import { type LoadFigures, type SearchLoad, searchesAround } from '../searchesAround.js';
+import { serviceTarget } from '../targets.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
 import { type ImportRun, runImportCli } from './importCli.js';
 import { withRawCopy } from './rawCopy.js';
-import { type SearchesDuringImport, searchFilters, whileSearching } from './searches.js';
 
 /** What a row measures (its `label` says it in words). */
 export type ImportMeasurement =
@@ -52,11 +57,16 @@ export interface ImportRunResult extends RunStamp {
   /** What each change file does. */
   notes: string[];
   rows: ImportRow[];
-  searches?: SearchesDuringImport;
+  /** The searches over an idle period, then while the change file was applied. */
+  searches?: { filters: string; idle: LoadFigures; during: LoadFigures };
 }
 
 /** The share of the people the change file touches. */
 const CHANGE_SHARE = 0.01;
+/** Seconds of searches with nothing being imported, just before the change file is applied with searches running. */
+const IDLE_SEARCH_SECONDS = 8;
+/** Requests drawn per person kind for the searches. */
+const SEARCHES_PER_KIND = 100;
 
 interface Context {
   databaseUrl: string;
@@ -100,16 +110,20 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
     const churnFiles = await churn(db);
     await applyAndRestore(ctx, 'churn', churnFiles, ['churn file', 'churn inverse (restores the data)'], ['churn', 'churn inverse']);
 
-    // 5: the change file again, while searches run; restored after.
-    const filters = await searchFilters(db, databaseUrl, info, options.kinds, options.samples);
-    log(`imports: the change file while searches run (${filters.length} filters)`);
-    let searches: SearchesDuringImport | undefined;
+    // 5: the change file again, while searches run through the service; restored after.
+    const searching = await searchesThroughService(db, databaseUrl, info, options, run.cpu);
+    log(`imports: the change file while searches run (${searching.requests.length} requests)`);
+    let searches: ImportRunResult['searches'];
     const labels = ['change file, searches running', 'change inverse (restores the data, after the searches)'] as const;
-    await applyAndRestore(ctx, 'change', change, labels, ['change while searching', 'change inverse after searching'], async (start) => {
-      const [applied, measured] = await whileSearching(db, filters, start);
-      searches = measured;
-      return applied;
-    });
+    try {
+      await applyAndRestore(ctx, 'change', change, labels, ['change while searching', 'change inverse after searching'], async (start) => {
+        const { idle, during, applied } = await searchesAround(searching, IDLE_SEARCH_SECONDS, start);
+        searches = { filters: `the bench filter kinds (one large company) through the service, ${options.connections} connections`, idle, during };
+        return applied;
+      });
+    } finally {
+      await searching.service.stop();
+    }
 
     return {
       ...run.stamp(),
@@ -202,4 +216,19 @@ async function recoverInterruptedRun(ctx: Context): Promise<void> {
     rmSync(inverseFile(ctx, name), { force: true });
     ctx.notes.push(`a previous run stopped before restoring its ${name}; restored first`);
   }
+}
+
+/** The service, built and started on the bench database (pinned as in the full run), and each person kind's requests as one large company. */
+async function searchesThroughService(
+  db: Queryable,
+  databaseUrl: string,
+  info: DatasetInfo,
+  options: BenchOptions,
+  cpu: number | undefined,
+): Promise<SearchLoad> {
+  const { credential, held, samples } = await askAs(db, info, 'oneLarge', options.samples);
+  const spec = serviceTarget('service', { databaseUrl }, helloAs(credential));
+  const config = loadConfig(childEnv(spec.env));
+  const requests = options.kinds.flatMap((kind) => personWorkload(kind, samples, held, config).http.slice(0, SEARCHES_PER_KIND));
+  return { service: await startTarget(spec, cpu), token: credential.token, requests, connections: options.connections };
 }

@@ -1,8 +1,9 @@
 // What a replica run measured (run.ts writes it, report.ts reads it): the figures kept in
 // replicas.json, and the names of the two services compared.
-import type { Measured } from '../loadHttp.js';
+
 import type { RunStamp } from '../machine.js';
 import type { BenchOptions } from '../options.js';
+import type { LoadFigures } from '../searchesAround.js';
 import type { ComparedWith, Comparison } from '../sideBySide.js';
 
 export const FROM_PRIMARY = 'service reading from the primary';
@@ -35,5 +36,3 @@ export interface ChangeUnderLoad {
   /** The reads each database answered while the file was applied (the service's db_reads_total). */
   reads: Record<string, number>;
 }
-
-export type LoadFigures = Pick<Measured, 'requests' | 'seconds' | 'p50' | 'p99' | 'non2xx'>;

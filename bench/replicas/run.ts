@@ -18,16 +18,16 @@ import { ensureDataset } from '../dataset/build.js';
 import { scaleFor } from '../dataset/generate.js';
 import { peopleChange, writeNdjson } from '../imports/files.js';
 import { runImportCli } from '../imports/importCli.js';
-import { measureHttp } from '../loadHttp.js';
 import { beginRun } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
 import { childEnv, type Running } from '../processes.js';
 import { type AskedAs, askAs, type HttpRequestSpec, helloAs, type PersonKind, personKinds, personWorkload } from '../scenarios.js';
+import { searchesAround } from '../searchesAround.js';
 import { comparedWith, compareSideBySide } from '../sideBySide.js';
 import { median, percentile, round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
-import { type ChangeUnderLoad, FROM_PRIMARY, FROM_REPLICA, type LoadFigures, type ReplicaRunResult } from './results.js';
+import { type ChangeUnderLoad, FROM_PRIMARY, FROM_REPLICA, type ReplicaRunResult } from './results.js';
 
 /** Durability as in production (the tests' clusters turn it off), and room for the dataset. */
 const BENCH_SETTINGS = `
@@ -122,15 +122,21 @@ async function changeUnderLoad(ctx: ChangeContext): Promise<ChangeUnderLoad> {
   await writeNdjson(changeFile, files.change);
   await writeNdjson(inverseFile, files.inverse);
   try {
-    const idle = await searchesFrom(ctx, sleep(IDLE_SECONDS * 1000));
-    const readsBefore = await readsBy(service.url);
-    const sampler = await lagSampler(ctx.standbyUrl);
-    const applying = runImportCli(ctx.databaseUrl, changeFile, 'change file (replicas)', files.change.length);
-    const during = await searchesFrom(ctx, applying);
-    const run = await applying;
+    const load = { service, token: ctx.token, requests: ctx.searches, connections: ctx.options.connections };
+    let readsBefore: Record<string, number> = {};
+    let sampler: Awaited<ReturnType<typeof lagSampler>> | undefined;
+    const {
+      idle,
+      during,
+      applied: run,
+    } = await searchesAround(load, IDLE_SECONDS, async () => {
+      readsBefore = await readsBy(service.url);
+      sampler = await lagSampler(ctx.standbyUrl);
+      return runImportCli(ctx.databaseUrl, changeFile, 'change file (replicas)', files.change.length);
+    });
     // Until the standby has replayed the file: the lag's tail belongs to it.
     await cluster.caughtUp(600_000);
-    const lag = await sampler.stop();
+    const lag = await sampler!.stop();
     const readsAfter = await readsBy(service.url);
     log(
       `replicas: change applied in ${run.seconds} s; lag p99 ${round(lag.p99Ms)} ms, max ${round(lag.maxMs)} ms; search p99 ${round(during.p99, 2)} ms (idle ${round(idle.p99, 2)} ms)`,
@@ -203,13 +209,6 @@ async function routingCost(
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Searches from the replica-reading service until `until` settles (an hour at most). */
-async function searchesFrom(ctx: ChangeContext, until: Promise<unknown>): Promise<LoadFigures> {
-  const { url, pid } = ctx.service;
-  const m = await measureHttp({ url, pid, token: ctx.token, requests: ctx.searches, connections: ctx.options.connections, durationS: 3_600, until });
-  return { requests: m.requests, seconds: round(m.seconds, 1), p50: m.p50, p99: m.p99, non2xx: m.non2xx };
-}
 
 /** Samples the standby's heartbeat age (the service's own measure of its lag) until stopped. */
 async function lagSampler(standbyUrl: string) {
