@@ -7,6 +7,7 @@ import { type Measured, measureHttp } from './loadHttp.js';
 import type { BenchOptions } from './options.js';
 import { alternatingSteps, type Scenario } from './plan.js';
 import { type Running, startTarget, type TargetSpec } from './processes.js';
+import { pct } from './report/format.js';
 import { type AskedAs, helloAs, type PersonKind, personKinds, personWorkload } from './scenarios.js';
 import { median, round } from './stats.js';
 
@@ -123,5 +124,4 @@ export function versus(comparison: Comparison[], scenario: string, target: strin
 }
 
 /** The spread of the rounds' own ratios over several rows: "66%–141%". */
-export const roundSpread = (rows: Versus[], pct: (n: number) => string) =>
-  `${pct(Math.min(...rows.map((r) => r.roundRatios[0])))}–${pct(Math.max(...rows.map((r) => r.roundRatios[1])))}`;
+export const roundSpread = (rows: Versus[]) => `${pct(Math.min(...rows.map((r) => r.roundRatios[0])))}–${pct(Math.max(...rows.map((r) => r.roundRatios[1])))}`;

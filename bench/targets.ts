@@ -1,6 +1,7 @@
 // The processes the bench starts: the service (as production runs it, `npm run build` then
 // `npm run start:prod`'s node with its flags, on PostgreSQL or PGlite) and the references on
 // bare node:http. Each answers an authenticated hello when ready.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from '../scripts/build.js';
@@ -10,11 +11,15 @@ import type { TargetSpec } from './processes.js';
 const root = fileURLToPath(new URL('../', import.meta.url));
 const tsx = (file: string) => [process.execPath, '--import', 'tsx', root + file];
 
-// A build of the bench's own, from the working copy as it is now, so a dist/ in use is left alone.
-const benchBuild = join(root, '.build-bench');
+// A build of this run's own, from the working copy as it is now: a dist/ in use, and another
+// bench run's build (the slow tests run two at once), are left alone.
+const benchBuild = join(root, `.build-bench-${process.pid}`);
 let built = false;
 function builtServer(): string[] {
-  if (!built) build(benchBuild);
+  if (!built) {
+    build(benchBuild);
+    process.once('exit', () => rmSync(benchBuild, { recursive: true, force: true }));
+  }
   built = true;
   return [process.execPath, ...nodeFlagsOf('start:prod'), join(benchBuild, 'server', 'main.js')];
 }

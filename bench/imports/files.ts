@@ -1,9 +1,8 @@
-// The files the import bench applies (and the replicas' change file), written as an
-// operator's sync would write them: the whole dataset as one NDJSON file, a change file
-// touching 1% of the people (renames, relinks, deletions), and a churn file (10% of
-// employments changed, 1% relinked, 1% deleted). Each change file comes with its inverse (the stored records as they were), so
-// that the bench database ends a run as it began. Records are read back from the stored
-// rows through the one definition of an employment's columns.
+// The files the import bench applies (and the replicas' change file), as an operator's sync
+// writes them: the whole dataset as one NDJSON file, a change file touching 1% of the people,
+// and a churn file. Each change file comes with its inverse (the stored records as they were),
+// so the bench database ends a run as it began; records are read back from the stored rows
+// through the one definition of an employment's columns.
 
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -132,10 +131,11 @@ export async function peopleChange(db: Queryable, share: number): Promise<Change
   return {
     change,
     inverse: [...restored, ...restoredJobs, ...inverse],
-    description: `${people.length.toLocaleString('en-US')} people (${shareOf(people.length, n)}): ${renamed.toLocaleString('en-US')} renamed, ${relinked.toLocaleString('en-US')} with an employment relinked or unlinked, ${deletedPersons.length.toLocaleString('en-US')} deleted with their employments`,
+    description: `${int(people.length)} people (${shareOf(people.length, n)}): ${int(renamed)} renamed, ${int(relinked)} with an employment relinked or unlinked, ${int(deletedPersons.length)} deleted with their employments`,
   };
 }
 
+const int = (n: number) => n.toLocaleString('en-US');
 /** `part` of `whole` as a percentage, to two significant digits ("1%", "0.25%"). */
 const shareOf = (part: number, whole: number) => `${Number(((part / whole) * 100).toPrecision(2))}%`;
 
@@ -169,6 +169,6 @@ export async function churn(db: Queryable): Promise<ChangeFiles> {
   return {
     change,
     inverse,
-    description: `${tenth.toLocaleString('en-US')} employments changed (10%, a fifth renamed), ${hundredth.toLocaleString('en-US')} relinked (1%), ${(stored.length - tenth - hundredth).toLocaleString('en-US')} deleted (1%)`,
+    description: `${int(tenth)} employments changed (10%, a fifth renamed), ${int(hundredth)} relinked (1%), ${int(stored.length - tenth - hundredth)} deleted (1%)`,
   };
 }

@@ -2,6 +2,7 @@
 // `--imports` writes it, and a full run keeps the last one, since a full run measures reads
 // only.
 import { int, latencyMs as ms, pct, table } from '../report/format.js';
+import type { TargetCheck } from '../report/summary.js';
 import { focusedSection, ranAs } from '../sections.js';
 import { round } from '../stats.js';
 import { RAW_COPIES } from './rawCopy.js';
@@ -13,17 +14,11 @@ export const IMPORT_GOALS = { change: 0.2, initial: 0.35, unchanged: 0.8, search
 /** Import records/s over raw COPY records/s of the same rows. */
 export const copyRatio = (r: ImportRow) => (r.copyRecordsPerSecond ? r.recordsPerSecond / r.copyRecordsPerSecond : Number.NaN);
 
-export interface ImportGoal {
-  goal: string;
-  measured: string;
-  met: boolean;
-}
-
 const rowsOf = (result: ImportRunResult, ...measurements: ImportMeasurement[]) => result.rows.filter((r) => measurements.includes(r.measurement));
 
 /** Every goal of the imports: rates as a share of the raw COPY, absolute rates and times, memory, and the searches beside. */
-export function importGoals(result: ImportRunResult): ImportGoal[] {
-  const goals: ImportGoal[] = [];
+export function importGoals(result: ImportRunResult): TargetCheck[] {
+  const goals: TargetCheck[] = [];
   const add = (goal: string, measured: string, met: boolean) => goals.push({ goal, measured, met });
   const floor = (goal: string, rows: ImportRow[], share: number) => {
     if (!rows.length) return;
@@ -81,12 +76,7 @@ function importHeader(result: ImportRunResult): string[] {
   const settings = Object.entries(result.postgresSettings ?? {}).map(([name, value]) => `${name} ${value}`);
   const postgres = `${result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL'}${settings.length ? ` (${settings.join(', ')})` : ''}`;
   const databases = result.databases.map((d) => `\`${d.name}\` (${int(d.people)} people, ${int(d.companies)} companies)`).join(', ');
-  const prewarmed =
-    result.prewarmed === undefined
-      ? ''
-      : result.prewarmed
-        ? ', each prewarmed with pg_prewarm before its change files'
-        : ', not prewarmed (pg_prewarm unavailable)';
+  const prewarmed = result.prewarmed ? ', each prewarmed with pg_prewarm before its change files' : ', not prewarmed (pg_prewarm unavailable)';
   const file = result.fileMb === undefined ? '' : `; the whole dataset as one NDJSON file: ${int(result.fileMb)} MB`;
   return [
     '## Import cost (PostgreSQL)',
@@ -101,17 +91,14 @@ function importHeader(result: ImportRunResult): string[] {
 
 function importTable(result: ImportRunResult): string[] {
   const header = ['File', 'database people', 'records', 'seconds', 'records/s', 'raw COPY records/s', 'import / COPY', 'peak RSS MB'];
-  const rows = result.rows.map((r) => [
-    r.label,
-    r.databasePeople ? int(r.databasePeople) : 'empty',
-    int(r.records),
-    String(r.seconds),
-    int(r.recordsPerSecond),
-    r.copyRecordsPerSecond ? int(r.copyRecordsPerSecond) : '–',
-    pct(copyRatio(r)),
-    String(r.peakRssMb ?? '–'),
-  ]);
-  return table(header, rows);
+  return table(
+    header,
+    result.rows.map((r) => {
+      const copyRate = r.copyRecordsPerSecond ? int(r.copyRecordsPerSecond) : '–';
+      const database = r.databasePeople ? int(r.databasePeople) : 'empty';
+      return [r.label, database, int(r.records), String(r.seconds), int(r.recordsPerSecond), copyRate, pct(copyRatio(r)), String(r.peakRssMb ?? '–')];
+    }),
+  );
 }
 
 export const importSection = focusedSection('imports', 'imports', renderImports);

@@ -1,10 +1,8 @@
-// `npm run bench -- --imports`: every import measurement of the bench, each file applied by
-// `npm run import` (importCli.ts) beside a raw COPY of the same rows in the same run
-// (rawCopy.ts), on the PostgreSQL bench database:
-//   1. the whole dataset loaded into an empty database, then 2. re-applied unchanged;
-//   3. a change file touching 1% of the people, restored by its inverse;
-//   4. the churn file (10% of employments changed, 1% relinked, 1% deleted), restored;
-//   5. the change file again while searches run: their p99 against idle; restored after.
+// `npm run bench -- --imports`: each file applied by `npm run import` (importCli.ts) beside a
+// raw COPY of the same rows (rawCopy.ts), on the PostgreSQL bench database:
+//   1. the whole dataset into an empty database, 2. the same file again, unchanged;
+//   3. a change file touching 1% of the people, 4. the churn file, each restored by its inverse;
+//   5. the change file again while searches run through the service, restored after.
 // Each inverse is written before its change is applied: a run stopped half-way leaves it
 // behind, and the next run applies it first, so the bench database is the dataset again.
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
@@ -26,16 +24,18 @@ import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } fr
 import { type ImportRun, runImportCli } from './importCli.js';
 import { withRawCopy } from './rawCopy.js';
 
-/** What a row measures (its `label` says it in words). */
-export type ImportMeasurement =
-  | 'initial load'
-  | 'unchanged re-apply'
-  | 'change'
-  | 'change inverse'
-  | 'churn'
-  | 'churn inverse'
-  | 'change while searching'
-  | 'change inverse after searching';
+/** What each row measures, and how the report names it. */
+const LABELS = {
+  'initial load': 'initial load (whole dataset, empty database)',
+  'unchanged re-apply': 're-applied unchanged (whole dataset)',
+  change: 'change file',
+  'change inverse': 'change inverse (restores the data)',
+  churn: 'churn file',
+  'churn inverse': 'churn inverse (restores the data)',
+  'change while searching': 'change file, searches running',
+  'change inverse after searching': 'change inverse (restores the data, after the searches)',
+} as const;
+export type ImportMeasurement = keyof typeof LABELS;
 
 export interface ImportRow extends ImportRun {
   measurement: ImportMeasurement;
@@ -45,27 +45,22 @@ export interface ImportRow extends ImportRun {
 
 export interface ImportRunResult extends RunStamp {
   postgresVersion?: string;
-  /** The server settings an import's cost depends on most (its buffer cache, how much WAL between checkpoints). */
+  /** The settings an import's cost depends on most: its buffer cache, the WAL between checkpoints. */
   postgresSettings?: Record<string, string>;
-  /** Whether the bench database was prewarmed (pg_prewarm) before its change files. */
   prewarmed?: boolean;
   options: { people: number; kinds: string[]; samples: number };
-  /** The bench database (its name, not its URL). */
+  /** The bench database: its name, not its URL. */
   databases: { name: string; people: number; companies: number }[];
-  /** The whole dataset as one NDJSON file (the initial load). */
+  /** The whole dataset as one NDJSON file (the initial load's). */
   fileMb?: number;
   /** What each change file does. */
   notes: string[];
   rows: ImportRow[];
-  /** The searches over an idle period, then while the change file was applied. */
   searches?: { filters: string; idle: LoadFigures; during: LoadFigures };
 }
 
-/** The share of the people the change file touches. */
 const CHANGE_SHARE = 0.01;
-/** Seconds of searches with nothing being imported, just before the change file is applied with searches running. */
 const IDLE_SEARCH_SECONDS = 8;
-/** Requests drawn per person kind for the searches. */
 const SEARCHES_PER_KIND = 100;
 
 interface Context {
@@ -78,7 +73,6 @@ interface Context {
 }
 
 export async function runImportBench(options: BenchOptions, log: (line: string) => void): Promise<ImportRunResult> {
-  // As in the full run: the bench's process (the searches) on one core; the import is unpinned.
   const run = beginRun();
   const { databaseUrl, people, companies, seed } = options.postgres!;
   const scale = scaleFor(people, { companies, seed });
@@ -87,8 +81,6 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
   mkdirSync(options.workDir, { recursive: true });
   const ctx: Context = { databaseUrl, people, workDir: options.workDir, rows: [], notes: [], log };
   await recoverInterruptedRun(ctx);
-
-  // 1, 2: the initial load into an empty database of its own, and the same file again.
   const fileMb = await initialLoad(ctx, createDataset(scale));
 
   const db = await openDatabase({ databaseUrl, poolMax: 4 });
@@ -98,25 +90,20 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
       'SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name',
       [['shared_buffers', 'max_wal_size', 'wal_compression']],
     );
-    // Prewarmed, as a server that has been running holds its data (the initial load has
-    // just written a second copy of the dataset through the caches).
+    // The initial load has just written a second copy of the dataset through the caches; a
+    // server that has been running holds its data.
     const prewarmed = await prewarm(db);
 
-    // 3: the change file alone; 4: the churn file; each restored by its inverse.
-    log(`imports: a change file touching ${CHANGE_SHARE * 100}% of the people`);
+    log(`imports: a change file touching ${CHANGE_SHARE * 100}% of the people, then the churn file`);
     const change = await peopleChange(db, CHANGE_SHARE);
-    await applyAndRestore(ctx, 'change', change, ['change file', 'change inverse (restores the data)'], ['change', 'change inverse']);
-    log('imports: the churn file (10% of employments changed, 1% relinked, 1% deleted)');
-    const churnFiles = await churn(db);
-    await applyAndRestore(ctx, 'churn', churnFiles, ['churn file', 'churn inverse (restores the data)'], ['churn', 'churn inverse']);
+    await applyAndRestore(ctx, 'change', change, ['change', 'change inverse']);
+    await applyAndRestore(ctx, 'churn', await churn(db), ['churn', 'churn inverse']);
 
-    // 5: the change file again, while searches run through the service; restored after.
     const searching = await searchesThroughService(db, databaseUrl, info, options, run.cpu);
     log(`imports: the change file while searches run (${searching.requests.length} requests)`);
     let searches: ImportRunResult['searches'];
-    const labels = ['change file, searches running', 'change inverse (restores the data, after the searches)'] as const;
     try {
-      await applyAndRestore(ctx, 'change', change, labels, ['change while searching', 'change inverse after searching'], async (start) => {
+      await applyAndRestore(ctx, 'change', change, ['change while searching', 'change inverse after searching'], async (start) => {
         const { idle, during, applied } = await searchesAround(searching, IDLE_SEARCH_SECONDS, start);
         searches = { filters: `the bench filter kinds (one large company) through the service, ${options.connections} connections`, idle, during };
         return applied;
@@ -124,7 +111,6 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
     } finally {
       await searching.service.stop();
     }
-
     return {
       ...run.stamp(),
       postgresVersion,
@@ -143,9 +129,9 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
 }
 
 /**
- * The whole dataset written as one NDJSON file and loaded by `npm run import` into an empty
- * database of its own (`<database>_import`, dropped after), beside a raw COPY of its rows;
- * then the same file again, unchanged, set against the same COPY. Returns the file's MB.
+ * The whole dataset as one NDJSON file, loaded into an empty database of its own
+ * (`<database>_import`, dropped after) beside a raw COPY of its rows, then applied again
+ * unchanged and set against the same COPY. Returns the file's MB.
  */
 async function initialLoad(ctx: Context, dataset: Dataset): Promise<number> {
   const file = join(ctx.workDir, 'dataset.ndjson');
@@ -153,21 +139,25 @@ async function initialLoad(ctx: Context, dataset: Dataset): Promise<number> {
   url.pathname = `${url.pathname}_import`;
   const importUrl = url.toString();
   try {
-    ctx.log('imports: writing the whole dataset as one NDJSON file');
     const records = await writeNdjson(file, datasetRecords(dataset));
     const fileMb = Math.round(statSync(file).size / 1e6);
     await recreateDatabase(importUrl);
     const db = await openDatabase({ databaseUrl: importUrl, poolMax: 1 });
     await migrate(db);
     await db.close();
-    ctx.log(`imports: npm run import of ${records.toLocaleString('en-US')} records (${fileMb} MB) into an empty database, then again unchanged`);
-    const initial = await runImportCli(importUrl, file, 'initial load (whole dataset, empty database)', records);
+    ctx.log(`imports: ${records.toLocaleString('en-US')} records (${fileMb} MB) into an empty database, then again unchanged`);
+    const initial = await runImportCli(importUrl, file, LABELS['initial load'], records);
     await withRawCopy(initial, importUrl, datasetRecords(dataset), 2);
-    const again = await runImportCli(importUrl, file, 're-applied unchanged (whole dataset)', records);
-    const unchanged = { ...again, copySeconds: initial.copySeconds, copyRecordsPerSecond: initial.copyRecordsPerSecond };
+    const again = await runImportCli(importUrl, file, LABELS['unchanged re-apply'], records);
     ctx.rows.push(
       { ...initial, measurement: 'initial load', databasePeople: 0 },
-      { ...unchanged, measurement: 'unchanged re-apply', databasePeople: ctx.people },
+      {
+        ...again,
+        copySeconds: initial.copySeconds,
+        copyRecordsPerSecond: initial.copyRecordsPerSecond,
+        measurement: 'unchanged re-apply',
+        databasePeople: ctx.people,
+      },
     );
     return fileMb;
   } finally {
@@ -178,16 +168,12 @@ async function initialLoad(ctx: Context, dataset: Dataset): Promise<number> {
 
 const inverseFile = (ctx: Context, name: string) => join(ctx.workDir, `${name}-inverse.ndjson`);
 
-/**
- * Writes the change file and its inverse, applies the change (inside `around`, which starts
- * it), then the inverse; each beside a raw COPY of its rows.
- */
+/** Writes the change file and its inverse, applies the change (inside `around`, which starts it), then the inverse; each beside a raw COPY. */
 async function applyAndRestore(
   ctx: Context,
   name: string,
   files: ChangeFiles,
-  [label, inverseLabel]: readonly [string, string],
-  [measurement, inverseMeasurement]: [ImportMeasurement, ImportMeasurement],
+  measurements: [ImportMeasurement, ImportMeasurement],
   around = (start: () => Promise<ImportRun>) => start(),
 ): Promise<void> {
   const file = join(ctx.workDir, `${name}.ndjson`);
@@ -195,15 +181,17 @@ async function applyAndRestore(
   await writeNdjson(inverseFile(ctx, name), files.inverse);
   const note = `${name}: ${files.description}`;
   if (!ctx.notes.includes(note)) ctx.notes.push(note);
+  const apply = async (path: string, records: ChangeFiles['change'], measurement: ImportMeasurement, start = (run: () => Promise<ImportRun>) => run()) => {
+    const applied = await start(() => runImportCli(ctx.databaseUrl, path, LABELS[measurement], records.length));
+    ctx.rows.push({ ...(await withRawCopy(applied, ctx.databaseUrl, records)), measurement, databasePeople: ctx.people });
+    ctx.log(`  ${applied.label}: ${applied.records.toLocaleString('en-US')} records in ${applied.seconds} s`);
+  };
   try {
-    const applied = await around(() => runImportCli(ctx.databaseUrl, file, label, files.change.length));
-    ctx.rows.push({ ...(await withRawCopy(applied, ctx.databaseUrl, files.change)), measurement, databasePeople: ctx.people });
-    ctx.log(`  ${label}: ${applied.records.toLocaleString('en-US')} records in ${applied.seconds} s`);
+    await apply(file, files.change, measurements[0], around);
   } finally {
     rmSync(file, { force: true });
   }
-  const restored = await runImportCli(ctx.databaseUrl, inverseFile(ctx, name), inverseLabel, files.inverse.length);
-  ctx.rows.push({ ...(await withRawCopy(restored, ctx.databaseUrl, files.inverse)), measurement: inverseMeasurement, databasePeople: ctx.people });
+  await apply(inverseFile(ctx, name), files.inverse, measurements[1]);
   rmSync(inverseFile(ctx, name), { force: true });
 }
 
@@ -218,7 +206,7 @@ async function recoverInterruptedRun(ctx: Context): Promise<void> {
   }
 }
 
-/** The service, built and started on the bench database (pinned as in the full run), and each person kind's requests as one large company. */
+/** The service started on the bench database (pinned, as in the full run), and each person kind's requests as one large company. */
 async function searchesThroughService(
   db: Queryable,
   databaseUrl: string,

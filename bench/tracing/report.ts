@@ -53,10 +53,7 @@ function renderTracing(result: TracingRunResult): string[] {
       `what it gets (${fmt(result.sink.batches)} batches, ${fmt(result.sink.bytes / 1024 / 1024, 1)} MiB received). A hello makes one span ` +
       '(its credential is cached), a Get person two (the request and its statement).',
     '',
-    `**Target: ${goal.goal}.** ${goal.measured} — **${goal.met ? 'met' : 'not met'}**; the rounds' own ratios spread over ${roundSpread(
-      rows.map((r) => r.on),
-      pct,
-    )}.`,
+    `**Target: ${goal.goal}.** ${goal.measured} — **${goal.met ? 'met' : 'not met'}**; the rounds' own ratios spread over ${roundSpread(rows.map((r) => r.on))}.`,
     '',
     'CPU µs/req: CPU time of the service process per answered request; "on / off (CPU)" is off\'s over on\'s, the rate ratio a CPU-bound machine would show.',
     '',
