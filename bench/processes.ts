@@ -1,11 +1,8 @@
 // Processes under test: spawned, timed from spawn to the first successful response
 // (cold start), sampled for memory, and stopped. Every target runs as its own process,
 // the service exactly as production runs it (targets.ts).
-import type { ChildProcess } from 'node:child_process';
 import { freePort, startServiceProcess } from '../support/serviceProcess.js';
 import { onCpu } from './machine.js';
-
-export { track } from '../support/serviceProcess.js';
 
 export interface TargetSpec {
   name: string;
@@ -60,13 +57,4 @@ export async function startTarget(spec: TargetSpec, cpu: number | undefined, tim
     stderr: () => target.output().trim() || '(no output)',
     stop: () => target.terminate().then(() => {}),
   };
-}
-
-export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
 }

@@ -65,7 +65,7 @@ export function serviceTarget(
   };
 }
 
-/** The person operations on a bare node:http handler (references/bareSearch.ts), on the database the service opens with `serviceEnv`. */
+/** The floor and direct SQL (references/bareSearch.ts), on the database the service opens with `serviceEnv`. */
 export const BARE_SEARCH = 'node:http + findPersons';
 export function bareSearchTarget(serviceEnv: Record<string, string>, credentials: { token: string }[], ready: ReadyCheck): TargetSpec {
   return {

@@ -4,12 +4,12 @@
 // their later measurements skipped.
 import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
-import { databaseBackendsCpu } from '../cpu.js';
-import { type DirectRunner, startDirectRunner } from '../directClient.js';
+import { cpuMeter, databaseBackendsCpu, sampleRss } from '../cpu.js';
 import { type Measured, measureHttp } from '../loadHttp.js';
 import type { BenchOptions } from '../options.js';
 import { alternatingSteps, type Engine, type Step } from '../plan.js';
 import { type Running, startTarget } from '../processes.js';
+import type { DirectResult, DirectRun } from '../references/bareSearch.js';
 import { round } from '../stats.js';
 import type { Plan } from './plan.js';
 
@@ -34,7 +34,8 @@ interface Session {
   options: BenchOptions;
   plan: Plan;
   running: Record<string, Running>;
-  direct: Partial<Record<Engine, DirectRunner>>;
+  /** Each engine's direct-SQL reference: PostgreSQL's is its floor, in `running` too. */
+  direct: Partial<Record<Engine, Running>>;
   /** Reads the CPU time of the bench database's backends around each PostgreSQL measurement. */
   backends?: Database;
   results: Measurements;
@@ -62,7 +63,8 @@ export async function measureAll(
     await warmUp(session, budget);
     await rounds(session, budget);
   } finally {
-    await Promise.all([...Object.values(session.running).map((r) => r.stop()), ...Object.values(session.direct).map((d) => d.stop()), backends?.close()]);
+    const processes = new Set([...Object.values(session.running), ...Object.values(session.direct)]);
+    await Promise.all([...[...processes].map((p) => p.stop()), backends?.close()]);
   }
   return results;
 }
@@ -83,8 +85,8 @@ async function startEverything(session: Session, budget: Budget, cpu: number | u
     session.log(`${name}: up, cold start ${Math.round(running[name].coldStartMs)} ms`);
   }
   for (const engine of ['postgres', 'pglite'] as const) {
-    const env = plan.directEnv[engine];
-    if (env) session.direct[engine] = await startDirectRunner(env, cpu);
+    const spec = plan.references[engine];
+    if (spec) session.direct[engine] = plan.specs[spec.name] === spec ? running[spec.name] : await startTarget(spec, cpu);
   }
 }
 
@@ -94,9 +96,10 @@ async function warmUp(session: Session, budget: Budget): Promise<void> {
   if (warmupS <= 0) return;
   for (const scenario of session.plan.scenarios) {
     for (const target of Object.keys(scenario.targets)) {
-      if (!budget.fits(warmupS)) continue;
-      await measure(session, { round: 0, scenario, target }, warmupS);
-      noteCrash(session, { round: 0, scenario, target });
+      const step = { round: 0, scenario, target };
+      if (!budget.fits(warmupS) || underTest(session, step)?.exited()) continue;
+      await measure(session, step, warmupS);
+      noteCrash(session, step);
     }
   }
 }
@@ -128,20 +131,34 @@ function describe(step: Step, measured: Measured): string {
   );
 }
 
-/** The HTTP process a step measures, if it is one. */
+/** The process a step measures. */
 function underTest(session: Session, step: Step): Running | undefined {
   const ref = step.scenario.targets[step.target]!;
-  return ref.kind === 'http' ? session.running[ref.process] : undefined;
+  return ref.kind === 'http' ? session.running[ref.process] : session.direct[ref.engine];
 }
 
 async function measure(session: Session, step: Step, durationS: number) {
   const { options, backends } = session;
   const ref = step.scenario.targets[step.target]!;
   const databaseCpu = backends && step.scenario.group === 'postgres' ? () => databaseBackendsCpu(backends) : undefined;
-  if (ref.kind === 'direct') return session.direct[ref.engine]!.measure(step.scenario.direct!, options.connections, durationS, databaseCpu);
+  if (ref.kind === 'direct') {
+    const run: DirectRun = { filters: step.scenario.direct!, concurrency: options.connections, durationMs: durationS * 1000 };
+    return measureDirect(session.direct[ref.engine]!, run, databaseCpu);
+  }
   const target = session.running[ref.process]!;
   const { token, http: requests } = step.scenario;
   return measureHttp({ url: target.url, token, requests, connections: options.connections, durationS, pid: target.pid, databaseCpu });
+}
+
+/** Direct SQL in its reference process, whose CPU and memory are read from outside as an HTTP target's. */
+async function measureDirect(reference: Running, run: DirectRun, databaseCpu?: () => Promise<Map<number, number>>): Promise<Measured> {
+  const rss = sampleRss(reference.pid);
+  const cpu = await cpuMeter(reference.pid, databaseCpu);
+  const response = await fetch(`${reference.url}/direct`, { method: 'POST', body: JSON.stringify(run) });
+  if (!response.ok) throw new Error(`direct SQL in ${reference.name}: ${response.status} ${await response.text()}`);
+  const result = (await response.json()) as DirectResult;
+  // The reference is its own load: its CPU holds the callers' loop as well as the query's driver.
+  return { ...result, rps: result.requests / result.seconds, non2xx: 0, rssPeakMb: rss.stop(), ...(await cpu.stop(result.requests)) };
 }
 
 /** A process under test that has ended, noted once with its last stderr. */

@@ -1,7 +1,6 @@
-// The full run's first steps, outside the time budget: each engine's dataset built (or found
-// present); then on its data the processes to start (the service, its audit-off twin, the
-// node:http floor, hello's reference) and the scenarios, with filter values drawn from the
-// data; the facts of the PostgreSQL server; each dataset's summary.
+// The full run's first steps: each engine's dataset built (or found present, outside the time
+// budget); then on its data the processes to start, the scenarios with filter values drawn
+// from the data, the PostgreSQL server's facts and each dataset's summary.
 import { cpSync, rmSync } from 'node:fs';
 import { loadConfig } from '../../server/config.js';
 import type { Database } from '../../server/db/engines/database.js';
@@ -36,7 +35,7 @@ export interface DatasetSummary {
 
 export interface Datasets {
   infos: Partial<Record<Engine, DatasetInfo>>;
-  /** The PGlite directory the direct-SQL reference opens (a PGlite directory opens in one process at a time); removed after the measurements. */
+  /** PGlite's direct-SQL reference opens a copy: a PGlite directory opens in one process at a time. Removed after the measurements. */
   pgliteDirectCopy?: string;
 }
 
@@ -61,8 +60,8 @@ export interface Plan {
   specs: Record<string, TargetSpec>;
   scenarios: Scenario[];
   datasets: DatasetSummary[];
-  /** The environment each engine's direct-SQL runner opens its database with. */
-  directEnv: Partial<Record<Engine, Record<string, string>>>;
+  /** Each engine's direct-SQL reference (references/bareSearch.ts); PostgreSQL's is its floor in `specs`. */
+  references: Partial<Record<Engine, TargetSpec>>;
   postgres: { version?: string; sharedBuffers?: string; prewarmed: boolean };
   /** The service hello is measured on (the first engine's), and the credential it asks as. */
   hello: { service: string; companyId: string; token: string };
@@ -71,7 +70,7 @@ export interface Plan {
 type Planning = Omit<Plan, 'hello'> & { hello?: Plan['hello'] };
 
 export async function planRun(options: BenchOptions, { infos, pgliteDirectCopy }: Datasets): Promise<Plan> {
-  const plan: Planning = { specs: {}, scenarios: [], datasets: [], directEnv: {}, postgres: { prewarmed: false } };
+  const plan: Planning = { specs: {}, scenarios: [], datasets: [], references: {}, postgres: { prewarmed: false } };
   for (const engine of ['postgres', 'pglite'] as const) {
     const info = infos[engine];
     if (info) await planEngine(engine, info, options, pgliteDirectCopy, plan);
@@ -90,16 +89,16 @@ async function planEngine(engine: Engine, info: DatasetInfo, options: BenchOptio
   // The same service with its access audit off, for the kinds the audit's cost is measured on.
   const auditOff = engine === 'postgres' && options.auditComparison ? [auditOffName(service)] : [];
   for (const name of auditOff) plan.specs[name] = serviceTarget(name, location, ready, { AUDIT_ENABLED: 'false' });
-  plan.directEnv[engine] = engine === 'pglite' ? { ...plan.specs[service].env, PGLITE_DATA_DIR: pgliteDirectCopy! } : plan.specs[service].env;
   plan.hello ??= { service, ...ready };
 
   const db = await openDatabase({ ...location, poolMax: 2 });
   await emptyAccessAudit(db);
   if (engine === 'postgres') plan.postgres = await postgresFacts(db);
   plan.datasets.push(await datasetSummary(engine, info, db));
-  // On PostgreSQL, the floor of an HTTP service in front of the same query (a PGlite
-  // directory opens in one process at a time).
-  if (engine === 'postgres') plan.specs[BARE_SEARCH] = bareSearchTarget(plan.specs[service].env, info.credentials, ready);
+  const env = engine === 'pglite' ? { ...plan.specs[service].env, PGLITE_DATA_DIR: pgliteDirectCopy! } : plan.specs[service].env;
+  plan.references[engine] = bareSearchTarget(env, info.credentials, ready);
+  // The floor is measured on PostgreSQL only, where the goals read it.
+  if (engine === 'postgres') plan.specs[BARE_SEARCH] = plan.references[engine];
   const targets: Scenario['targets'] = {
     [service]: { kind: 'http' as const, process: service },
     ...(engine === 'postgres' ? { [BARE_SEARCH]: { kind: 'http' as const, process: BARE_SEARCH } } : {}),
