@@ -1,6 +1,4 @@
-// Processes under test: spawned, timed from spawn to the first successful response
-// (cold start), sampled for memory, and stopped. Every target runs as its own process,
-// the service exactly as production runs it (targets.ts).
+// Processes under test, pinned: spawned, timed from spawn to the first successful response (cold start), stopped.
 import { freePort, startServiceProcess } from '../support/serviceProcess.js';
 import { onCpu } from './machine.js';
 

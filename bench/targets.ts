@@ -36,10 +36,8 @@ export interface ReadyCheck {
 }
 
 /**
- * The service, built: request logging at warn (no per-request log line), the rate limit set far
- * above what the load can reach (the bench measures throughput, not the limiter), no
- * demo data, drafts on (development), the access audit on as shipped (spooled on PostgreSQL)
- * unless `extraEnv` says otherwise.
+ * The service, built: development (drafts on), no demo data, the access audit as shipped unless
+ * `extraEnv` says otherwise; logging at warn and the rate limit out of reach: the bench measures neither.
  */
 export function serviceTarget(
   name: string,

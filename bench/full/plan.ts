@@ -99,12 +99,13 @@ async function planEngine(engine: Engine, info: DatasetInfo, options: BenchOptio
   plan.references[engine] = bareSearchTarget(env, info.credentials, ready);
   // The floor is measured on PostgreSQL only, where the goals read it.
   if (engine === 'postgres') plan.specs[BARE_SEARCH] = plan.references[engine];
+  const http = (process: string) => ({ kind: 'http' as const, process });
   const targets: Scenario['targets'] = {
-    [service]: { kind: 'http' as const, process: service },
-    ...(engine === 'postgres' ? { [BARE_SEARCH]: { kind: 'http' as const, process: BARE_SEARCH } } : {}),
-    'direct SQL': { kind: 'direct' as const, engine },
+    [service]: http(service),
+    ...(engine === 'postgres' && { [BARE_SEARCH]: http(BARE_SEARCH) }),
+    'direct SQL': { kind: 'direct', engine },
   };
-  const audited = { ...targets, ...Object.fromEntries(auditOff.map((name) => [name, { kind: 'http' as const, process: name }])) };
+  const audited = { ...targets, ...Object.fromEntries(auditOff.map((name) => [name, http(name)])) };
   const targetsOf = (kind: PersonKind) => (AUDITED_KINDS.includes(kind) ? audited : targets);
   // The configuration the service will load from its environment: the filters are derived with it.
   const config = loadConfig(childEnv(plan.specs[service].env));
@@ -112,10 +113,7 @@ async function planEngine(engine: Engine, info: DatasetInfo, options: BenchOptio
   await db.close();
 }
 
-/**
- * Each run starts with an empty access audit, so that runs measure alike and the bench
- * database does not grow by every run's entries (the bench's own: its database only).
- */
+/** Every run starts with an empty access audit: runs measure alike, and the bench's own database does not grow. */
 async function emptyAccessAudit(db: Database): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query(`SELECT set_config('lookup.access_audit_retention', 'on', true)`);
@@ -123,11 +121,7 @@ async function emptyAccessAudit(db: Database): Promise<void> {
   });
 }
 
-/**
- * The server's version and cache; then every table and index loaded into that cache (as much
- * as it holds) with PostgreSQL's own pg_prewarm, so that the run measures a server that has
- * been running, not one just restarted. Where the extension is not installed, the report says so.
- */
+/** The server's version and cache, then pg_prewarm: the run measures a server that has been running, not one just restarted. */
 async function postgresFacts(db: Database): Promise<Plan['postgres']> {
   const version = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
   const sharedBuffers = (await db.query<{ shared_buffers: string }>('SHOW shared_buffers'))[0]?.shared_buffers;
