@@ -137,27 +137,23 @@ function underTest(session: Session, step: Step): Running | undefined {
   return ref.kind === 'http' ? session.running[ref.process] : session.direct[ref.engine];
 }
 
-async function measure(session: Session, step: Step, durationS: number) {
-  const { options, backends } = session;
-  const ref = step.scenario.targets[step.target]!;
-  const databaseCpu = backends && step.scenario.group === 'postgres' ? () => databaseBackendsCpu(backends) : undefined;
-  if (ref.kind === 'direct') {
-    const run: DirectRun = { filters: step.scenario.direct!, concurrency: options.connections, durationMs: durationS * 1000 };
-    return measureDirect(session.direct[ref.engine]!, run, databaseCpu);
+async function measure(session: Session, step: Step, durationS: number): Promise<Measured> {
+  const { backends } = session;
+  const { connections } = session.options;
+  const { scenario } = step;
+  const target = underTest(session, step)!;
+  const databaseCpu = backends && scenario.group === 'postgres' ? () => databaseBackendsCpu(backends) : undefined;
+  if (scenario.targets[step.target]!.kind === 'http') {
+    const { token, http: requests } = scenario;
+    return measureHttp({ url: target.url, token, requests, connections, durationS, pid: target.pid, databaseCpu });
   }
-  const target = session.running[ref.process]!;
-  const { token, http: requests } = step.scenario;
-  return measureHttp({ url: target.url, token, requests, connections: options.connections, durationS, pid: target.pid, databaseCpu });
-}
-
-/** Direct SQL in its reference process, whose CPU and memory are read from outside as an HTTP target's. */
-async function measureDirect(reference: Running, run: DirectRun, databaseCpu?: () => Promise<Map<number, number>>): Promise<Measured> {
-  const rss = sampleRss(reference.pid);
-  const cpu = await cpuMeter(reference.pid, databaseCpu);
-  const response = await fetch(`${reference.url}/direct`, { method: 'POST', body: JSON.stringify(run) });
-  if (!response.ok) throw new Error(`direct SQL in ${reference.name}: ${response.status} ${await response.text()}`);
+  // Direct SQL's CPU and memory are read from outside, as an HTTP target's; its CPU holds the callers' loop too.
+  const rss = sampleRss(target.pid);
+  const cpu = await cpuMeter(target.pid, databaseCpu);
+  const run: DirectRun = { filters: scenario.direct!, concurrency: connections, durationMs: durationS * 1000 };
+  const response = await fetch(`${target.url}/direct`, { method: 'POST', body: JSON.stringify(run) });
+  if (!response.ok) throw new Error(`direct SQL in ${target.name}: ${response.status} ${await response.text()}`);
   const result = (await response.json()) as DirectResult;
-  // The reference is its own load: its CPU holds the callers' loop as well as the query's driver.
   return { ...result, rps: result.requests / result.seconds, non2xx: 0, rssPeakMb: rss.stop(), ...(await cpu.stop(result.requests)) };
 }
 
