@@ -4,12 +4,13 @@
 // report.ts summarizes them.
 import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { type Measurements, measureAll, startBudget } from './full/measure.js';
+import { type FullMeasurements as Measurements, measureAll } from './full/measure.js';
 import { type DatasetSummary, type Plan, planRun, prepareDatasets } from './full/plan.js';
 import { callgrindAvailable, countInstructions, type InstructionCount } from './instructions.js';
 import { beginRun, type RunStamp } from './machine.js';
 import type { BenchOptions } from './options.js';
 import type { Scenario } from './plan.js';
+import { startBudget } from './rounds.js';
 import { BARE_HELLO } from './targets.js';
 
 export type { DatasetSummary } from './full/plan.js';

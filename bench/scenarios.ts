@@ -93,30 +93,28 @@ const searchBodies: Record<Exclude<PersonKind, 'getPerson'>, (samples: FilterSam
   offset10k: () => [{ offset: 10_000 }],
 };
 
-/** `credential` as the service holds it (db/stores/credentials.ts findActiveCredential), `config` as the service loads it. */
+/** Each ask of a kind: its request, and the search it stands for (Get person runs the search query on one id with a page of one). */
+function personAsks(kind: PersonKind, samples: FilterSamples): { http: HttpRequestSpec; search: SearchRequest }[] {
+  if (kind === 'getPerson')
+    return samples.personIds.map((personId) => ({ http: { method: 'GET', path: `/v1/persons/${personId}` }, search: { personId, limit: 1, offset: 0 } }));
+  return searchBodies[kind](samples).map((search) => ({ http: { method: 'POST', path: '/v1/persons/search', body: JSON.stringify(search) }, search }));
+}
+
+/** A kind's requests, over HTTP only. */
+export const personRequests = (kind: PersonKind, samples: FilterSamples) => personAsks(kind, samples).map((ask) => ask.http);
+
+/** A kind's requests, and the filters the service derives from them: `credential` as the service holds it, `config` as it loads it. */
 export function personWorkload(kind: PersonKind, samples: FilterSamples, credential: Credential, config: Config): Workload {
-  if (kind === 'getPerson') {
-    return {
-      http: samples.personIds.map((id) => ({ method: 'GET', path: `/v1/persons/${id}` })),
-      // Get person runs the search query on one id with a page of one (operations/getPerson.ts).
-      direct: samples.personIds.map((personId) => searchFilter({ personId, limit: 1, offset: 0 }, credential, config)),
-    };
-  }
-  return searchWorkload(searchBodies[kind](samples), credential, config);
+  const asks = personAsks(kind, samples);
+  return { http: asks.map((ask) => ask.http), direct: asks.map((ask) => searchFilter(ask.search, credential, config)) };
 }
 
 /** The worst case: the most common name fragment, for a credential of every company. */
 export function worstCaseWorkload(samples: FilterSamples, credential: Credential, config: Config): Workload & { substring: string; share: number } {
   const common = samples.commonSubstrings[0];
   if (!common) throw new Error('no common substring in the samples');
-  return { ...searchWorkload([{ lastName: common.substring }], credential, config), ...common };
-}
-
-function searchWorkload(bodies: SearchRequest[], credential: Credential, config: Config): Workload {
-  return {
-    http: bodies.map((body) => ({ method: 'POST', path: '/v1/persons/search', body: JSON.stringify(body) })),
-    direct: bodies.map((body) => searchFilter(body, credential, config)),
-  };
+  const body = { lastName: common.substring };
+  return { http: [{ method: 'POST', path: '/v1/persons/search', body: JSON.stringify(body) }], direct: [searchFilter(body, credential, config)], ...common };
 }
 
 /** Values from the unlinked records of these companies, in a fixed order for a seed. */

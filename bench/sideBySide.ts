@@ -2,14 +2,14 @@
 // reading from a standby or the primary; `--tracing`: traces on or off): hello and person
 // kinds for one credential, each on every service, after a warm-up; and how one service's
 // figures read against another's.
-import type { Config } from '../server/config.js';
-import { type Measured, measureHttp } from './loadHttp.js';
+import type { Measured } from './loadHttp.js';
 import type { BenchOptions } from './options.js';
-import { alternatingSteps, type Scenario } from './plan.js';
+import type { Scenario } from './plan.js';
 import { type Running, startTarget, type TargetSpec } from './processes.js';
 import { pct } from './report/format.js';
-import { type AskedAs, helloAs, type PersonKind, personKinds, personWorkload } from './scenarios.js';
-import { median, round } from './stats.js';
+import { measureRounds } from './rounds.js';
+import { type AskedAs, helloAs, type PersonKind, personKinds, personRequests } from './scenarios.js';
+import { median } from './stats.js';
 
 export interface Comparison {
   scenario: string;
@@ -41,39 +41,27 @@ export interface SideBySide {
   databaseCpu?: () => Promise<Map<number, number>>;
 }
 
-/**
- * Starts every service of `specs` in turn (pinned), then asks each hello and each of `kinds`
- * as `asked`: a warm-up of every scenario on every service, then the alternating rounds,
- * each measurement logged.
- */
-export async function compareSideBySide(specs: TargetSpec[], kinds: readonly PersonKind[], asked: AskedAs & { config: Config }, run: SideBySide) {
+/** Starts every service of `specs` in turn (pinned), then measures hello and each of `kinds` as `asked` on each (rounds.ts). */
+export async function compareSideBySide(specs: TargetSpec[], kinds: readonly PersonKind[], asked: Pick<AskedAs, 'credential' | 'samples'>, run: SideBySide) {
   const services: Record<string, Running> = {};
   for (const spec of specs) {
     services[spec.name] = await startTarget(spec, run.cpu);
     run.running.push(services[spec.name]!);
-    run.log(`${spec.name}: up`);
   }
   const targets = Object.fromEntries(specs.map(({ name }) => [name, { kind: 'http' as const, process: name }]));
   const { companyId, token } = helloAs(asked.credential);
   const scenarios: Scenario[] = [
     { id: 'hello', group: 'postgres', label: 'hello', token, http: [{ method: 'GET', path: `/v1/companies/${companyId}/hello` }], targets },
     ...kinds.map((kind): Scenario => {
-      const { http } = personWorkload(kind, asked.samples, asked.held, asked.config);
+      const http = personRequests(kind, asked.samples);
       return { id: kind, group: 'postgres', label: personKinds[kind], kind, credential: 'oneLarge', token, http, targets };
     }),
   ];
-  const { connections, warmupS, durationS, rounds } = run.options;
-  const measure = (scenario: Scenario, target: string, seconds: number) => {
-    const { url, pid } = services[target]!;
-    return measureHttp({ url, token, requests: scenario.http, connections, durationS: seconds, pid, databaseCpu: run.databaseCpu });
-  };
-  if (warmupS > 0) for (const scenario of scenarios) for (const target of Object.keys(targets)) await measure(scenario, target, warmupS);
-  const comparison: Comparison[] = [];
-  for (const step of alternatingSteps(scenarios, rounds)) {
-    const measured = await measure(step.scenario, step.target, durationS);
-    comparison.push({ scenario: step.scenario.id, label: step.scenario.label, target: step.target, round: step.round, measured });
-    run.log(`round ${step.round} ${step.scenario.label} · ${step.target}: ${Math.round(measured.rps)} req/s, p99 ${round(measured.p99, 2)} ms`);
-  }
+  const databaseCpu = run.databaseCpu && (() => run.databaseCpu);
+  const { measurements, crashes } = await measureRounds({ scenarios, running: services, settings: run.options, databaseCpu, log: run.log });
+  if (crashes.length) throw new Error(`${crashes[0]!.target} ${crashes[0]!.exit}: ${crashes[0]!.stderr}`);
+  const labels = new Map(scenarios.map((s) => [s.id, s.label]));
+  const comparison: Comparison[] = measurements.map((m) => ({ ...m, label: labels.get(m.scenario)! }));
   return { services, scenarios, comparison };
 }
 

@@ -7,7 +7,6 @@
 // behind, and the next run applies it first, so the bench database is the dataset again.
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../server/config.js';
 import type { Queryable } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { migrate } from '../../server/db/schema/migrate.js';
@@ -16,8 +15,8 @@ import { createDataset, type Dataset, scaleFor } from '../dataset/generate.js';
 import { beginRun, type RunStamp } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
-import { childEnv, startTarget } from '../processes.js';
-import { askAs, helloAs, personWorkload } from '../scenarios.js';
+import { startTarget } from '../processes.js';
+import { askAs, helloAs, personRequests } from '../scenarios.js';
 import { type LoadFigures, type SearchLoad, searchesAround } from '../searchesAround.js';
 import { serviceTarget } from '../targets.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
@@ -214,9 +213,8 @@ async function searchesThroughService(
   options: BenchOptions,
   cpu: number | undefined,
 ): Promise<SearchLoad> {
-  const { credential, held, samples } = await askAs(db, info, 'oneLarge', options.samples);
+  const { credential, samples } = await askAs(db, info, 'oneLarge', options.samples);
   const spec = serviceTarget('service', { databaseUrl }, helloAs(credential));
-  const config = loadConfig(childEnv(spec.env));
-  const requests = options.kinds.flatMap((kind) => personWorkload(kind, samples, held, config).http.slice(0, SEARCHES_PER_KIND));
+  const requests = options.kinds.flatMap((kind) => personRequests(kind, samples).slice(0, SEARCHES_PER_KIND));
   return { service: await startTarget(spec, cpu), token: credential.token, requests, connections: options.connections };
 }

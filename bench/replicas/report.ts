@@ -38,7 +38,6 @@ function renderReplicas(result: ReplicaRunResult): string[] {
     '',
     ...routingTarget(result, rows),
     ...comparisonTable(rows),
-    ...changeLines(result),
   ];
 }
 
@@ -68,30 +67,6 @@ function comparisonTable(rows: ReplicaRow[]): string[] {
       return [label, fmt(p.rps), fmt(r.rps), pct(r.ratio), rounds, cpu(p), cpu(r), pct(r.cpuRatio), ms(p.p99), ms(r.p99)];
     }),
   );
-}
-
-/** The lag and the searches' latency while a change file was applied to the primary. */
-function changeLines({ change, options: o }: ReplicaRunResult): string[] {
-  if (!change) return [];
-  const { lag, idle, during } = change;
-  const readTotal = Object.values(change.reads).reduce((a, b) => a + b, 0);
-  const reads = Object.entries(change.reads).map(([role, n]) => `${role} ${fmt(n)} (${pct(readTotal ? n / readTotal : 0)})`);
-  const searches = (what: string, f: typeof idle) => [what, fmt(f.requests), String(f.seconds), ms(f.p50), ms(f.p99), String(f.non2xx)];
-  return [
-    '',
-    '### A change file applied while reading from the replica',
-    '',
-    `${change.description}: ${fmt(change.records)} records, applied with \`npm run import\` to the primary in ${change.importSeconds} s ` +
-      `while searches (the filter kinds above, ${o.connections} connections) read from the replica through the service.`,
-    `The standby's heartbeat age (what \`REPLICA_MAX_LAG_MS\` bounds), sampled every 100 ms until it had replayed the file (${lag.samples} samples): ` +
-      `p50 ${ms(lag.p50Ms)} ms, p99 ${ms(lag.p99Ms)} ms, max ${ms(lag.maxMs)} ms. Over the bound (${fmt(o.replicaMaxLagMs)} ms) for ${fmt(lag.overBoundMs)} ms.`,
-    `Reads answered meanwhile: ${reads.join(', ')}.`,
-    '',
-    ...table(
-      ['Searches from the replica', 'answered', 'seconds', 'p50 ms', 'p99 ms', 'non-2xx'],
-      [searches('idle', idle), searches('while the file is applied', during)],
-    ),
-  ];
 }
 
 /**

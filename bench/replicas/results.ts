@@ -1,9 +1,7 @@
 // What a replica run measured (run.ts writes it, report.ts reads it): the figures kept in
 // replicas.json, and the names of the two services compared.
-
 import type { RunStamp } from '../machine.js';
 import type { BenchOptions } from '../options.js';
-import type { LoadFigures } from '../searchesAround.js';
 import type { ComparedWith, Comparison } from '../sideBySide.js';
 
 export const FROM_PRIMARY = 'service reading from the primary';
@@ -11,28 +9,14 @@ export const FROM_REPLICA = 'service reading from a replica';
 
 export interface ReplicaRunResult extends RunStamp {
   postgresVersion?: string;
-  options: ComparedWith & Pick<BenchOptions, 'kinds'> & { people: number; replicaMaxLagMs: number };
+  options: ComparedWith & Pick<BenchOptions, 'kinds'> & { people: number };
   dataset: { people: number; companies: number; credential: string; credentialCompanies: number };
   /** Per scenario and target, each round's measurement. */
   comparison: Comparison[];
-  change?: ChangeUnderLoad;
   /**
    * The routing's own cost, in the bench's process: the CPU time per read of the person
    * query run on the primary's Database directly and through a ReadRouter to the standby,
    * in alternating blocks (the query's client side only: the database's work is not in it).
    */
   routing?: { label: string; reads: number; primaryUs: number; routerUs: number }[];
-}
-
-export interface ChangeUnderLoad {
-  description: string;
-  records: number;
-  importSeconds: number;
-  /** Reads from the replica-reading service with nothing being imported, then while the file is applied. */
-  idle: LoadFigures;
-  during: LoadFigures;
-  /** Sampled every LAG_SAMPLE_MS while the file was applied: the standby's heartbeat age. */
-  lag: { samples: number; p50Ms: number; p99Ms: number; maxMs: number; overBoundMs: number };
-  /** The reads each database answered while the file was applied (the service's db_reads_total). */
-  reads: Record<string, number>;
 }

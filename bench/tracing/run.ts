@@ -6,14 +6,13 @@
 // and Get person, in the same alternating rounds of one run.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { ensureDataset } from '../dataset/build.js';
 import { scaleFor } from '../dataset/generate.js';
 import { beginRun, type RunStamp } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
-import { childEnv, type Running } from '../processes.js';
+import type { Running } from '../processes.js';
 import { askAs, helloAs } from '../scenarios.js';
 import { type ComparedWith, type Comparison, comparedWith, compareSideBySide } from '../sideBySide.js';
 import { serviceTarget } from '../targets.js';
@@ -49,9 +48,8 @@ export async function runTracingBench(options: BenchOptions, log: (line: string)
       serviceTarget(TRACES_SAMPLED, { databaseUrl }, ready, { ...exporting, ...sampler }),
       serviceTarget(TRACES_OFF, { databaseUrl }, ready),
     ];
-    const config = loadConfig(childEnv(specs[2]!.env));
     run.measuring();
-    const { comparison } = await compareSideBySide(specs, ['getPerson'], { ...asked, config }, { options, cpu: run.cpu, running, log });
+    const { comparison } = await compareSideBySide(specs, ['getPerson'], asked, { options, cpu: run.cpu, running, log });
     return { ...run.stamp(), options: { ...comparedWith(options), people }, sink: sink.received, comparison };
   } finally {
     await Promise.all(running.map((r) => r.stop()));
