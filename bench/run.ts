@@ -1,8 +1,6 @@
-// One bench run, step by step (bench/full/): datasets ready and processes and scenarios
-// planned, measurements inside the time budget, then hello's instructions counted (on an
-// idle host: a target under callgrind takes a core for minutes). Returns raw results;
-// report.ts summarizes them.
-import { spawnSync } from 'node:child_process';
+// One full bench run (steps in bench/full/): datasets ready, processes and scenarios planned,
+// measurements inside the time budget, then hello's instructions counted last, as a target
+// under callgrind takes a core for minutes. Returns the raw results report.ts summarizes.
 import { rmSync } from 'node:fs';
 import { type FullMeasurements as Measurements, measureAll } from './full/measure.js';
 import { type DatasetSummary, type Plan, planRun, prepareDatasets } from './full/plan.js';
@@ -15,7 +13,7 @@ import { BARE_HELLO } from './targets.js';
 
 export type { DatasetSummary } from './full/plan.js';
 
-export interface RunResult extends Omit<RunStamp, 'revision'>, Measurements {
+export interface RunResult extends Omit<RunStamp, 'revision' | 'uncommittedServerFiles'>, Measurements {
   postgresVersion?: string;
   /** The server's shared_buffers: how much of the data its own cache can hold. */
   postgresSharedBuffers?: string;
@@ -27,7 +25,7 @@ export interface RunResult extends Omit<RunStamp, 'revision'>, Measurements {
   budget: { seconds: number; used: number; exhausted: boolean };
   /** Hello's instructions per request under callgrind, by target (the service and the bare reference), when counted. */
   helloInstructions?: Record<string, InstructionCount>;
-  /** The commit measured, and the server files that differed from it (uncommitted work). */
+  /** The stamp's commit and uncommitted files, in the shape latest.json has always had. */
   revision: { commit: string; uncommittedServerFiles: string[] };
 }
 
@@ -50,8 +48,9 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
   if (skipped.length) log(`${skipped.length} measurements skipped (time budget of ${options.budgetS} s reached, or the target crashed)`);
   const budgetUsed = { seconds: options.budgetS, used: Math.round(budget.elapsed()), exhausted: skipped.length > 0 };
   const helloInstructions = await countHelloInstructions(options, plan, log);
+  const { revision, uncommittedServerFiles, ...stamp } = run.stamp();
   return {
-    ...run.stamp(),
+    ...stamp,
     postgresVersion: plan.postgres.version,
     postgresSharedBuffers: plan.postgres.sharedBuffers,
     postgresPrewarmed: plan.postgres.prewarmed,
@@ -61,7 +60,7 @@ export async function runBench(options: BenchOptions, log: (line: string) => voi
     ...measured,
     budget: budgetUsed,
     helloInstructions,
-    revision: measuredRevision(),
+    revision: { commit: revision, uncommittedServerFiles },
   };
 }
 
@@ -86,16 +85,5 @@ function scenarioSummary({ http, direct: _, token: __, targets, ...rest }: Scena
     targets: Object.keys(targets),
     requestPool: http.length,
     sampleRequest: first && `${first.method} ${first.path}${first.body ? ` ${first.body}` : ''}`,
-  };
-}
-
-function measuredRevision(): RunResult['revision'] {
-  const git = (...args: string[]) => spawnSync('git', args, { encoding: 'utf8' }).stdout?.trim() ?? '';
-  return {
-    commit: git('rev-parse', '--short', 'HEAD') || 'unknown',
-    uncommittedServerFiles: git('status', '--porcelain', '--', 'server')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => l.slice(3)),
   };
 }
