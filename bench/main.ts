@@ -1,11 +1,13 @@
-// npm run bench [-- options]: the service side by side with its references, in one
-// alternating run, within a time budget; writes bench/results/latest.{json,md}. With
-// --replica, --imports or --tracing, one focused run instead, which writes its own section
-// of latest.md (and its JSON), a section a full run keeps. Options: options.ts.
+// npm run bench [-- options]: the service side by side with its references, writing
+// bench/results/latest.{json,md}; or one focused run (--replica, --imports, --tracing) that
+// rewrites only its own section of latest.md; or (--datasets-only, npm run bench:data) the
+// datasets alone. Options: options.ts, docs/performance.md.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { type DatasetLocation, describe, ensureDataset } from './dataset/build.js';
+import { scaleFor } from './dataset/generate.js';
 import { importGoals, importSection } from './imports/report.js';
-import { type BenchOptions, type Focus, parseBenchArgs } from './options.js';
+import { type BenchOptions, type Focus, parseBenchArgs, UsageError } from './options.js';
 import { replicaSection, replicaSummary } from './replicas/report.js';
 import { buildReport, renderMarkdown } from './report.js';
 import { runBench } from './run.js';
@@ -16,10 +18,7 @@ type Log = (line: string) => void;
 const goalLine = (g: { goal: string; measured: string; met?: boolean }) =>
   `${g.met === undefined ? '-      ' : g.met ? 'MET    ' : 'NOT MET'}  ${g.goal}: ${g.measured}`;
 
-/**
- * Each focused run: what it measures (loaded only when asked: the replicas' brings the
- * cluster helper, which looks up the postgres user), its section, and its summary lines.
- */
+/** Each focused run, loaded only when asked (the replicas' brings the cluster helper, which looks up the postgres user). */
 const FOCUSED: Record<Focus, { run(options: BenchOptions, log: Log): Promise<any>; section: ResultsSection<any>; summary(result: any): string[] }> = {
   replica: { run: async (o, log) => (await import('./replicas/run.js')).runReplicaBench(o, log), section: replicaSection, summary: replicaSummary },
   imports: {
@@ -34,9 +33,23 @@ const FOCUSED: Record<Focus, { run(options: BenchOptions, log: Log): Promise<any
   },
 };
 
+/** Each engine's dataset the options name, built or found, and the tokens to ask it with. */
+async function buildDatasets(options: BenchOptions, log: Log): Promise<void> {
+  const companies = (n: number) => `${n} ${n === 1 ? 'company' : 'companies'}`;
+  for (const scale of [options.postgres, options.pglite]) {
+    if (!scale) continue;
+    const location: DatasetLocation =
+      'databaseUrl' in scale ? { engine: 'postgres', databaseUrl: scale.databaseUrl } : { engine: 'pglite', dataDir: scale.dataDir };
+    const { built, marker, credentials } = await ensureDataset(location, { scale: scaleFor(scale.people, scale), rebuild: options.rebuild, log });
+    log(`${describe(location)}: ${built ? 'built' : 'already built'} (${marker.builtAt}, ${Math.round(marker.load.seconds.total)} s)`);
+    log(`credentials: ${credentials.map((c) => `${c.token} (${companies(c.companies.length)})`).join(', ')}`);
+  }
+}
+
 async function main(): Promise<void> {
   const options = parseBenchArgs(process.argv.slice(2));
   const log: Log = (line) => process.stdout.write(`${line}\n`);
+  if (options.datasetsOnly) return buildDatasets(options, log);
   mkdirSync(options.outDir, { recursive: true });
   const latest = join(options.outDir, 'latest.md');
   if (options.focus) {
@@ -48,7 +61,7 @@ async function main(): Promise<void> {
   }
   const report = buildReport(await runBench(options, log));
   writeFileSync(join(options.outDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
-  // The focused runs' figures come from their own runs: kept, saying which.
+  // The focused runs' sections come from their own runs' results files: kept.
   const markdown = Object.values(FOCUSED).reduce((md, { section }) => withResultsSection(md, options.outDir, section), renderMarkdown(report));
   writeFileSync(latest, markdown);
   log(['', ...report.targets.map(goalLine), '', `report: ${latest}`].join('\n'));
@@ -57,7 +70,8 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error) => {
-    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    if (error instanceof UsageError) process.stderr.write(`bench: ${error.message} (the options: docs/performance.md)\n`);
+    else process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
     process.exit(1);
   },
 );
