@@ -4,7 +4,7 @@
 // datasets alone. Options: options.ts, docs/performance.md.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DatasetLocation, describe, ensureDataset } from './dataset/build.js';
+import { describe, ensureDataset } from './dataset/build.js';
 import { scaleFor } from './dataset/generate.js';
 import { importGoals, importSection } from './imports/report.js';
 import { type BenchOptions, type Focus, parseBenchArgs, UsageError } from './options.js';
@@ -36,12 +36,10 @@ const FOCUSED: Record<Focus, { run(options: BenchOptions, log: Log): Promise<any
 /** Each engine's dataset the options name, built or found, and the tokens to ask it with. */
 async function buildDatasets(options: BenchOptions, log: Log): Promise<void> {
   const companies = (n: number) => `${n} ${n === 1 ? 'company' : 'companies'}`;
-  for (const scale of [options.postgres, options.pglite]) {
-    if (!scale) continue;
-    const location: DatasetLocation =
-      'databaseUrl' in scale ? { engine: 'postgres', databaseUrl: scale.databaseUrl } : { engine: 'pglite', dataDir: scale.dataDir };
-    const { built, marker, credentials } = await ensureDataset(location, { scale: scaleFor(scale.people, scale), rebuild: options.rebuild, log });
-    log(`${describe(location)}: ${built ? 'built' : 'already built'} (${marker.builtAt}, ${Math.round(marker.load.seconds.total)} s)`);
+  for (const dataset of [options.postgres, options.pglite]) {
+    if (!dataset) continue;
+    const { built, marker, credentials } = await ensureDataset(dataset, { scale: scaleFor(dataset.people, dataset), rebuild: options.rebuild, log });
+    log(`${describe(dataset)}: ${built ? 'built' : 'already built'} (${marker.builtAt}, ${Math.round(marker.load.seconds.total)} s)`);
     log(`credentials: ${credentials.map((c) => `${c.token} (${companies(c.companies.length)})`).join(', ')}`);
   }
 }

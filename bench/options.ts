@@ -93,6 +93,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     postgres: values['no-postgres']
       ? undefined
       : {
+          engine: 'postgres' as const,
           databaseUrl: values['database-url'] ?? env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lookup_bench',
           people: count('people', values.people),
           companies: values.companies === undefined ? undefined : count('companies', values.companies, 2),
@@ -100,7 +101,7 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
         },
     pglite: values['no-pglite']
       ? undefined
-      : { dataDir: values['pglite-dir'] ?? `${benchDir}.data/pglite-${pglitePeople}-${seed}`, people: pglitePeople, companies: undefined, seed },
+      : { engine: 'pglite' as const, dataDir: values['pglite-dir'] ?? `${benchDir}.data/pglite-${pglitePeople}-${seed}`, people: pglitePeople, seed },
     bareHello: list('references', values.references, ['bare']).includes('bare'),
     kinds: kinds.filter((k): k is PersonKind => k in personKinds),
     employeeKinds: kinds.filter((k): k is EmployeeKind => k in employeeKinds),
