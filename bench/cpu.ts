@@ -1,7 +1,6 @@
-// CPU time a process has used (user + system) and its resident memory, from /proc (Linux;
-// elsewhere nothing rather than a wrong figure). Over a measurement, divided by the
-// requests answered, CPU time gives CPU time per request: steadier than requests per second
-// on a shared host, where the process under test waits for a core as often as the load lets it.
+// CPU time (user + system) and resident memory of a process, from /proc (Linux; elsewhere
+// nothing rather than a wrong figure). CPU time per request is steadier than req/s on a
+// shared host, where the process under test waits for a core as often as the load lets it.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
@@ -10,7 +9,7 @@ let ticksPerSecond: number | undefined;
 /** Microseconds of CPU `pid` has used so far, or undefined where /proc cannot be read. */
 export function cpuMicros(pid: number): number | undefined {
   try {
-    // Fields after the command name (which may hold spaces): utime and stime are 14th and 15th of the line.
+    // Counted after the command name, which may hold spaces: utime and stime are fields 14 and 15.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -20,11 +19,7 @@ export function cpuMicros(pid: number): number | undefined {
   }
 }
 
-/**
- * The CPU time so far of each PostgreSQL backend connected to the bench database (the
- * server runs on this host): read before and after a measurement, it gives the database's
- * CPU time per request of the process under test, the others' connections being idle then.
- */
+/** CPU time so far of each backend of the bench database (on this host): read around a measurement, the database's work for it, the rest idle. */
 export async function databaseBackendsCpu(db: { query<Row>(sql: string): Promise<Row[]> }): Promise<Map<number, number>> {
   const backends = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
   const cpu = new Map<number, number>();

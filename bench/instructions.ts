@@ -1,9 +1,7 @@
-// Instructions per request, counted by valgrind's callgrind. For the same code and the
-// same requests the count moves by a few percent between batches (where a garbage
-// collection falls), not with whatever else the host runs, where req/s and even CPU time
-// per request move by tens of percent on this shared machine. Under callgrind a
-// process runs many times slower, so only hello's service and bare reference are
-// counted. Skipped where valgrind is not installed.
+// Instructions per request under valgrind's callgrind: they move by a few percent between
+// batches (where a GC falls), not with what else the host runs, as req/s and even CPU time
+// per request do, by tens of percent. A process runs many times slower under it, so only
+// hello is counted.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,9 +24,8 @@ export function callgrindAvailable(): boolean {
 }
 
 /**
- * Runs `spec` under callgrind, sends `warmupRequests` of `path` (JIT, caches), then counts
- * each batch apart: the counters are zeroed, the batch is sent, and the counts are dumped.
- * Every thread of the process is counted (libuv's pool, V8's compiler and GC helpers).
+ * `spec` under callgrind, warmed up (JIT, caches), then each batch counted apart: counters
+ * zeroed, batch sent, counts dumped. Every thread counts (libuv's pool, V8's compiler and GC).
  */
 export async function countInstructions(
   spec: TargetSpec,

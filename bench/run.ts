@@ -11,8 +11,6 @@ import type { Scenario } from './plan.js';
 import { startBudget } from './rounds.js';
 import { BARE_HELLO } from './targets.js';
 
-export type { DatasetSummary } from './full/plan.js';
-
 export interface RunResult extends Omit<RunStamp, 'revision' | 'uncommittedServerFiles'>, Measurements {
   postgresVersion?: string;
   /** The server's shared_buffers: how much of the data its own cache can hold. */

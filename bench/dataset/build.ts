@@ -1,7 +1,6 @@
-// ensureDataset: the database holds the dataset of this scale afterwards, built only
-// when it does not already (or when asked to rebuild), through the service's own import
-// on either engine, from the same generator. Which dataset a database holds is one row in
-// bench_dataset, written last, so that a half-built database never passes for a complete one.
+// A database holding the dataset of a scale, built through the service's own import only
+// when it does not already. Which dataset a database holds is one row in bench_dataset,
+// written last, so that a half-built database never passes for a complete one.
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import pg from 'pg';
@@ -31,14 +30,13 @@ export interface DatasetInfo {
 
 export async function ensureDataset(
   location: DatasetLocation,
-  options: { scale: Scale; rebuild?: boolean; log?: (line: string) => void },
+  { scale, rebuild, log = () => {} }: { scale: Scale; rebuild?: boolean; log?: (line: string) => void },
 ): Promise<DatasetInfo> {
-  const { scale, rebuild } = options;
-  const log = options.log ?? (() => {});
   const dataset = createDataset(scale);
+  const { credentials } = dataset;
   const scaleText = `${scale.people.toLocaleString('en-US')} people`;
   const keep = async (db: Database, marker: DatasetMarker) => {
-    // A migration added since the build (e.g. a new index) is applied to the loaded data.
+    // A migration added since the build (a new index, say) is applied to the stored data.
     const applied = await migrate(db);
     if (applied.length) {
       log(`applied new migrations to the stored dataset: ${applied.join(', ')}`);
@@ -46,22 +44,22 @@ export async function ensureDataset(
     }
     await db.close();
     log(`${describe(location)} already holds ${scaleText} (seed ${scale.seed}); not rebuilt`);
-    return { scale, credentials: dataset.credentials, built: false, marker };
+    return { scale, credentials, built: false, marker };
   };
   const build = async (db: Database) => {
     log(`building ${scaleText} over ${scale.companies} companies into ${describe(location)} through the import`);
     const marker = await loadThroughImport(db, dataset);
     await db.close();
-    return { scale, credentials: dataset.credentials, built: true, marker };
+    return { scale, credentials, built: true, marker };
   };
 
   if (location.engine === 'postgres') {
     const existing = await inspectPostgres(location.databaseUrl);
     if (existing && !rebuild && holdsScale(existing.marker, scale)) return keep(existing.db, existing.marker);
     if (existing) {
-      const foreign = !existing.marker && existing.tables > 0;
       await existing.db.close();
-      if (foreign) throw new Error(`${describe(location)} holds tables but no bench dataset: refusing to drop it; choose another --database-url`);
+      if (!existing.marker && existing.tables > 0)
+        throw new Error(`${describe(location)} holds tables but no bench dataset: refusing to drop it; choose another --database-url`);
     }
     await recreateDatabase(location.databaseUrl);
     return build(await openDatabase({ databaseUrl: location.databaseUrl, poolMax: 1, sessionSettings: IMPORT_SESSION_SETTINGS }));
@@ -87,10 +85,8 @@ async function inspectPostgres(databaseUrl: string): Promise<{ db: Database; mar
   const exists = await asAdmin(databaseUrl, async (client, name) => (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount);
   if (!exists) return undefined;
   const db = await openDatabase({ databaseUrl, poolMax: 1 });
-  const [{ tables }] = (await db.query<{ tables: number }>("SELECT count(*)::int AS tables FROM pg_tables WHERE schemaname = 'public'")) as [
-    { tables: number },
-  ];
-  return { db, marker: await readMarker(db), tables };
+  const [row] = await db.query<{ tables: number }>("SELECT count(*)::int AS tables FROM pg_tables WHERE schemaname = 'public'");
+  return { db, marker: await readMarker(db), tables: row!.tables };
 }
 
 /** Drops the database (closing its sessions), and unless `andCreate` is false creates it empty. */
@@ -117,11 +113,10 @@ async function asAdmin<T>(databaseUrl: string, work: (client: pg.Client, name: s
 }
 
 /**
- * Loads the dataset through the service's own import, as one file into an empty database:
- * the import's initial-load path (rows first, indexes and derived data built once after
- * them, server/db/import/deferredIndexes.ts), on PostgreSQL and PGlite alike; then marks the
- * database as holding it. At 100,000 people it took 160 to 164 s where the bench's own COPY
- * loader, since removed, took 149 to 158 s on the same busy host (docs/performance.md).
+ * The dataset loaded as one file into an empty database, on either engine, through the
+ * import's initial-load path (rows first, then indexes and derived data once:
+ * server/db/import/deferredIndexes.ts); then the database marked as holding it. Why the
+ * import and not a COPY of the bench's own: docs/performance.md.
  */
 async function loadThroughImport(db: Database, dataset: Dataset): Promise<DatasetMarker> {
   const started = Date.now();

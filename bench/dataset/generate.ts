@@ -1,15 +1,12 @@
-// The benchmark dataset, generated deterministically from (people, companies, seed) by the
-// one generator (server/dataset/generate.ts) in its realistic vocabulary: companies of
-// Zipf-skewed sizes (a few very large, a long tail), people with one to three
-// employments, some unlinked employee records, and every membership, invitation,
-// linked-user, participation and coverage state in realistic shares. Both engines load
-// this one stream through the import, so both hold the same data.
+// The benchmark dataset, deterministic for (people, companies, seed): the one generator
+// (server/dataset/generate.ts) in its realistic vocabulary, companies of Zipf-skewed sizes.
+// Both engines load this one stream through the import, so both hold the same data.
 import { type DatasetShape, type Entity, generateEntities } from '../../server/dataset/generate.js';
 import { buildPools } from '../../server/dataset/pools.js';
 import { Random, zipfWeights } from '../../server/dataset/random.js';
 import { realisticVocabulary } from '../../server/dataset/vocabulary.js';
 
-/** Bump when the generated data or how it is loaded changes, so stored datasets get rebuilt (2: loaded by the import; 3: streets, cities and company names drawn from the one PRNG). */
+/** Bump when the generated data or how it is loaded changes, so that stored datasets get rebuilt. */
 export const GENERATOR_VERSION = 3;
 
 export interface Scale {
@@ -27,15 +24,8 @@ export function scaleFor(people: number, options: { companies?: number; seed?: n
   return { people, companies, seed: options.seed ?? DEFAULT_SEED };
 }
 
-/** The instant the data is generated "as of" (fixed, so the data never depends on the clock). */
-export const DATASET_NOW = Date.UTC(2026, 10, 20, 12);
-
-export interface Company {
-  id: string;
-  name: string;
-  /** 1 = largest. */
-  rank: number;
-}
+/** The instant the data is generated "as of": fixed, so that the data never depends on the clock. */
+const DATASET_NOW = Date.UTC(2026, 10, 20, 12);
 
 export type CredentialKey = 'oneLarge' | 'hundred' | 'every';
 
@@ -47,11 +37,10 @@ export interface BenchCredential {
   companies: string[];
 }
 
-export type { Employment, Entity, Person } from '../../server/dataset/generate.js';
-
 export interface Dataset {
   scale: Scale;
-  companies: Company[];
+  /** Largest first. */
+  companies: { id: string; name: string }[];
   credentials: BenchCredential[];
   /** Every person (with employments), then the unlinked employee records. One pass only. */
   entities(): Generator<Entity>;
@@ -60,7 +49,7 @@ export interface Dataset {
 /** Unlinked employee records, as a share of linked employments. */
 const UNLINKED_SHARE = 0.02;
 
-export function benchCredentials(companies: Company[]): BenchCredential[] {
+function benchCredentials(companies: Dataset['companies']): BenchCredential[] {
   const ids = companies.map((c) => c.id);
   // A hundred companies spread over the ranks (2nd largest down to the tail): a realistic
   // mix of large and small, and disjoint from the single large company's credential.
@@ -75,7 +64,7 @@ export function benchCredentials(companies: Company[]): BenchCredential[] {
 
 export function createDataset(scale: Scale): Dataset {
   const pools = buildPools(scale.seed);
-  const companies: Company[] = pools.companyNames(scale.companies).map((name, i) => ({ id: `co-${String(i + 1).padStart(4, '0')}`, name, rank: i + 1 }));
+  const companies = pools.companyNames(scale.companies).map((name, i) => ({ id: `co-${String(i + 1).padStart(4, '0')}`, name }));
   const shape: Omit<DatasetShape, 'vocabulary'> = {
     seed: scale.seed,
     people: scale.people,

@@ -1,10 +1,6 @@
-// Filter values drawn from the data itself, so that every benchmark request asks for
-// something that exists, in the proportions the data has: existing last names and 3+
-// character pieces of them, first+last pairs, phones, company+name pairs, person ids,
-// creation ranges, and the most common name fragments (the worst case of a substring
-// search). Restricted to the companies a credential sees. Deterministic for a seed:
+// Filter values drawn from the data itself, in its proportions, so that every request asks
+// for something that exists among the companies a credential sees. Deterministic for a seed:
 // rows are ordered by a hash of their id, not by random().
-
 import { Random } from '../../server/dataset/random.js';
 import type { Queryable } from '../../server/db/engines/database.js';
 import { foldName } from '../../server/domain/names.js';
@@ -26,12 +22,6 @@ export interface FilterSamples {
   commonSubstrings: { substring: string; share: number }[];
 }
 
-export interface SampleOptions {
-  /** Values per kind (fewer where the companies hold fewer employments). Default 1,000. */
-  count?: number;
-  seed?: number;
-}
-
 interface SampleRow {
   person_id: string;
   first_name: string;
@@ -44,9 +34,8 @@ interface SampleRow {
 
 const DAY = 86_400_000;
 
-export async function drawSamples(db: Queryable, companies: readonly string[], options: SampleOptions = {}): Promise<FilterSamples> {
-  const count = options.count ?? 1_000;
-  const seed = options.seed ?? 1;
+/** `count` values per kind, fewer where the companies hold fewer employments. */
+export async function drawSamples(db: Queryable, companies: readonly string[], { count = 1_000, seed = 1 } = {}): Promise<FilterSamples> {
   const rows = await db.query<SampleRow>(
     `SELECT e.person_id::text AS person_id, e.first_name, e.last_name, e.last_name_folded, e.phone, e.company_id, e.person_created_at
        FROM employees e
