@@ -17,11 +17,11 @@ import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
 import { startTarget } from '../processes.js';
 import { askAs, helloAs, personRequests } from '../scenarios.js';
-import { type LoadFigures, type SearchLoad, searchesAround } from '../searchesAround.js';
 import { serviceTarget } from '../targets.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
 import { type ImportRun, runImportCli } from './importCli.js';
 import { withRawCopy } from './rawCopy.js';
+import { type LoadFigures, type SearchLoad, searchesAround } from './searches.js';
 
 /** What each row measures, and how the report names it. */
 const LABELS = {

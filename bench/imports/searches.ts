@@ -1,9 +1,9 @@
 // Searches through the service over an idle period, then while a change file is applied: what
-// an import does to the people reading (`--imports` on the primary, `--replica` on a standby).
-import { type Measured, measureHttp } from './loadHttp.js';
-import type { Running } from './processes.js';
-import type { HttpRequestSpec } from './scenarios.js';
-import { round } from './stats.js';
+// an import does to the people reading (`--imports`).
+import { type Measured, measureHttp } from '../loadHttp.js';
+import type { Running } from '../processes.js';
+import type { HttpRequestSpec } from '../scenarios.js';
+import { round } from '../stats.js';
 
 export type LoadFigures = Pick<Measured, 'requests' | 'seconds' | 'p50' | 'p99' | 'non2xx'>;
 
