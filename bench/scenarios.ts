@@ -13,7 +13,7 @@ import { type PersonFilter, type SearchRequest, searchFilter } from '../server/d
 import { hashToken } from '../server/domain/tokens.js';
 import type { DatasetInfo } from './dataset/build.js';
 import type { BenchCredential, CredentialKey } from './dataset/generate.js';
-import { drawSamples, type FilterSamples, namePiece, weekFrom } from './dataset/samples.js';
+import { drawRows, mostCommonFragment, namePiece, type SampleRow, weekFrom } from './dataset/samples.js';
 
 export const personKinds = {
   getPerson: 'Get person',
@@ -69,11 +69,17 @@ export interface AskedAs {
   samples: FilterSamples;
 }
 
+/** Linked employments of a credential's companies, and the seed the names' pieces are drawn with. */
+export type FilterSamples = { rows: SampleRow[]; seed: number };
+
 export async function askAs(db: Queryable, info: DatasetInfo, key: CredentialKey, count: number): Promise<AskedAs> {
   const credential = info.credentials.find((c) => c.key === key)!;
   const held = await findActiveCredential(db, hashToken(credential.token));
   if (!held) throw new Error(`credential "${credential.name}" is not in the bench database`);
-  return { credential, held, samples: await drawSamples(db, credential.companies, { count, seed: info.scale.seed }) };
+  const { seed } = info.scale;
+  const rows = await drawRows(db, credential.companies, true, { count, seed });
+  if (!rows.length) throw new Error(`no linked employments in the companies of "${credential.name}": nothing to sample`);
+  return { credential, held, samples: { rows, seed } };
 }
 
 /** The authenticated hello a process under test answers once ready, as `credential`. */
@@ -82,22 +88,28 @@ export const helloAs = (credential: BenchCredential) => ({ companyId: credential
 /** "+14155550132" → "(415) 555-0132": phones arrive as people type them, the service normalizes. */
 export const nationalFormat = (e164: string) => (/^\+1\d{10}$/.test(e164) ? `(${e164.slice(2, 5)}) ${e164.slice(5, 8)}-${e164.slice(8)}` : e164);
 
-/** Each search kind's request bodies, from the drawn values. */
-const searchBodies: Record<Exclude<PersonKind, 'getPerson'>, (samples: FilterSamples) => SearchRequest[]> = {
-  nameSubstring: (s) => s.lastNameSubstrings.map((lastName) => ({ lastName })),
-  firstLastName: (s) => s.firstLastPairs.map(({ firstName, lastName }) => ({ firstName, lastName })),
-  phone: (s) => s.phones.map((phone) => ({ phone: nationalFormat(phone) })),
-  companyName: (s) => s.companyLastNames.map(({ companyId, lastName }) => ({ companyId, lastName })),
-  personId: (s) => s.personIds.map((personId) => ({ personId })),
-  createdRange: (s) => s.createdRanges.map((range) => ({ ...range })),
+/** Each search kind's request bodies, from the drawn rows (`piece`: a part of a name, as typed). */
+const searchBodies: Record<Exclude<PersonKind, 'getPerson'>, (rows: SampleRow[], piece: (name: string) => string) => SearchRequest[]> = {
+  nameSubstring: (rows, piece) => rows.map((r) => ({ lastName: piece(r.last_name) })),
+  firstLastName: (rows) => rows.map((r) => ({ firstName: r.first_name, lastName: r.last_name })),
+  phone: (rows) => rows.map((r) => ({ phone: nationalFormat(r.phone) })),
+  companyName: (rows) => rows.map((r) => ({ companyId: r.company_id, lastName: r.last_name })),
+  personId: (rows) => rows.map((r) => ({ personId: r.person_id })),
+  createdRange: (rows) => rows.map((r) => weekFrom(r.created_at)),
   offset10k: () => [{ offset: 10_000 }],
 };
 
 /** Each ask of a kind: its request, and the search it stands for (Get person runs the search query on one id with a page of one). */
 function personAsks(kind: PersonKind, samples: FilterSamples): { http: HttpRequestSpec; search: SearchRequest }[] {
   if (kind === 'getPerson')
-    return samples.personIds.map((personId) => ({ http: { method: 'GET', path: `/v1/persons/${personId}` }, search: { personId, limit: 1, offset: 0 } }));
-  return searchBodies[kind](samples).map((search) => ({ http: { method: 'POST', path: '/v1/persons/search', body: JSON.stringify(search) }, search }));
+    return samples.rows.map(({ person_id: personId }) => ({
+      http: { method: 'GET', path: `/v1/persons/${personId}` },
+      search: { personId, limit: 1, offset: 0 },
+    }));
+  return searchBodies[kind](samples.rows, namePiece(new Random(samples.seed))).map((search) => ({
+    http: { method: 'POST', path: '/v1/persons/search', body: JSON.stringify(search) },
+    search,
+  }));
 }
 
 /** A kind's requests, over HTTP only. */
@@ -111,26 +123,14 @@ export function personWorkload(kind: PersonKind, samples: FilterSamples, credent
 
 /** The worst case: the most common name fragment, for a credential of every company. */
 export function worstCaseWorkload(samples: FilterSamples, credential: Credential, config: Config): Workload & { substring: string; share: number } {
-  const common = samples.commonSubstrings[0];
+  const common = mostCommonFragment(samples.rows.map((r) => r.last_name));
   if (!common) throw new Error('no common substring in the samples');
   const body = { lastName: common.substring };
   return { http: [{ method: 'POST', path: '/v1/persons/search', body: JSON.stringify(body) }], direct: [searchFilter(body, credential, config)], ...common };
 }
 
-/** Values from the unlinked records of these companies, in a fixed order for a seed. */
-export type EmployeeSamples = { company_id: string; first_name: string; last_name: string; phone: string; created_at: Date }[];
-
-export async function drawEmployeeSamples(db: Queryable, companies: readonly string[], count: number, seed: number): Promise<EmployeeSamples> {
-  // (A tiny dataset may hold none in a credential's companies: its kinds then ask for everything.)
-  return db.query<EmployeeSamples[number]>(
-    `SELECT company_id, first_name, last_name, phone, created_at FROM employees
-      WHERE person_id IS NULL AND company_id = ANY($1::text[]) ORDER BY md5(id::text || $2::text) LIMIT $3`,
-    [companies, String(seed), count],
-  );
-}
-
 /** Each Search employees kind's request bodies, from the drawn unlinked records (`piece`: a part of a name, as typed). */
-const employeeBodies: Record<EmployeeKind, (rows: EmployeeSamples, piece: (name: string) => string) => SearchEmployeesRequest[]> = {
+const employeeBodies: Record<EmployeeKind, (rows: SampleRow[], piece: (name: string) => string) => SearchEmployeesRequest[]> = {
   employeesAll: () => [{}],
   employeesCompany: (rows) => rows.map((r) => ({ companyId: r.company_id })),
   employeesLastName: (rows, piece) => rows.map((r) => ({ lastName: piece(r.last_name) })),
@@ -140,7 +140,7 @@ const employeeBodies: Record<EmployeeKind, (rows: EmployeeSamples, piece: (name:
   employeesOffset10k: () => [{ offset: 10_000 }],
 };
 
-export function employeeWorkload(kind: EmployeeKind, samples: EmployeeSamples, credential: Credential, config: Config, seed: number): Workload<EmployeeAsk> {
+export function employeeWorkload(kind: EmployeeKind, samples: SampleRow[], credential: Credential, config: Config, seed: number): Workload<EmployeeAsk> {
   const drawn = employeeBodies[kind](samples, namePiece(new Random(seed)));
   const bodies: SearchEmployeesRequest[] = drawn.length ? drawn : [{}];
   return {

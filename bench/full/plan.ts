@@ -7,6 +7,7 @@ import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { type DatasetInfo, ensureDataset } from '../dataset/build.js';
 import { type CredentialKey, scaleFor } from '../dataset/generate.js';
+import { drawRows } from '../dataset/samples.js';
 import type { BenchOptions } from '../options.js';
 import { type Engine, type Scenario, serviceName } from '../plan.js';
 import { prewarm } from '../prewarm.js';
@@ -14,7 +15,6 @@ import { childEnv, type TargetSpec } from '../processes.js';
 import {
   AUDITED_KINDS,
   askAs,
-  drawEmployeeSamples,
   employeeKinds,
   employeeWorkload,
   helloAs,
@@ -163,7 +163,7 @@ async function engineScenarios(ask: EngineAsk, targets: Scenario['targets'], tar
       scenarios.push({ id: `${engine}:${kind}:${key}`, ...base, label: personKinds[kind], kind, http, direct, targets: targetsOf(kind) });
     }
     // Search employees, over the unlinked records the credential sees.
-    const unlinked = options.employeeKinds.length ? await drawEmployeeSamples(db, credential.companies, options.samples, seed) : [];
+    const unlinked = options.employeeKinds.length ? await drawRows(db, credential.companies, false, { count: options.samples, seed }) : [];
     for (const kind of options.employeeKinds) {
       const workload = employeeWorkload(kind, unlinked, held, config, seed);
       scenarios.push({ id: `${engine}:${kind}:${key}`, ...base, label: employeeKinds[kind], kind, ...workload, targets });
