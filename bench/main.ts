@@ -5,7 +5,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, ensureDataset } from './dataset/build.js';
-import { scaleFor } from './dataset/generate.js';
 import { importGoals, importSection } from './imports/report.js';
 import { type BenchOptions, type Focus, parseBenchArgs, UsageError } from './options.js';
 import { replicaSection, replicaSummary } from './replicas/report.js';
@@ -38,7 +37,7 @@ async function buildDatasets(options: BenchOptions, log: Log): Promise<void> {
   const companies = (n: number) => `${n} ${n === 1 ? 'company' : 'companies'}`;
   for (const dataset of [options.postgres, options.pglite]) {
     if (!dataset) continue;
-    const { built, marker, credentials } = await ensureDataset(dataset, { scale: scaleFor(dataset.people, dataset), rebuild: options.rebuild, log });
+    const { built, marker, credentials } = await ensureDataset(dataset, { rebuild: options.rebuild, log });
     log(`${describe(dataset)}: ${built ? 'built' : 'already built'} (${marker.builtAt}, ${Math.round(marker.load.seconds.total)} s)`);
     log(`credentials: ${credentials.map((c) => `${c.token} (${companies(c.companies.length)})`).join(', ')}`);
   }

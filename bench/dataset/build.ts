@@ -9,9 +9,11 @@ import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { migrate } from '../../server/db/schema/migrate.js';
 import { IMPORT_SESSION_SETTINGS, importRecords } from '../../server/importing/index.js';
 import { datasetRecords } from '../imports/files.js';
-import { type BenchCredential, createDataset, type Dataset, GENERATOR_VERSION, type Scale } from './generate.js';
+import { type BenchCredential, createDataset, type Dataset, GENERATOR_VERSION, type Scale, scaleFor } from './generate.js';
 
 export type DatasetLocation = { engine: 'postgres'; databaseUrl: string } | { engine: 'pglite'; dataDir: string };
+/** Where a dataset lives and its size, as the options name it. */
+export type DatasetOption = DatasetLocation & { people: number; companies?: number; seed?: number };
 
 export interface DatasetMarker extends Scale {
   generatorVersion: number;
@@ -29,9 +31,10 @@ export interface DatasetInfo {
 }
 
 export async function ensureDataset(
-  location: DatasetLocation,
-  { scale, rebuild, log = () => {} }: { scale: Scale; rebuild?: boolean; log?: (line: string) => void },
+  location: DatasetOption,
+  { rebuild, log = () => {} }: { rebuild?: boolean; log?: (line: string) => void },
 ): Promise<DatasetInfo> {
+  const scale = scaleFor(location.people, location);
   const dataset = createDataset(scale);
   const { credentials } = dataset;
   const scaleText = `${scale.people.toLocaleString('en-US')} people`;

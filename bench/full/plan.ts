@@ -6,7 +6,7 @@ import { loadConfig } from '../../server/config.js';
 import type { Database } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { type DatasetInfo, ensureDataset } from '../dataset/build.js';
-import { type CredentialKey, scaleFor } from '../dataset/generate.js';
+import type { CredentialKey } from '../dataset/generate.js';
 import { drawRows } from '../dataset/samples.js';
 import type { BenchOptions } from '../options.js';
 import { type Engine, type Scenario, serviceName } from '../plan.js';
@@ -41,11 +41,8 @@ export interface Datasets {
 
 export async function prepareDatasets(options: BenchOptions, log: (line: string) => void): Promise<Datasets> {
   const datasets: Datasets = { infos: {} };
-  for (const engine of ['postgres', 'pglite'] as const) {
-    const scale = options[engine];
-    if (!scale) continue;
-    const location = engine === 'postgres' ? { engine, databaseUrl: options.postgres!.databaseUrl } : { engine, dataDir: options.pglite!.dataDir };
-    datasets.infos[engine] = await ensureDataset(location, { scale: scaleFor(scale.people, scale), rebuild: options.rebuild, log });
+  for (const dataset of [options.postgres, options.pglite]) {
+    if (dataset) datasets.infos[dataset.engine] = await ensureDataset(dataset, { rebuild: options.rebuild, log });
   }
   if (options.pglite) {
     datasets.pgliteDirectCopy = `${options.pglite.dataDir}.direct`;

@@ -11,7 +11,7 @@ import type { Queryable } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { migrate } from '../../server/db/schema/migrate.js';
 import { type DatasetInfo, ensureDataset, recreateDatabase } from '../dataset/build.js';
-import { createDataset, type Dataset, scaleFor } from '../dataset/generate.js';
+import { createDataset, type Dataset } from '../dataset/generate.js';
 import { beginRun, type RunStamp } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
@@ -73,14 +73,13 @@ interface Context {
 
 export async function runImportBench(options: BenchOptions, log: (line: string) => void): Promise<ImportRunResult> {
   const run = beginRun();
-  const { databaseUrl, people, companies, seed } = options.postgres!;
-  const scale = scaleFor(people, { companies, seed });
-  const info = await ensureDataset({ engine: 'postgres', databaseUrl }, { scale, rebuild: options.rebuild, log });
+  const { databaseUrl, people } = options.postgres!;
+  const info = await ensureDataset(options.postgres!, { rebuild: options.rebuild, log });
   run.measuring();
   mkdirSync(options.workDir, { recursive: true });
   const ctx: Context = { databaseUrl, people, workDir: options.workDir, rows: [], notes: [], log };
   await recoverInterruptedRun(ctx);
-  const fileMb = await initialLoad(ctx, createDataset(scale));
+  const fileMb = await initialLoad(ctx, createDataset(info.scale));
 
   const db = await openDatabase({ databaseUrl, poolMax: 4 });
   try {

@@ -10,7 +10,6 @@ import { nameReplicas, ReadRouter } from '../../server/db/replicas/readRouting.j
 import { startReplicatedCluster } from '../../support/replicatedCluster.js';
 import { databaseBackendsCpu } from '../cpu.js';
 import { ensureDataset } from '../dataset/build.js';
-import { scaleFor } from '../dataset/generate.js';
 import { beginRun } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
@@ -38,8 +37,8 @@ export async function runReplicaBench(options: BenchOptions, log: (line: string)
   try {
     const databaseUrl = cluster.primary.url.replace(/\/postgres$/, '/lookup_bench');
     const standbyUrl = cluster.standby.url.replace(/\/postgres$/, '/lookup_bench');
-    const scale = scaleFor(options.replicaPeople, { seed: options.postgres?.seed });
-    const info = await ensureDataset({ engine: 'postgres', databaseUrl }, { scale, rebuild: false, log });
+    const info = await ensureDataset({ engine: 'postgres', databaseUrl, people: options.replicaPeople, seed: options.postgres?.seed }, { log });
+    const { scale } = info;
     const db = await openDatabase({ databaseUrl, poolMax: 2 });
     const standby = await openDatabase({ databaseUrl: standbyUrl, poolMax: 1 });
     try {

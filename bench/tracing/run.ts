@@ -8,7 +8,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { ensureDataset } from '../dataset/build.js';
-import { scaleFor } from '../dataset/generate.js';
 import { beginRun, type RunStamp } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
@@ -32,8 +31,8 @@ export interface TracingRunResult extends RunStamp {
 
 export async function runTracingBench(options: BenchOptions, log: (line: string) => void): Promise<TracingRunResult> {
   const run = beginRun();
-  const { databaseUrl, people, companies, seed } = options.postgres!;
-  const info = await ensureDataset({ engine: 'postgres', databaseUrl }, { scale: scaleFor(people, { companies, seed }), rebuild: options.rebuild, log });
+  const { databaseUrl, people } = options.postgres!;
+  const info = await ensureDataset(options.postgres!, { rebuild: options.rebuild, log });
   const sink = await startSpanSink();
   const running: Running[] = [];
   const db = await openDatabase({ databaseUrl, poolMax: 2 });
