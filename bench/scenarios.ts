@@ -121,12 +121,17 @@ export function personWorkload(kind: PersonKind, samples: FilterSamples, credent
   return { http: asks.map((ask) => ask.http), direct: asks.map((ask) => searchFilter(ask.search, credential, config)) };
 }
 
-/** The worst case: the most common name fragment, for a credential of every company. */
-export function worstCaseWorkload(samples: FilterSamples, credential: Credential, config: Config): Workload & { substring: string; share: number } {
+/** The worst case: the name fragment most sampled last names contain, searched as a credential of every company. */
+export function worstCaseWorkload(samples: FilterSamples, credential: Credential, config: Config): Workload & { label: string; note: string } {
   const common = mostCommonFragment(samples.rows.map((r) => r.last_name));
   if (!common) throw new Error('no common substring in the samples');
   const body = { lastName: common.substring };
-  return { http: [{ method: 'POST', path: '/v1/persons/search', body: JSON.stringify(body) }], direct: [searchFilter(body, credential, config)], ...common };
+  return {
+    label: `worst case: last name contains "${common.substring}"`,
+    note: `the most common 3-letter fragment, in ${Math.round(common.share * 100)}% of sampled last names`,
+    http: [{ method: 'POST', path: '/v1/persons/search', body: JSON.stringify(body) }],
+    direct: [searchFilter(body, credential, config)],
+  };
 }
 
 /** Each Search employees kind's request bodies, from the drawn unlinked records (`piece`: a part of a name, as typed). */

@@ -1,7 +1,6 @@
-// Services measured side by side in alternating rounds, as the focused runs do (`--replica`:
-// reading from a standby or the primary; `--tracing`: traces on or off): hello and person
-// kinds for one credential, each on every service, after a warm-up; and how one service's
-// figures read against another's.
+// Services side by side, as the focused runs measure them (`--replica`: reading from a standby
+// or the primary; `--tracing`: traces off, on, sampled): hello and person kinds as one
+// credential on every service (rounds.ts); and how one service's figures read against another's.
 import type { Measured } from './loadHttp.js';
 import type { BenchOptions } from './options.js';
 import type { Scenario } from './plan.js';
@@ -20,14 +19,9 @@ export interface Comparison {
 }
 
 /** The settings a side-by-side run measured with, as its results keep them. */
-export type ComparedWith = Pick<BenchOptions, 'durationS' | 'rounds' | 'connections' | 'warmupS' | 'samples'>;
-export const comparedWith = ({ durationS, rounds, connections, warmupS, samples }: BenchOptions): ComparedWith => ({
-  durationS,
-  rounds,
-  connections,
-  warmupS,
-  samples,
-});
+const COMPARED_WITH = ['durationS', 'rounds', 'connections', 'warmupS', 'samples'] as const;
+export type ComparedWith = Pick<BenchOptions, (typeof COMPARED_WITH)[number]>;
+export const comparedWith = (o: BenchOptions) => Object.fromEntries(COMPARED_WITH.map((key) => [key, o[key]])) as ComparedWith;
 export const comparedWithText = (o: ComparedWith) =>
   `${o.durationS} s per measurement, ${o.connections} connections, ${o.rounds} alternating rounds (medians), after ${o.warmupS} s of warm-up`;
 

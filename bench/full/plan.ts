@@ -139,13 +139,7 @@ async function datasetSummary(engine: Engine, info: DatasetInfo, db: Database): 
   };
 }
 
-interface EngineAsk {
-  engine: Engine;
-  info: DatasetInfo;
-  db: Database;
-  options: BenchOptions;
-  config: ReturnType<typeof loadConfig>;
-}
+type EngineAsk = { engine: Engine; info: DatasetInfo; db: Database; options: BenchOptions; config: ReturnType<typeof loadConfig> };
 
 /** For each credential, every person and employee kind; then the worst case, as every company. */
 async function engineScenarios(ask: EngineAsk, targets: Scenario['targets'], targetsOf: (kind: PersonKind) => Scenario['targets']): Promise<Scenario[]> {
@@ -166,24 +160,12 @@ async function engineScenarios(ask: EngineAsk, targets: Scenario['targets'], tar
       scenarios.push({ id: `${engine}:${kind}:${key}`, ...base, label: employeeKinds[kind], kind, ...workload, targets });
     }
   }
-  if (options.worstCase) scenarios.push(await worstCaseScenario(ask, targets));
+  if (options.worstCase) {
+    const { credential, held, samples } = await askAs(db, info, 'every', options.samples);
+    const workload = worstCaseWorkload(samples, held, config);
+    scenarios.push({ id: `${engine}:worstCase:every`, group: engine, kind: 'worstCase', credential: 'every', token: credential.token, ...workload, targets });
+  }
   return scenarios;
-}
-
-async function worstCaseScenario({ engine, info, db, options, config }: EngineAsk, targets: Scenario['targets']): Promise<Scenario> {
-  const { credential, held, samples } = await askAs(db, info, 'every', options.samples);
-  const { substring, share, ...workload } = worstCaseWorkload(samples, held, config);
-  return {
-    id: `${engine}:worstCase:every`,
-    group: engine,
-    label: `worst case: last name contains "${substring}"`,
-    note: `the most common 3-letter fragment, in ${Math.round(share * 100)}% of sampled last names`,
-    kind: 'worstCase',
-    credential: 'every',
-    token: credential.token,
-    ...workload,
-    targets,
-  };
 }
 
 /** Hello on the first engine's service, and on the bare node:http reference unless `--references ''`. */
