@@ -32,9 +32,8 @@ const tasksetAvailable = () => process.platform === 'linux' && spawnSync('taskse
 const git = (...args: string[]) => spawnSync('git', args, { encoding: 'utf8' }).stdout ?? '';
 
 /**
- * A run begun: the machine and the code described, and this process (the load generator)
- * pinned to its core, every thread. `measuring()` marks where the load average is first read
- * (after the datasets are built); `stamp()` ends the run.
+ * A run begun: machine and code described, this process (the load generator) pinned to its
+ * core. `measuring()` marks where the load average is first read; `stamp()` ends the run.
  */
 export function beginRun() {
   const startedAt = new Date().toISOString();
@@ -82,10 +81,7 @@ export function onCpu(argv: string[], cpu: number | undefined): string[] {
   return cpu === undefined ? argv : ['taskset', '-c', String(cpu), ...argv];
 }
 
-/**
- * `argv` on every core, whatever the bench is pinned to: an operator's `npm run import` is
- * not pinned, and its check workers run beside its own thread.
- */
+/** `argv` on every core, as an operator's `npm run import` runs (its check workers beside its own thread). */
 export function onEveryCpu(argv: string[]): string[] {
   return tasksetAvailable() ? ['taskset', '-c', `0-${os.cpus().length - 1}`, ...argv] : argv;
 }

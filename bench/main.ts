@@ -14,22 +14,14 @@ import { type ResultsSection, withResultsSection, writeResultsSection } from './
 import { tracingGoal, tracingSection } from './tracing/report.js';
 
 type Log = (line: string) => void;
-const goalLine = (g: { goal: string; measured: string; met?: boolean }) =>
-  `${g.met === undefined ? '-      ' : g.met ? 'MET    ' : 'NOT MET'}  ${g.goal}: ${g.measured}`;
+type Goal = { goal: string; measured: string; met?: boolean };
+const goalLine = (g: Goal) => `${g.met === undefined ? '-      ' : g.met ? 'MET    ' : 'NOT MET'}  ${g.goal}: ${g.measured}`;
 
 /** Each focused run, loaded only when asked (the replicas' brings the cluster helper, which looks up the postgres user). */
-const FOCUSED: Record<Focus, { run(options: BenchOptions, log: Log): Promise<any>; section: ResultsSection<any>; summary(result: any): string[] }> = {
+const FOCUSED: Record<Focus, { run(options: BenchOptions, log: Log): Promise<any>; section: ResultsSection<any>; summary(result: any): Goal[] }> = {
   replica: { run: async (o, log) => (await import('./replicas/run.js')).runReplicaBench(o, log), section: replicaSection, summary: replicaSummary },
-  imports: {
-    run: async (o, log) => (await import('./imports/run.js')).runImportBench(o, log),
-    section: importSection,
-    summary: (r) => importGoals(r).map(goalLine),
-  },
-  tracing: {
-    run: async (o, log) => (await import('./tracing/run.js')).runTracingBench(o, log),
-    section: tracingSection,
-    summary: (r) => [goalLine(tracingGoal(r))],
-  },
+  imports: { run: async (o, log) => (await import('./imports/run.js')).runImportBench(o, log), section: importSection, summary: importGoals },
+  tracing: { run: async (o, log) => (await import('./tracing/run.js')).runTracingBench(o, log), section: tracingSection, summary: (r) => [tracingGoal(r)] },
 };
 
 /** Each engine's dataset the options name, built or found, and the tokens to ask it with. */
@@ -53,7 +45,7 @@ async function main(): Promise<void> {
     const { run, section, summary } = FOCUSED[options.focus];
     const result = await run(options, log);
     writeResultsSection(result, options.outDir, section);
-    log(['', ...summary(result), '', `report: ${latest} (its section), ${join(options.outDir, section.resultsFile)}`].join('\n'));
+    log(['', ...summary(result).map(goalLine), '', `report: ${latest} (its section), ${join(options.outDir, section.resultsFile)}`].join('\n'));
     return;
   }
   const report = buildReport(await runBench(options, log));

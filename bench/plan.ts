@@ -34,9 +34,8 @@ export interface Step {
 }
 
 /**
- * Round r measures every scenario on every target; targets alternate within a scenario
- * (A B, then B A in the next round) so that neither always goes first into warm caches,
- * and the rounds repeat the whole sequence so that machine noise lands on all alike.
+ * Every round measures every scenario on every target, the targets in turn (A B, then B A):
+ * neither always goes first into warm caches, and the host's noise lands on all alike.
  */
 export function alternatingSteps(scenarios: Scenario[], rounds: number): Step[] {
   const steps: Step[] = [];

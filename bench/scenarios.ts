@@ -41,11 +41,7 @@ export const employeeKinds = {
 export type EmployeeKind = keyof typeof employeeKinds;
 export const isEmployeeKind = (kind: string | undefined): kind is EmployeeKind => kind !== undefined && kind in employeeKinds;
 
-/**
- * The kinds measured with the access audit on and off (--no-audit-comparison skips it):
- * Get person (one id per entry), a name search and a week's listing (full pages, the
- * largest entries).
- */
+/** Measured with the access audit on and off: Get person (one id an entry), a name search and a week's listing (full pages, the largest entries). */
 export const AUDITED_KINDS: readonly PersonKind[] = ['getPerson', 'nameSubstring', 'createdRange'];
 
 export interface HttpRequestSpec {

@@ -88,11 +88,7 @@ async function sample(db: Queryable, table: 'persons' | 'employees', n: number, 
   return rows.map((r) => r.id);
 }
 
-/**
- * A share of the people (0.01: 1%): six in ten renamed in every employment, a quarter with
- * one employment relinked to another sampled person (or unlinked), the rest deleted with
- * their employments.
- */
+/** A share of the people: six in ten renamed, a quarter with an employment relinked (or unlinked), the rest deleted with their employments. */
 export async function peopleChange(db: Queryable, share: number): Promise<ChangeFiles> {
   const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM persons')) as [{ n: number }];
   const people = await sample(db, 'persons', Math.max(3, Math.round(n * share)), 'people-change');

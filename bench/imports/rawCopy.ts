@@ -10,11 +10,7 @@ import { copyLine, storedEmploymentColumns, storedEmploymentRow } from '../../se
 import { round } from '../stats.js';
 import type { ImportRun } from './importCli.js';
 
-/**
- * Raw COPYs per reference, of which the fastest is taken: a COPY is only ever slowed, by
- * the host's other work or by the disk still writing the one before, and every goal is a
- * ratio to it, so the fastest is the floor it stands for.
- */
+/** COPYs per reference, the fastest taken: a COPY is only ever slowed (by other work, or the disk still writing the last). */
 export const RAW_COPIES = 3;
 
 /** `run` beside a raw COPY of the same records, into the same database, in the same run. */

@@ -22,7 +22,10 @@ export function replicaRows(result: ReplicaRunResult): ReplicaRow[] {
 
 /** The run's summary, a line a scenario. */
 export const replicaSummary = (result: ReplicaRunResult) =>
-  replicaRows(result).map(({ label, replica }) => `${label}: replica / primary ${pct(replica.ratio)} by req/s, ${pct(replica.cpuRatio)} by CPU per request`);
+  replicaRows(result).map(({ label, replica: r }) => ({
+    goal: label,
+    measured: `replica / primary ${pct(r.ratio)} by req/s, ${pct(r.cpuRatio)} by CPU per request`,
+  }));
 
 function renderReplicas(result: ReplicaRunResult): string[] {
   const rows = replicaRows(result);
@@ -69,10 +72,7 @@ function comparisonTable(rows: ReplicaRow[]): string[] {
   );
 }
 
-/**
- * The routing measured alone (run.ts routingCost): its extra CPU per read against the
- * whole request's CPU on the primary-reading service, as measured side by side.
- */
+/** The routing measured alone (run.ts): its extra CPU per read against the whole request's on the primary-reading service. */
 function routingVerdict(result: ReplicaRunResult, rows: ReplicaRow[]): string {
   if (!result.routing?.length) return '';
   const parts = result.routing.map((r) => {

@@ -13,10 +13,6 @@ export interface ReplicaRunResult extends RunStamp {
   dataset: { people: number; companies: number; credential: string; credentialCompanies: number };
   /** Per scenario and target, each round's measurement. */
   comparison: Comparison[];
-  /**
-   * The routing's own cost, in the bench's process: the CPU time per read of the person
-   * query run on the primary's Database directly and through a ReadRouter to the standby,
-   * in alternating blocks (the query's client side only: the database's work is not in it).
-   */
+  /** The routing's own cost: the bench process's CPU per read of the person query on the primary and through a ReadRouter (client side only). */
   routing?: { label: string; reads: number; primaryUs: number; routerUs: number }[];
 }

@@ -82,11 +82,7 @@ export async function runReplicaBench(options: BenchOptions, log: (line: string)
 const ROUTING_READS = 4_000;
 const ROUTING_BLOCKS = 4;
 
-/**
- * The person query's client side on the primary directly and through a router to the standby
- * (as the service opens them), in alternating blocks of reads, ten at a time: CPU µs of this
- * process per read.
- */
+/** The person query's client side on the primary and through a router to the standby, in alternating blocks: this process's CPU µs per read. */
 async function routingCost(
   primary: Database,
   standbyUrl: string,
