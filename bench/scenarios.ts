@@ -1,8 +1,6 @@
-// What the bench asks: each Search persons filter kind and Get person, and each Search
-// employees filter kind, with values drawn from the data (dataset/samples.ts), as HTTP
-// requests for the service and the node:http floor, and as the exact filters the service
-// derives from them (domain/persons.ts searchFilter, domain/employees.ts
-// employeeSearchFilter, for the stored credential) for the direct-SQL reference.
+// What the bench asks: Get person and each Search persons and Search employees filter kind,
+// with values drawn from the data (dataset/samples.ts), as HTTP requests, and as the filters
+// the service derives from them for the stored credential (for the direct-SQL reference).
 import type { Config } from '../server/config.js';
 import { Random } from '../server/dataset/random.js';
 import type { Queryable } from '../server/db/engines/database.js';

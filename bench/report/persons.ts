@@ -69,14 +69,10 @@ export function enginesSection(report: Report): string[] {
 
 /** The service's row of a scenario, with the same scenario's direct-SQL and node:http floor rows. */
 type Beside = { s: Row; direct?: Row; floor?: Row };
-const besides = (rows: Row[], service: string): Beside[] =>
-  rows
-    .filter((r) => r.target === service)
-    .map((s) => ({
-      s,
-      direct: rows.find((r) => r.scenario === s.scenario && r.target === DIRECT),
-      floor: rows.find((r) => r.scenario === s.scenario && r.target === BARE_SEARCH),
-    }));
+const besides = (rows: Row[], service: string): Beside[] => {
+  const of = (s: Row, target: string) => rows.find((r) => r.scenario === s.scenario && r.target === target);
+  return rows.filter((r) => r.target === service).map((s) => ({ s, direct: of(s, DIRECT), floor: of(s, BARE_SEARCH) }));
+};
 
 function operationsTable(report: Report, engine: Engine, rows: Row[], credentialName: CredentialName): string[] {
   const { raw } = report;

@@ -1,9 +1,7 @@
-// `npm run bench -- --tracing`: what OpenTelemetry traces cost. The service (built, as in
-// production, on the PostgreSQL bench dataset) with traces off beside the same service with
-// them on at the default sampler (parentbased_always_on: every request sampled) and with one
-// request in ten sampled (what docs/operating/observability.md suggests at high rates),
-// exporting OTLP/HTTP protobuf to a local sink that accepts each batch and discards it; hello
-// and Get person, in the same alternating rounds of one run.
+// `npm run bench -- --tracing`: what OpenTelemetry traces cost. The built service on the
+// PostgreSQL bench dataset with traces off, on at the default sampler (every request), and on
+// with one request in ten (what docs/operating/observability.md suggests at high rates),
+// exporting to a local sink that discards each batch; hello and Get person, side by side.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
