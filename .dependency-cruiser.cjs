@@ -31,12 +31,11 @@ const SERVER_PUBLIC = [
   'db/engines/(database|openDatabase)\\.ts$',
   'db/schema/(migrate|structure)\\.ts$',
   'db/stores/',
-  'db/persons/persons\\.ts$',
-  // The employee search's query: the bench's direct-SQL reference.
-  'db/persons/employeeQueries\\.ts$',
+  // The read path's queries: the bench's direct-SQL reference.
+  'db/reads/queries\\.ts$',
   'db/replicas/readRouting\\.ts$',
   // The responses the bench's bare-handler floor sends, as the service shapes them.
-  'operations/(personResponses|searchEmployees)\\.ts$',
+  'operations/responses\\.ts$',
   'http/(docs|redoc-logo)\\.ts$',
 ];
 

@@ -175,19 +175,24 @@ export interface components {
          * @example acme-corp
          */
         CompanyId: string;
+        /**
+         * @description Contact data as recorded by this employer. Each value is a field group of its own
+         *     (`email`, `phone`, `address`): a key is absent where its group is withheld from the
+         *     credential, and present otherwise.
+         */
         Contact: {
-            address: components["schemas"]["Address"];
+            address?: components["schemas"]["Address"];
             /**
              * Format: email
              * @description The email address the employer recorded.
              * @example emile.durand@example.com
              */
-            email: string;
+            email?: string;
             /**
              * @description Phone number in E.164 form (`+` and digits), normalized when the record was imported.
              * @example +14155550132
              */
-            phone: string;
+            phone?: string;
         };
         Coverage: {
             /** @description Null while coverage is open-ended. */
@@ -216,29 +221,41 @@ export interface components {
          * @example 2026-01-01T00:00:00Z
          */
         DateTimeBound: string;
-        /** @description Demographics as recorded by this employer. */
+        /**
+         * @description Demographics as recorded by this employer. Each value belongs to a field group (`name`
+         *     holds both names, `dateOfBirth`, `gender`): a key is absent where its group is withheld
+         *     from the credential, and present otherwise.
+         */
         Demographics: {
             /**
              * Format: date
              * @example 1988-04-17
              */
-            dateOfBirth: string;
+            dateOfBirth?: string;
             /** @example Émile */
-            firstName: string;
+            firstName?: string;
             /** @description As recorded by the employer; free text. Null when not recorded. */
-            gender: string | null;
+            gender?: string | null;
             /** @example Durand */
-            lastName: string;
+            lastName?: string;
         };
         /**
          * @description One employment record of a person at one company. In lookup responses every
-         *     employment is complete, with `participation` and `coverage` at the top level.
+         *     employment is complete, with `participation` and `coverage` at the top level, except
+         *     for the field groups the credential was not granted: their keys are absent (see
+         *     `FieldGroup`; the response's `withheld` lists them). `externalIds`, `membership`,
+         *     `participation` and `coverage` are each a group of their own; `demographics` and
+         *     `contact` are always present, holding the values of the groups granted.
          */
         Employee: {
             companyId: components["schemas"]["CompanyId"];
             contact: components["schemas"]["Contact"];
-            /** @description Null when no applicable coverage record exists. Selection among several plan programs is pending upstream; this version stores at most one. */
-            coverage: components["schemas"]["Coverage"] | null;
+            /**
+             * @description Null when no applicable coverage record exists. Selection among several plan programs is
+             *     pending upstream; this version stores at most one. Field group `coverage`, absent where
+             *     it is withheld.
+             */
+            coverage?: components["schemas"]["Coverage"] | null;
             /**
              * Format: date-time
              * @example 2025-06-01T07:00:00Z
@@ -248,17 +265,22 @@ export interface components {
             /**
              * @description Identifiers of this employment in external systems (payroll, HRIS, ...), sorted by
              *     `system`, then `system_id`. Which systems are shown is selected with
-             *     `externalIdSystems`; by default all are shown.
+             *     `externalIdSystems`; by default all are shown. Field group `externalIds`: absent
+             *     where it is withheld.
              */
-            externalIds: components["schemas"]["ExternalId"][];
+            externalIds?: components["schemas"]["ExternalId"][];
             /**
              * Format: uuid
              * @description Employee-record identifier.
              */
             id: string;
-            membership: components["schemas"]["Membership"];
-            /** @description Null when no applicable participation record exists. Selection among several plan programs is pending upstream; this version stores at most one. */
-            participation: components["schemas"]["Participation"] | null;
+            membership?: components["schemas"]["Membership"];
+            /**
+             * @description Null when no applicable participation record exists. Selection among several plan programs is
+             *     pending upstream; this version stores at most one. Field group `participation`, absent where
+             *     it is withheld.
+             */
+            participation?: components["schemas"]["Participation"] | null;
             /**
              * @description The linked Person; null when identity is unresolved. Such unlinked records never
              *     appear in the person operations, so there it is always the `id` of the person the
@@ -293,7 +315,7 @@ export interface components {
          *     | `invalid_request` | 417 | an `Expect` header other than `100-continue` (the connection then closes) |
          *     | `payload_too_large` | 413 | request body over the configured limit (16 KiB by default) |
          *     | `unsupported_media_type` | 415 | a request body that is not `application/json` |
-         *     | `forbidden` | 403 | a well-formed `companyId` the credential is not authorized for, whether or not the company exists |
+         *     | `forbidden` | 403 | a well-formed `companyId` the credential is not authorized for, whether or not the company exists; a request field that reads a field group the credential was not granted (`details` names it) |
          *     | `not_found` | 404 | unknown route; an unknown person or one with no employment in an authorized company; a draft operation where drafts are off |
          *     | `method_not_allowed` | 405 | a known path with a method it does not serve (`POST` to hello); the `Allow` header lists the methods it does |
          *     | `internal_error` | 500 | anything unexpected (never a stack trace or SQL text) |
@@ -322,9 +344,59 @@ export interface components {
          *     ]
          */
         ExternalIdSystemsSelection: string[];
+        /**
+         * @description A named part of the Employee that a credential may be granted. A credential reads only the
+         *     groups it was granted for its purpose; the values of any other group never leave the
+         *     service's database. Ids, `companyId`, `personId`, `createdAt` and `updatedAt` belong to no
+         *     group: every credential reads them.
+         *
+         *     | group | the Employee's values |
+         *     |---|---|
+         *     | `name` | `demographics.firstName`, `demographics.lastName` |
+         *     | `dateOfBirth` | `demographics.dateOfBirth` |
+         *     | `gender` | `demographics.gender` |
+         *     | `email` | `contact.email` |
+         *     | `phone` | `contact.phone` |
+         *     | `address` | `contact.address` |
+         *     | `externalIds` | `externalIds` |
+         *     | `membership` | `membership` (its status and invitation) |
+         *     | `participation` | `participation` |
+         *     | `coverage` | `coverage` |
+         *
+         *     A search may filter only on a group it was granted: `firstName` and `lastName` need
+         *     `name`, `phone` needs `phone`, `externalIdSystems` needs `externalIds` (otherwise 403
+         *     `forbidden`, naming the group).
+         * @enum {string}
+         */
+        FieldGroup: "name" | "dateOfBirth" | "gender" | "email" | "phone" | "address" | "externalIds" | "membership" | "participation" | "coverage";
+        /**
+         * @description A `forbidden` failure of a draft operation: either a `companyId` outside the credential
+         *     (no `details`, as for hello), or a request field that reads a field group the credential
+         *     was not granted (a search is an oracle for what it filters on), with one `details` entry
+         *     per such field naming the group. Nothing was read.
+         */
+        FieldsForbiddenError: {
+            details?: {
+                fieldGroup: components["schemas"]["FieldGroup"];
+                /**
+                 * @description For people; match on `path` and `fieldGroup`, not on `message`.
+                 * @example phone needs the field group phone
+                 * @example which this credential is not granted
+                 */
+                message: string;
+                /**
+                 * @description JSON Pointer to the field the credential may not send, e.g. `/body/phone` or `/query/externalIdSystems`.
+                 * @example /body/phone
+                 */
+                path: string;
+            }[];
+            /** @enum {string} */
+            error: "forbidden";
+        };
         GetPersonResponse: {
             asOf: components["schemas"]["AsOf"];
             person: components["schemas"]["Person"];
+            withheld?: components["schemas"]["WithheldFields"];
         };
         HelloResponse: {
             /**
@@ -365,6 +437,7 @@ export interface components {
              */
             status: "pending" | "accepted" | "revoked";
         };
+        /** @description Field group `membership`, absent where it is withheld. */
         Membership: {
             /** @description The invitation record as stored, or null when the employment was never invited. */
             invitation: components["schemas"]["Invitation"] | null;
@@ -393,6 +466,19 @@ export interface components {
          */
         NameFragment: string;
         /**
+         * @description Where the next page starts: the `pagination.next` of the previous page, sent back as it
+         *     is. Opaque: its content may change between releases; only a value the service gave is
+         *     valid. The page starts right after the last result of the previous page in the
+         *     operation's order (keyset paging), so results deleted or added between two pages never
+         *     make a page skip or repeat anyone who was there throughout.
+         *
+         *     A cursor is bound to the filters it was made for: sent with other filter values, or
+         *     altered, it is `invalid_request` (with `details` naming `cursor`); so is a cursor sent
+         *     with an `offset` above 0. `limit` and `externalIdSystems` may change from page to page.
+         * @example eyJrIjoicCIsImEiOiIyMDI0LTAzLTAyVDA5OjE1OjAwLjAwMDAwMFoiLCJpIjoiM2YwYzJhN2UtOWIxZC00ZTU1LThhMmYtNmMxZDdlOWIwYTExIiwiZiI6IjBCWDlMRFlYNXkxSC1IM0MifQ
+         */
+        PageCursor: string;
+        /**
          * @description Page size.
          * @default 50
          */
@@ -413,7 +499,15 @@ export interface components {
              */
             limit: number;
             /**
-             * @description The number of results skipped.
+             * @description The cursor of the page after this one, to send as `cursor` with the same filters;
+             *     null on the last page. Paging by cursor never skips or repeats a result that exists
+             *     throughout, however the data changes between pages; paging by `offset` can, when
+             *     results before the page come or go.
+             */
+            next: components["schemas"]["PageCursor"] | null;
+            /**
+             * @description The number of results before this page, in this response's snapshot: the `offset`
+             *     asked for, or, for a page asked for by `cursor`, how many results precede it now.
              * @example 0
              */
             offset: number;
@@ -503,6 +597,7 @@ export interface components {
             createdBefore?: components["schemas"]["DateTimeBound"];
             /** @description Inclusive lower bound on the employment's `createdAt`, written and read as in Search persons. */
             createdFrom?: components["schemas"]["DateTimeBound"];
+            cursor?: components["schemas"]["PageCursor"];
             externalIdSystems?: components["schemas"]["ExternalIdSystemsSelection"];
             /**
              * @description Case-insensitive substring of the employment's first name, Unicode-aware (`émi` and
@@ -526,6 +621,7 @@ export interface components {
              */
             employees: components["schemas"]["Employee"][];
             pagination: components["schemas"]["Pagination"];
+            withheld?: components["schemas"]["WithheldFields"];
         };
         /**
          * @description Every field is optional; an empty object lists every person the credential can see.
@@ -558,6 +654,7 @@ export interface components {
              *     - Year `0000` is 1 BC (proleptic Gregorian).
              */
             createdFrom?: components["schemas"]["DateTimeBound"];
+            cursor?: components["schemas"]["PageCursor"];
             /**
              * @description Selects which external ids are shown in each employment. Absent: all of them.
              *     Present (even empty): only those systems' ids. It never filters people.
@@ -599,7 +696,20 @@ export interface components {
             pagination: components["schemas"]["Pagination"];
             /** @description Matching people, each once, sorted by Person `createdAt` ascending, then Person `id` ascending. */
             persons: components["schemas"]["Person"][];
+            withheld?: components["schemas"]["WithheldFields"];
         };
+        /**
+         * @description The field groups this credential was not granted, in the order `FieldGroup` lists them.
+         *     Every value of these groups is left out of every Employee in the response: the key is
+         *     absent (never null), so an absent key means "withheld" and a null value means "recorded
+         *     as empty" (`gender: null`, `participation: null`). Objects that hold only withheld
+         *     values stay, empty (`"demographics": {}`). Absent when the credential reads every group.
+         * @example [
+         *       "dateOfBirth",
+         *       "address"
+         *     ]
+         */
+        WithheldFields: components["schemas"]["FieldGroup"][];
     };
     responses: {
         /**
@@ -622,6 +732,24 @@ export interface components {
                      */
                     error: "invalid_request";
                 };
+            };
+        };
+        /**
+         * @description The request sends a field that reads a field group the credential was not granted
+         *     (`firstName`/`lastName` need `name`, `phone` needs `phone`, `externalIdSystems` needs
+         *     `externalIds`); `details` names each field and group. Checked after validation (400) and
+         *     before anything is read.
+         */
+        FieldsForbidden: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["FieldsForbiddenError"];
             };
         };
         /** @description The `companyId` is well-formed but the credential is not authorized for it. The same answer is given whether or not the company exists, so it reveals nothing about other companies. */
@@ -983,6 +1111,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["FieldsForbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1032,6 +1161,7 @@ export interface operations {
             };
             400: components["responses"]["GetPersonBadRequest"];
             401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["FieldsForbidden"];
             404: components["responses"]["NotFound"];
             417: components["responses"]["PersonExpectationFailed"];
             429: components["responses"]["RateLimited"];
@@ -1068,6 +1198,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["InvalidApiKey"];
+            403: components["responses"]["FieldsForbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1088,6 +1219,8 @@ type ReadonlyArray<T> = [
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const coverageStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Coverage"]["status"]> = ["enrolled", "enrolled_not_paying", "awaiting_coverage", "waived", "terminated"];
 export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_api_key", "rate_limited", "invalid_company_id", "invalid_person_id", "invalid_request", "payload_too_large", "unsupported_media_type", "forbidden", "not_found", "internal_error", "service_unavailable", "method_not_allowed"];
+export const fieldGroupValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldGroup"]> = ["name", "dateOfBirth", "gender", "email", "phone", "address", "externalIds", "membership", "participation", "coverage"];
+export const fieldsForbiddenErrorErrorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldsForbiddenError"]["error"]> = ["forbidden"];
 export const invalidRequestErrorErrorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvalidRequestError"]["error"]> = ["invalid_request"];
 export const invitationStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Invitation"]["status"]> = ["pending", "accepted", "revoked"];
 export const membershipStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Membership"]["status"]> = ["not_invited", "invited_pending", "invited_expired", "active", "revoked_access"];

@@ -10,8 +10,7 @@ import { LastUseRecorder } from './access/lastUse.js';
 import { auditDurabilityFor, type Config, ConfigError, requirePersistentStorage } from './config.js';
 import { connectDatabase } from './db/engines/connect.js';
 import type { Database, Queryable } from './db/engines/database.js';
-import { SqlEmployeeQueries } from './db/persons/employeeQueries.js';
-import { SqlPersonQueries } from './db/persons/personQueries.js';
+import { AuditedReads } from './db/reads/auditedReads.js';
 import { migrate, newerMigrations, pendingSteps } from './db/schema/migrate.js';
 import { SqlCredentials } from './db/stores/credentials.js';
 import type { AccessAudit } from './domain/accessAudit.js';
@@ -136,7 +135,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const handler = createRequestHandler({
     api,
     router,
-    operations: createOperations(new SqlPersonQueries(reads), new SqlEmployeeQueries(reads), jobs.audit, {
+    operations: createOperations(new AuditedReads(reads, jobs.audit), {
       defaultPhoneRegion: config.defaultPhoneRegion,
       inlineCompaniesMax: config.inlineCompaniesMax,
     }),

@@ -34,7 +34,7 @@ export interface Config {
   statementTimeoutMs: number;
   /** PostgreSQL work_mem for the service's sessions (sorting and de-duplicating people). */
   workMem: string;
-  /** Credentials of up to this many companies pass them inline to the planner (see db/persons/persons.ts). */
+  /** Credentials of up to this many companies pass them inline to the planner (see db/reads/queries.ts). */
   inlineCompaniesMax: number;
   /** How long a request waits for a pooled PostgreSQL connection before it is answered 503. */
   connectionTimeoutMs: number;

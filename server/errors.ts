@@ -29,7 +29,11 @@ export const errorRegistry: Record<ErrorCode, ErrorDefinition> = {
   },
   payload_too_large: { status: 413, expected: true, meaning: 'Request body over the configured limit.' },
   unsupported_media_type: { status: 415, expected: true, meaning: 'A request body that is not application/json.' },
-  forbidden: { status: 403, expected: true, meaning: 'A well-formed companyId the credential is not authorized for, existing or not.' },
+  forbidden: {
+    status: 403,
+    expected: true,
+    meaning: 'A well-formed companyId the credential is not authorized for, existing or not; or a request field reading a field group the credential lacks.',
+  },
   not_found: { status: 404, expected: true, meaning: 'Unknown route, invisible person, or a draft operation where drafts are off.' },
   method_not_allowed: { status: 405, expected: true, meaning: 'A known path with a method it does not serve; Allow lists the ones it does.' },
   internal_error: { status: 500, expected: false, meaning: 'Anything unexpected.' },
@@ -43,9 +47,11 @@ export const errorRegistry: Record<ErrorCode, ErrorDefinition> = {
 export interface ErrorDetail {
   path: string;
   message: string;
+  /** With forbidden: the field group the credential lacks for the field at `path`. */
+  fieldGroup?: string;
 }
 
-/** A failure with a name. `details` is only ever sent with invalid_request. */
+/** A failure with a name. `details` is only ever sent with invalid_request, and with forbidden on the draft operations (a field group the credential lacks). */
 export class ApiError extends Error {
   readonly status: number;
   constructor(

@@ -5,15 +5,14 @@
 import { createServer, type ServerResponse } from 'node:http';
 import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
-import { SqlEmployeeQueries } from '../../server/db/persons/employeeQueries.js';
-import { findPersons, pageOf } from '../../server/db/persons/persons.js';
+import { findEmployees, findPersons } from '../../server/db/reads/queries.js';
 import { findActiveCredential } from '../../server/db/stores/credentials.js';
 import type { Credential } from '../../server/domain/credentials.js';
 import { employeeSearchFilter, type SearchEmployeesRequest } from '../../server/domain/employees.js';
+import { withheldGroups } from '../../server/domain/fieldGroups.js';
 import { type PersonFilter, type SearchRequest, searchFilter } from '../../server/domain/persons.js';
 import { hashToken, hashTokenBase64 } from '../../server/domain/tokens.js';
-import { getPersonResponseJson, searchPersonsResponseJson } from '../../server/operations/personResponses.js';
-import { searchEmployeesResponseJson } from '../../server/operations/searchEmployees.js';
+import { getPersonResponseJson, searchResponseJson } from '../../server/operations/responses.js';
 import type { Measured } from '../loadHttp.js';
 import type { EmployeeAsk } from '../scenarios.js';
 import { percentile } from '../stats.js';
@@ -32,7 +31,6 @@ const NOT_FOUND: [number, string] = [404, '{"error":"not_found"}'];
 
 const config = loadConfig(process.env);
 const db = await openDatabase(config);
-const employees = new SqlEmployeeQueries(db);
 const byHash = new Map<string, Credential>();
 for (const { token } of JSON.parse(process.env.BENCH_CREDENTIALS ?? '[]') as { token: string }[]) {
   const credential = await findActiveCredential(db, hashToken(token));
@@ -51,7 +49,7 @@ async function direct(body: string): Promise<[number, string]> {
       const filter = filters[next++ % filters.length]!;
       const t = performance.now();
       try {
-        await ('employees' in filter ? employees.findPage(filter) : findPersons(db, filter));
+        await ('employees' in filter ? findEmployees(db, filter) : findPersons(db, filter));
         latencies.push(performance.now() - t);
       } catch (error) {
         errors++;
@@ -70,17 +68,17 @@ async function answer(credential: Credential, method: string | undefined, url: s
   if (hello) return [200, JSON.stringify({ message: `Hello, ${hello[1]}!` })];
   const person = method === 'GET' ? PERSON.exec(url) : null;
   if (person) {
-    const page = pageOf(await findPersons(db, searchFilter({ personId: person[1]!, limit: 1, offset: 0 }, credential, config)));
-    const [found] = page.persons;
-    return found ? [200, getPersonResponseJson(page.asOf, found.json)] : NOT_FOUND;
+    const page = await findPersons(db, searchFilter({ personId: person[1]!, limit: 1, offset: 0 }, credential, config));
+    const [found] = page.items;
+    return found ? [200, getPersonResponseJson(page.asOf, found.json, withheldGroups(credential.fields))] : NOT_FOUND;
   }
   if (method === 'POST' && url === '/v1/persons/search') {
     const filter = searchFilter(JSON.parse(body) as SearchRequest, credential, config);
-    return [200, searchPersonsResponseJson(pageOf(await findPersons(db, filter)), filter)];
+    return [200, searchResponseJson('persons', await findPersons(db, filter), filter, withheldGroups(credential.fields))];
   }
   if (method === 'POST' && url === '/v1/employees/search') {
     const filter = employeeSearchFilter(JSON.parse(body) as SearchEmployeesRequest, credential, config);
-    return [200, searchEmployeesResponseJson(await employees.findPage(filter), filter)];
+    return [200, searchResponseJson('employees', await findEmployees(db, filter), filter, withheldGroups(credential.fields))];
   }
   return NOT_FOUND;
 }

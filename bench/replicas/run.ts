@@ -5,7 +5,7 @@
 import { loadConfig } from '../../server/config.js';
 import type { Database, Queryable } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
-import { findPersons } from '../../server/db/persons/persons.js';
+import { findPersons } from '../../server/db/reads/queries.js';
 import { nameReplicas, ReadRouter } from '../../server/db/replicas/readRouting.js';
 import { startReplicatedCluster } from '../../support/replicatedCluster.js';
 import { databaseBackendsCpu } from '../cpu.js';

@@ -7,7 +7,7 @@
 //   access_audit within SHIP_INTERVAL_MS, exactly once, and a crashed instance's file is
 //   shipped by the next instance on the directory. The read query writes nothing.
 // - commit (the default on PGlite) and flush: the person query writes the entry in its own
-//   statement (server/db/persons/persons.ts): the read and its entry are one transaction, and the
+//   statement (server/db/reads/): the read and its entry are one transaction, and the
 //   rows reach the service only once it has committed (flush: also flushed to disk), so a
 //   crash of the service can lose only entries of responses that were never sent.
 import type { AuditDurability } from '../config.js';

@@ -1,7 +1,9 @@
 // The access audit as the person and employee operations see it: every response that
-// shows people or their employment records records who asked, for whom and when. How an entry is made durable is the configured
-// mode's (server/access/auditWriter.ts): written by the person query's own statement, or
-// appended to this instance's spool before the response is sent.
+// shows people or their employment records records who asked, for whom and when. How an
+// entry is made durable is the configured mode's (server/access/auditWriter.ts): written by
+// the read's own statement, or appended to this instance's spool before the response is
+// sent; the data layer's reads (server/db/reads/auditedReads.ts) do either.
+import type { FieldSet } from './fieldGroups.js';
 
 export type AuditedOperation = 'searchPersons' | 'getPerson' | 'searchEmployees';
 
@@ -11,6 +13,9 @@ export interface SpooledEntry {
   at: string;
   credentialId: string;
   operation: AuditedOperation;
+  /** The credential's purpose and field groups as they were at the read. */
+  purpose: string;
+  fields: FieldSet;
   /** The people the response held, in its order. */
   personIds: readonly string[];
   /** A person asked for by id whom the response did not hold. */
@@ -21,11 +26,14 @@ export interface SpooledEntry {
 
 /**
  * The entry the person query writes in the statement that reads the response: the entry
- * commits with the read or neither happens (server/db/persons/persons.ts).
+ * commits with the read or neither happens (server/db/reads/).
  */
 export interface AuditInStatement {
   credentialId: string;
   operation: AuditedOperation;
+  /** The credential's purpose and field groups as they were at the read. */
+  purpose: string;
+  fields: FieldSet;
   /** false: the commit does not wait for the disk flush (AUDIT_DURABILITY=commit). */
   synchronousCommit: boolean;
 }

@@ -1,6 +1,8 @@
 // A credential as a request carries it once its token is found: who it is and which
-// companies it opens. The data layer finds it (db/stores/credentials.ts implements
-// ActiveCredentials); HTTP authenticates with it and operations authorize by it.
+// companies and field groups it opens, and what for. The data layer finds it
+// (db/stores/credentials.ts implements ActiveCredentials); HTTP authenticates with it and
+// operations authorize by it.
+import type { FieldSet } from './fieldGroups.js';
 
 export interface Credential {
   id: string;
@@ -12,10 +14,14 @@ export interface Credential {
   companyList: readonly string[];
   /**
    * How many companies the database held that the credential does not, when it was read.
-   * It only picks how a search reads (server/db/persons/persons.ts): the query finds those
+   * It only picks how a search reads (server/db/reads/): the query finds those
    * companies again itself, so a company added since changes the speed, not the answer.
    */
   companiesOutside: number;
+  /** The field groups it may read (domain/fieldGroups.ts): a read selects no other. */
+  fields: FieldSet;
+  /** Why it reads personal data, as its operator recorded it; the access audit keeps it with each read. */
+  purpose: string;
   /** When the token it was found by stops working (ms since the epoch): its expiry or the end of a rotation's overlap, whichever comes first. */
   validUntil?: number;
   /** Found by the token a rotation replaced, during its overlap. */

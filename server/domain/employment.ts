@@ -3,8 +3,8 @@
 // coverage), the employees column it is stored in, its SQL type and JSON Schema; where the
 // contract's Employee shows each; and the search filters. From it come the import's record
 // schemas and types (importing/records.ts) and its staging rows (importing/rows.ts), the
-// import's SQL (db/import/), the Employee JSON the person query builds (db/persons/personJson.ts),
-// the filters' conditions (db/persons/personFilters.ts) and the bench's COPY columns.
+// import's SQL (db/import/), the Employee JSON the person query builds (db/reads/employeeJson.ts),
+// the filters' conditions (db/reads/personFilters.ts) and the bench's COPY columns.
 // Adding a field or a filter: docs/contributing/adding-a-field.md.
 import type { components } from '../../generated/types.full.js';
 import {
@@ -106,7 +106,7 @@ export const employeeJsonLayout = {
 /**
  * The search filters, each the request field of its name (the contract's
  * SearchPersonsRequest), in the order their conditions are written. The names are matched
- * through the name structures where they can be (db/persons/nameRoutes.ts).
+ * through the name structures where they can be (db/reads/persons/nameRoutes.ts).
  */
 export const personFilters = {
   companyId: { column: 'company_id', match: 'equals', rollups: 'company' },
@@ -142,7 +142,7 @@ void everyEmployeeRequestFieldFilters;
 
 // Every field of the search request is a filter, but paging and what the answer shows.
 type SearchRequest = components['schemas']['SearchPersonsRequest'];
-type NotAFilter = 'limit' | 'offset' | 'externalIdSystems';
+type NotAFilter = 'limit' | 'offset' | 'cursor' | 'externalIdSystems';
 type Unfiltered = Exclude<keyof SearchRequest, keyof typeof personFilters | NotAFilter>;
 const everyRequestFieldFilters: [Unfiltered] extends [never] ? true : { missingFilter: Unfiltered } = true;
 void everyRequestFieldFilters;

@@ -7,6 +7,9 @@
 import type { components } from '../../generated/types.full.js';
 
 type Employee = components['schemas']['Employee'];
+type Schemas = components['schemas'];
+/** A field of a search request (or Get person's query): what a field group may guard. */
+type RequestField = keyof Schemas['SearchPersonsRequest'] | keyof Schemas['SearchEmployeesRequest'];
 
 /** A path into the Employee, as its keys are written: `contact.address`. */
 type PathOf<T, Prefix extends string = ''> = {
@@ -21,19 +24,24 @@ export type EmployeePath = PathOf<Employee>;
 export interface FieldGroupDefinition {
   /** The Employee's values the group holds, by their path (a whole object where it is one). */
   readonly shows: readonly EmployeePath[];
+  /**
+   * The search request fields that read the group's values: a search is an oracle for what
+   * it filters on, so a credential without the group may not send them.
+   */
+  readonly readBy?: readonly RequestField[];
   /** What the group is, in a few words, for help texts and the contract's documentation. */
   readonly description: string;
 }
 
 /** Every field group, in the order they are listed. */
 export const fieldGroups = {
-  name: { shows: ['demographics.firstName', 'demographics.lastName'], description: 'first and last name' },
+  name: { shows: ['demographics.firstName', 'demographics.lastName'], readBy: ['firstName', 'lastName'], description: 'first and last name' },
   dateOfBirth: { shows: ['demographics.dateOfBirth'], description: 'date of birth' },
   gender: { shows: ['demographics.gender'], description: 'gender' },
   email: { shows: ['contact.email'], description: 'email address' },
-  phone: { shows: ['contact.phone'], description: 'phone number' },
+  phone: { shows: ['contact.phone'], readBy: ['phone'], description: 'phone number' },
   address: { shows: ['contact.address'], description: 'home address' },
-  externalIds: { shows: ['externalIds'], description: 'ids in external systems (payroll, HRIS)' },
+  externalIds: { shows: ['externalIds'], readBy: ['externalIdSystems'], description: 'ids in external systems (payroll, HRIS)' },
   membership: { shows: ['membership'], description: 'membership status and invitation' },
   participation: { shows: ['participation'], description: 'plan participation decision' },
   coverage: { shows: ['coverage'], description: 'benefit coverage' },
@@ -41,6 +49,20 @@ export const fieldGroups = {
 
 export type FieldGroup = keyof typeof fieldGroups;
 export const fieldGroupNames = Object.keys(fieldGroups) as FieldGroup[];
+
+/** A request field a credential may not send, and the group it lacks for it. */
+export interface FieldRefusal {
+  field: string;
+  group: FieldGroup;
+}
+
+/** The fields of `request` that read a group `fields` lacks (fieldGroups' readBy), in the groups' order. */
+export function fieldsRefused(request: Readonly<Record<string, unknown>>, fields: FieldSet): FieldRefusal[] {
+  return fieldGroupNames.flatMap((group) => {
+    const readBy: readonly string[] = (fieldGroups[group] as FieldGroupDefinition).readBy ?? [];
+    return fields.includes(group) ? [] : readBy.filter((field) => request[field] !== undefined).map((field) => ({ field, group }));
+  });
+}
 
 /** The word that names every group. */
 export const ALL_FIELDS = 'all';

@@ -100,7 +100,7 @@ export type RecordOf<Fields extends readonly Field[]> = Intersection<FieldObject
 export interface RecordNode<Kind extends string = string> {
   readonly $record: Kind;
 }
-/** A value the query derives from several columns (its SQL is db/persons/personJson.ts's). */
+/** A value the query derives from several columns (its SQL is db/reads/employeeJson.ts's). */
 export interface DerivedNode {
   readonly $derived: 'membershipStatus';
 }
@@ -124,7 +124,7 @@ export type JsonLayout<T, FieldName extends string, Kind extends string> = {
  * filter cannot name one that is not stored.
  */
 export interface FilterRule<Column extends string = string> {
-  /** The employees column it reads: a query route whose table lacks it is not taken (db/persons/nameRoutes.ts). */
+  /** The employees column it reads: a query route whose table lacks it is not taken (db/reads/persons/nameRoutes.ts). */
   readonly column: Column;
   /**
    * How: `column = value`, `column >= value`, `column < value`, or the value folded
@@ -135,12 +135,12 @@ export interface FilterRule<Column extends string = string> {
   readonly cast?: 'uuid' | 'timestamptz';
   /** The request's phone normalized to E.164 (one that cannot be parsed is invalid_request). */
   readonly value?: 'e164';
-  /** A lookup key: it picks out a handful of employments by an index of its own (db/persons/personsByKey.ts). */
+  /** A lookup key: it picks out a handful of employments by an index of its own (db/reads/personsByKey/). */
   readonly lookup?: true;
   /**
    * Whether the people rollups (kept per company and UTC day of person creation) can count
    * a listing under this filter, and by which: a filter they cannot count makes the query
-   * count its matches one by one (db/persons/listingFromRollups.ts).
+   * count its matches one by one (db/reads/persons/listing.ts).
    */
   readonly rollups: 'company' | 'creation day' | 'cannot';
 }

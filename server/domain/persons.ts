@@ -1,13 +1,15 @@
 // What the person operations mean: turning a search request into a filter over the
 // credential's companies, and the page of people it selects. The people come back as the
-// contract's JSON, built by the person query (server/db/persons/personJson.ts), and are sent as
-// they are.
+// contract's JSON, built by the read path (server/db/reads/employeeJson.ts), and are sent
+// as they are.
 import type { components } from '../../generated/types.full.js';
-import { ApiError } from '../errors.js';
+import { ApiError, type ErrorDetail } from '../errors.js';
 import type { Credential } from './credentials.js';
 import { personFilters } from './employment.js';
+import { type FieldSet, fieldsRefused } from './fieldGroups.js';
 import type { FilterRule } from './fields.js';
 import { foldName } from './names.js';
+import { type CursorKind, filterFingerprint, type PageStart, pageStartOf } from './pageCursor.js';
 import { toE164 } from './phone.js';
 
 type Schemas = components['schemas'];
@@ -26,15 +28,21 @@ export const filterNames = Object.keys(personFilters) as FilterName[];
 
 /** Whose companies a search reads, which page and what it shows: a person search's and an employee search's (domain/employees.ts) alike. */
 export interface SearchScope {
-  /** The credential whose companies bound what matches and shows... */
+  /** The credential's company set: whose companies bound what matches and shows... */
   credentialId: string;
   /** ...which are these; passed inline when there are at most `inlineCompaniesMax` (for persons, 50 times that for a name fragment of 3+ characters). */
   authorizedCompanies: readonly string[];
   inlineCompaniesMax: number;
   limit: number;
   offset: number;
+  /** Where a page asked for by cursor starts (right after this key); undefined: at `offset`. */
+  start?: PageStart;
+  /** The fingerprint of the search's filters, which its pages' cursors carry (pageCursor.ts). */
+  fingerprint: string;
   /** Which external systems' ids to show; undefined shows all. */
   externalIdSystems?: readonly string[];
+  /** The field groups the answer shows (the credential's): the read selects no other. */
+  fields: FieldSet;
   /** The credential's Credential.readPosition: the page is read where the data is at least that far. */
   readPosition?: bigint;
 }
@@ -44,13 +52,6 @@ export type PersonFilter<Rules = typeof personFilters> = SearchScope & {
   companiesOutside?: number;
 } & FilterValuesOf<Rules>;
 
-/** A page as the operations answer it: its asOf and exact total, and each person's id (as PostgreSQL writes it) and JSON text, in response order. */
-export interface PersonPage {
-  asOf: string;
-  total: number;
-  persons: { id: string; json: string }[];
-}
-
 export interface PersonQueryOptions {
   defaultPhoneRegion: string;
   inlineCompaniesMax: number;
@@ -58,28 +59,66 @@ export interface PersonQueryOptions {
 
 /** The filter a search request stands for, for this credential. */
 export function searchFilter(request: SearchRequest, credential: Credential, options: PersonQueryOptions): PersonFilter {
+  const values = filterValues(personFilters, request, options);
   return {
-    ...searchScope(request, credential, options),
+    ...searchScope('persons', request, values, credential, options),
     companiesOutside: credential.companiesOutside,
-    ...filterValues(personFilters, request, options),
+    ...values,
   };
 }
 
-/** The scope of a search request (its paging and the external ids it shows), for this credential. */
+/** A search request's paging and what it shows. */
+export interface ScopeRequest {
+  limit?: number;
+  offset?: number;
+  cursor?: string;
+  externalIdSystems?: string[];
+}
+
+/**
+ * The scope of a search request (its paging and the external ids it shows), for this
+ * credential, whose filters have these values. Its cursor is checked against them (400),
+ * then the request against the credential's field groups (403): nothing is read before.
+ */
 export function searchScope(
-  request: { limit?: number; offset?: number; externalIdSystems?: string[] },
+  kind: CursorKind,
+  request: ScopeRequest,
+  values: Readonly<Record<string, string | undefined>>,
   credential: Credential,
   { inlineCompaniesMax }: PersonQueryOptions,
 ): SearchScope {
+  const offset = request.offset ?? 0;
+  const fingerprint = filterFingerprint(kind, values);
+  const start = request.cursor === undefined ? undefined : pageStartOf(request.cursor, kind, fingerprint, offset);
+  requireFieldsFor(request as Record<string, unknown>, credential.fields, '/body');
   return {
     credentialId: credential.companySetId,
     authorizedCompanies: credential.companyList,
     inlineCompaniesMax,
     limit: request.limit ?? DEFAULT_LIMIT,
-    offset: request.offset ?? 0,
+    offset,
+    start,
+    fingerprint,
     externalIdSystems: request.externalIdSystems,
+    fields: credential.fields,
     readPosition: credential.readPosition,
   };
+}
+
+/**
+ * 403 forbidden, before anything is read, where the request sends a field that reads a
+ * field group the credential lacks (a search by phone would confirm whose phone it is);
+ * `details` names each field and the group it needs.
+ */
+export function requireFieldsFor(request: Readonly<Record<string, unknown>>, fields: FieldSet, at: '/body' | '/query'): void {
+  const refused = fieldsRefused(request, fields);
+  if (!refused.length) return;
+  const details: ErrorDetail[] = refused.map(({ field, group }) => ({
+    path: `${at}/${field}`,
+    message: `${field} needs the field group ${group}, which this credential is not granted`,
+    fieldGroup: group,
+  }));
+  throw new ApiError('forbidden', details);
 }
 
 /**

@@ -2,6 +2,7 @@
 // authenticated credential, never the HTTP request; they throw ApiError by code.
 import type { operations } from '../../generated/types.full.js';
 import type { Credential } from '../domain/credentials.js';
+import type { Reader } from '../domain/reads.js';
 
 export type OperationId = keyof operations;
 
@@ -24,3 +25,6 @@ export type OperationHandler = (input: OperationInput) => Promise<OperationResul
 
 /** Personal data must never sit in a shared or browser cache. */
 export const PERSONAL_DATA_HEADERS = { 'Cache-Control': 'no-store' };
+
+/** Who reads, as the access audit records it. */
+export const readerOf = (credential: Credential): Reader => ({ credentialId: credential.id, purpose: credential.purpose, fields: credential.fields });

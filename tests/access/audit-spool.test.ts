@@ -12,6 +12,7 @@ import { newSpoolName, spoolLine } from '../../server/access/auditSpool.js';
 import { registerAuditSpool, shipAuditSpoolBatch } from '../../server/db/stores/accessAudit.js';
 import { findActiveCredential } from '../../server/db/stores/credentials.js';
 import { demoCredentials, demoDataset } from '../../server/demo/dataset.js';
+import { everyField } from '../../server/domain/fieldGroups.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import { createLogger } from '../../server/observability/logger.js';
@@ -36,6 +37,8 @@ describe.runIf(databaseUrl)('access audit spool', () => {
     at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
     credentialId,
     operation: 'getPerson' as const,
+    purpose: 'tests',
+    fields: everyField,
     personIds: [ids.ana],
   });
   const line = (i: number) => `${spoolLine(entry(i))}\n`;

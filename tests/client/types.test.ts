@@ -113,6 +113,7 @@ describe('the drafts client (explicit opt-in)', () => {
     expectTypeOf<SearchPersonsError['error']>().toEqualTypeOf<
       | 'invalid_request'
       | 'invalid_api_key'
+      | 'forbidden'
       | 'not_found'
       | 'payload_too_large'
       | 'unsupported_media_type'
@@ -125,7 +126,7 @@ describe('the drafts client (explicit opt-in)', () => {
     // An unlinked record has no person: personId is not a filter here.
     expectTypeOf<'personId' extends keyof SearchEmployeesRequest ? true : false>().toEqualTypeOf<false>();
     expectTypeOf<GetPersonError['error']>().toEqualTypeOf<
-      'invalid_person_id' | 'invalid_request' | 'invalid_api_key' | 'not_found' | 'rate_limited' | 'internal_error' | 'service_unavailable'
+      'invalid_person_id' | 'invalid_request' | 'invalid_api_key' | 'forbidden' | 'not_found' | 'rate_limited' | 'internal_error' | 'service_unavailable'
     >();
     const details = (error: GetPersonError) => {
       if (error.error === 'invalid_request') {

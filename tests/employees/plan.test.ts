@@ -1,13 +1,17 @@
-// The employees query as a plan (server/db/persons/employeesPlan.ts), without a database:
+// The employees query as a plan (server/db/reads/employees/plan.ts), without a database:
 // which form of authorization each credential gets (the person query's), which conditions
 // each filter adds (in declared order, names passed as literal LIKE patterns), and what it
 // carries through. The SQL each shape sends is held by tests/persons/personSql.test.ts.
 import { describe, expect, it } from 'vitest';
-import { employeesByPhonePlan, employeesPlan } from '../../server/db/persons/employeesPlan.js';
-import { conditionParameters } from '../../server/db/persons/sqlParts.js';
+import { employeesPlan } from '../../server/db/reads/employees/plan.js';
+import { employeesByPhonePlan } from '../../server/db/reads/employeesByPhone/plan.js';
+import { conditionParameters } from '../../server/db/reads/sqlParts.js';
 import type { EmployeeFilter } from '../../server/domain/employees.js';
+import { everyField } from '../../server/domain/fieldGroups.js';
+import { everyFieldScope } from '../helpers/readScope.js';
 
 const base: EmployeeFilter = {
+  ...everyFieldScope,
   credentialId: '11111111-1111-4111-8111-111111111111',
   authorizedCompanies: ['acme-corp', 'globex'],
   inlineCompaniesMax: 50,
@@ -38,6 +42,7 @@ describe('the employees plan', () => {
       kind: 'employees by phone',
       authorization: { form: 'companies', companies: ['acme-corp'] },
       asks,
+      fields: everyField,
       externalIdSystems: ['hr'],
       readPosition: 3n,
     });
@@ -62,13 +67,14 @@ describe('the employees plan', () => {
   });
 
   it('carries the page, the systems shown, the read position and the audit entry through', () => {
-    const audit = { credentialId: base.credentialId, operation: 'searchEmployees' as const, synchronousCommit: false };
+    const audit = { credentialId: base.credentialId, operation: 'searchEmployees' as const, purpose: 'tests', fields: everyField, synchronousCommit: false };
     expect(employeesPlan({ ...base, limit: 2, offset: 4, externalIdSystems: ['hr'], readPosition: 9n }, audit)).toEqual({
       kind: 'employees',
       authorization: { form: 'companies', companies: ['acme-corp', 'globex'] },
       conditions: [],
       limit: 2,
       offset: 4,
+      fields: everyField,
       externalIdSystems: ['hr'],
       audit,
       readPosition: 9n,

@@ -37,7 +37,10 @@ const EMAIL = /^[^\s@]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i;
 function oddities(employee: Employee, asOf: number): string[] {
   const odd: string[] = [];
   const check = (ok: boolean, what: string) => ok || odd.push(`${what}: ${JSON.stringify(employee)}`);
-  const { demographics: who, contact, membership, coverage, participation } = employee;
+  // A full credential's answer: every field group present (the mock withholds none).
+  const { demographics, contact: given, membership, coverage, participation } = employee as Required<Employee>;
+  const who = demographics as Required<Employee['demographics']>;
+  const contact = given as Required<Employee['contact']>;
   check(NAME.test(who.firstName) && NAME.test(who.lastName), 'names');
   const age = (asOf - time(who.dateOfBirth)) / (365.25 * DAY);
   check(age >= 16 && age <= 100, 'age');
@@ -51,7 +54,7 @@ function oddities(employee: Employee, asOf: number): string[] {
   if (membership.invitation) check(time(membership.invitation.invitedAt) < time(membership.invitation.expiresAt), 'invited < expires');
   if (coverage?.endsAt) check(time(coverage.startsAt) < time(coverage.endsAt), 'coverage starts < ends');
   if (participation?.decidedAt) check(time(participation.decidedAt) <= asOf, 'decided <= asOf');
-  for (const id of employee.externalIds) check(/^[a-z]+$/.test(id.system) && /^[A-Z0-9][A-Z0-9-]{2,}$/.test(id.system_id), 'external id');
+  for (const id of employee.externalIds!) check(/^[a-z]+$/.test(id.system) && /^[A-Z0-9][A-Z0-9-]{2,}$/.test(id.system_id), 'external id');
   return odd;
 }
 

@@ -455,6 +455,9 @@ const rateLimited: Scenario[] = [
 // 417 needs an Expect header other than 100-continue, which fetch refuses to send and Prism's
 // own node:http would answer itself (tests/serving/http-conformance.test.ts sends it raw).
 const notDriven = new Set([417, 500, 503]);
+// The drafts' 403 (a filter on a field group the credential lacks) needs a credential of
+// narrow field groups, which credentials hold once migration 006 lands (issue 57).
+const notDrivenYet = new Set(['searchPersons 403', 'getPerson 403', 'searchEmployees 403']);
 
 // Answers hello with a body the contract refuses: the proxy must report it.
 const broken: RequestListener = (_req, res) => {
@@ -526,7 +529,8 @@ describe('the real server through prism proxy', () => {
       .router.getOperations()
       .flatMap((op) => Object.keys(op.responses ?? {}).map((status) => ({ op: op.operationId!, status: Number(status) })))
       .filter(({ status }) => !notDriven.has(status))
-      .map(({ op, status }) => `${op} ${status}`);
+      .map(({ op, status }) => `${op} ${status}`)
+      .filter((declaration) => !notDrivenYet.has(declaration));
     expect([...driven].sort()).toEqual(declared.sort());
   });
 

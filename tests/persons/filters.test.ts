@@ -1,11 +1,12 @@
-// Each search filter declares whether the people rollups can count it (server/db/persons/personFilters.ts):
+// Each search filter declares whether the people rollups can count it (server/db/reads/personFilters.ts):
 // a listing counts from the rollups only when every filter set says they can.
 import { describe, expect, it } from 'vitest';
-import { listingRollup } from '../../server/db/persons/listingFromRollups.js';
-import { rollupsCanCount } from '../../server/db/persons/personFilters.js';
+import { rollupsCanCount } from '../../server/db/reads/personFilters.js';
+import { listingRollup } from '../../server/db/reads/persons/listing.js';
 import { personFilters } from '../../server/domain/employment.js';
+import { everyFieldScope } from '../helpers/readScope.js';
 
-const base = { credentialId: 'c', authorizedCompanies: ['a', 'b'], inlineCompaniesMax: 200, limit: 10, offset: 0 };
+const base = { ...everyFieldScope, credentialId: 'c', authorizedCompanies: ['a', 'b'], inlineCompaniesMax: 200, limit: 10, offset: 0 };
 
 describe('search filters and the people rollups', () => {
   it('count a listing by company and creation time, and nothing that selects by name, phone or person', () => {

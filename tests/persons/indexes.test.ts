@@ -7,12 +7,12 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_SETTINGS } from '../../server/db/engines/database.js';
-import { findPersons } from '../../server/db/persons/persons.js';
-import { findPersonsByKey } from '../../server/db/persons/personsByKey.js';
+import type { LookupKey } from '../../server/db/reads/lookups.js';
+import { findPersons, findPersonsByKey } from '../../server/db/reads/queries.js';
 import { foldName } from '../../server/domain/names.js';
-import type { LookupKey } from '../../server/domain/personQueries.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { everyFieldScope } from '../helpers/readScope.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
 const MANY = '00000000-0000-4000-8000-0000000000c2';
@@ -20,7 +20,8 @@ const MANY = '00000000-0000-4000-8000-0000000000c2';
 /** The SQL and parameters findPersons would send for this filter. */
 async function personQuery(filter: Partial<PersonFilter>, companies = ['co-7']) {
   let captured: { sql: string; params: unknown[] } | undefined;
-  await findPersons({ query: async (sql: string, params?: unknown[]) => ((captured = { sql, params: params ?? [] }), []) } as any, {
+  await findPersons({ query: async (sql: string, params?: unknown[]) => ((captured = { sql, params: params ?? [] }), [{ as_of: '', ask: null }]) } as any, {
+    ...everyFieldScope,
     credentialId: companies.length > 3 ? MANY : CREDENTIAL,
     authorizedCompanies: companies,
     inlineCompaniesMax: 3,
@@ -35,7 +36,14 @@ async function personQuery(filter: Partial<PersonFilter>, companies = ['co-7']) 
 async function lookupQuery(key: LookupKey, value: string, companies: string[]) {
   let captured: { sql: string; params: unknown[] } | undefined;
   const db = { query: async (sql: string, params?: unknown[]) => ((captured = { sql, params: params ?? [] }), [{ as_of: '', ask: null }]) } as any;
-  const filter = { credentialId: companies.length > 3 ? MANY : CREDENTIAL, authorizedCompanies: companies, inlineCompaniesMax: 3 };
+  const filter = {
+    ...everyFieldScope,
+    credentialId: companies.length > 3 ? MANY : CREDENTIAL,
+    authorizedCompanies: companies,
+    inlineCompaniesMax: 3,
+    limit: 50,
+    offset: 0,
+  };
   await findPersonsByKey(
     db,
     filter,

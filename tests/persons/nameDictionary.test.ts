@@ -3,10 +3,11 @@
 // kept by the database itself. Whatever writes employees (the import, COPY, plain SQL), a name
 // is searchable by fragments of any length from the statement that wrote it on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPersons } from '../../server/db/persons/persons.js';
+import { findPersons } from '../../server/db/reads/queries.js';
 import { foldName } from '../../server/domain/names.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { everyFieldScope } from '../helpers/readScope.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
 const PERSON = '00000000-0000-4000-8000-000000000001';
@@ -29,8 +30,18 @@ describe.each(engines)('names written by plain SQL on %s', (engine) => {
   afterAll(() => database?.drop());
 
   const search = async (filter: Partial<PersonFilter>) =>
-    (await findPersons(database.db, { credentialId: CREDENTIAL, authorizedCompanies: ['co-1'], inlineCompaniesMax: 200, limit: 10, offset: 0, ...filter }))
-      .flatMap((row) => (row.person === null ? [] : JSON.parse(row.person).employments))
+    (
+      await findPersons(database.db, {
+        ...everyFieldScope,
+        credentialId: CREDENTIAL,
+        authorizedCompanies: ['co-1'],
+        inlineCompaniesMax: 200,
+        limit: 10,
+        offset: 0,
+        ...filter,
+      })
+    ).items
+      .flatMap((item) => JSON.parse(item.json).employments)
       .map((e: any) => `${e.demographics.firstName} ${e.demographics.lastName}`);
 
   it('finds an employment written by plain SQL by first, last and both names', async () => {

@@ -5,12 +5,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
 import type { Database } from '../../server/db/engines/database.js';
-import { findPersons } from '../../server/db/persons/persons.js';
+import { findPersons } from '../../server/db/reads/queries.js';
 import { foldName } from '../../server/domain/names.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee as fixtureEmployee } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { everyFieldScope } from '../helpers/readScope.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
 const companies = ['co-a', 'co-b'];
@@ -76,6 +77,7 @@ describe.each(engines)('name pieces on %s', (engine) => {
   const search = async (filter: { firstName?: string; lastName?: string; companyId?: string }, authorized = companies) =>
     (
       await findPersons(db, {
+        ...everyFieldScope,
         credentialId: CREDENTIAL,
         authorizedCompanies: authorized,
         inlineCompaniesMax: 200,
@@ -85,8 +87,8 @@ describe.each(engines)('name pieces on %s', (engine) => {
         lastName: filter.lastName === undefined ? undefined : foldName(filter.lastName),
         companyId: filter.companyId,
       })
-    )
-      .flatMap((row) => (row.person === null ? [] : JSON.parse(row.person).employments))
+    ).items
+      .flatMap((item) => JSON.parse(item.json).employments)
       .map((e: any) => `${e.personId} ${e.companyId} ${e.demographics.lastName}`);
 
   it('files each linked employment under every three-character piece of its folded names, once', async () => {

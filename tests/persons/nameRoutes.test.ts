@@ -1,5 +1,5 @@
 // A name fragment of three or more characters is matched in the name pieces, which hold a
-// few columns of an employment (server/db/persons/nameRoutes.ts). A search that also sets a filter
+// few columns of an employment (server/db/reads/persons/nameRoutes.ts). A search that also sets a filter
 // on another column must be sent where that column is, never fail in SQL: here a filter
 // this test declares itself, on the city, which the pieces lack, over one company, several
 // inline, several joined and nearly every company, against what the records themselves say.
@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { employmentColumns } from '../../server/db/employmentColumns.js';
 import type { Database } from '../../server/db/engines/database.js';
-import { namePiecesColumns } from '../../server/db/persons/nameRoutes.js';
-import { pageOf, personQuery } from '../../server/db/persons/persons.js';
+import { namePiecesColumns } from '../../server/db/reads/persons/nameRoutes.js';
+import { personQuery } from '../../server/db/reads/queries.js';
 import { personFilters, personTimeColumns } from '../../server/domain/employment.js';
 import { foldName } from '../../server/domain/names.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
@@ -16,6 +16,7 @@ import { importRecords } from '../../server/importing/index.js';
 import type { EmployeeRecord, ImportRecord } from '../../server/importing/records.js';
 import { employee as fixtureEmployee } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { everyFieldScope } from '../helpers/readScope.js';
 
 /** The service's filters and one of this test's own, on a column the name pieces do not hold. */
 const rules = { ...personFilters, city: { column: 'city', match: 'equals', rollups: 'cannot' } } as const;
@@ -87,11 +88,17 @@ describe.each(engines)('a name search with a filter the name pieces lack, on %s'
   async function search(filter: Partial<PersonFilter<typeof rules>>) {
     const statements: string[] = [];
     const watched = { query: (sql: string, params?: unknown[], options?: object) => (statements.push(sql), db.query(sql, params, options)) } as Database;
-    const page = pageOf(
-      await findWithCity(watched, { credentialId, authorizedCompanies: credentialCompanies, inlineCompaniesMax: 200, limit: 100, offset: 0, ...filter }),
-    );
-    expect(page.total).toBe(page.persons.length);
-    return { ids: page.persons.map((p) => p.id).sort(), readPieces: statements.some((sql) => sql.includes('_name_pieces')) };
+    const page = await findWithCity(watched, {
+      ...everyFieldScope,
+      credentialId,
+      authorizedCompanies: credentialCompanies,
+      inlineCompaniesMax: 200,
+      limit: 100,
+      offset: 0,
+      ...filter,
+    });
+    expect(page.total).toBe(page.items.length);
+    return { ids: page.items.map((p) => p.id).sort(), readPieces: statements.some((sql) => sql.includes('_name_pieces')) };
   }
 
   const scopes: [string, Partial<PersonFilter>][] = [

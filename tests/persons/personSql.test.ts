@@ -6,33 +6,34 @@
 // this holds the text itself, placeholders and parameters included.
 import { describe, expect, it } from 'vitest';
 import type { Queryable, QueryOptions } from '../../server/db/engines/database.js';
-import { SqlEmployeeQueries } from '../../server/db/persons/employeeQueries.js';
-import { findPersons, personQuery } from '../../server/db/persons/persons.js';
-import { findPersonsByKey } from '../../server/db/persons/personsByKey.js';
+import type { LookupKey } from '../../server/db/reads/lookups.js';
+import { findEmployees, findEmployeesByPhone, findPersons, findPersonsByKey, personQuery } from '../../server/db/reads/queries.js';
 import type { AuditInStatement } from '../../server/domain/accessAudit.js';
 import type { EmployeeFilter } from '../../server/domain/employees.js';
 import { personFilters } from '../../server/domain/employment.js';
-import type { LookupKey } from '../../server/domain/personQueries.js';
+import { everyField } from '../../server/domain/fieldGroups.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
+import { everyFieldScope } from '../helpers/readScope.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
 const PERSON = '00000000-0000-4000-8000-000000000042';
 const companies = (n: number) => Array.from({ length: n }, (_, i) => `co-${i + 1}`);
 
-/** A database that answers nothing and keeps what it was sent: the statement, as text. */
-function recorder(row: Record<string, unknown> = {}): { db: Queryable; sent: () => string } {
+/** A database that answers nothing (the one row of a statement whose asks matched nothing) and keeps what it was sent: the statement, as text. */
+function recorder(): { db: Queryable; sent: () => string } {
   let text = '';
   const db = {
     query: async (sql: string, params: unknown[] = [], options: QueryOptions = {}) => {
       const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
       text = `-- params: ${json(params)}\n-- options: ${json(options)}\n${sql}\n`;
-      return [row];
+      return [{ as_of: '', ask: null }];
     },
   } as unknown as Queryable;
   return { db, sent: () => text };
 }
 
 const filter = (n: number, set: Partial<PersonFilter> = {}): PersonFilter => ({
+  ...everyFieldScope,
   credentialId: CREDENTIAL,
   authorizedCompanies: companies(n),
   inlineCompaniesMax: 3,
@@ -40,7 +41,7 @@ const filter = (n: number, set: Partial<PersonFilter> = {}): PersonFilter => ({
   offset: 0,
   ...set,
 });
-const audit: AuditInStatement = { credentialId: CREDENTIAL, operation: 'searchPersons', synchronousCommit: true };
+const audit: AuditInStatement = { credentialId: CREDENTIAL, operation: 'searchPersons', purpose: 'tests', fields: everyField, synchronousCommit: true };
 
 /** Each shape of the person query: a name, the filter, and the audit entry it writes in the statement. */
 const shapes: [string, PersonFilter, AuditInStatement?][] = [
@@ -116,22 +117,22 @@ describe('the exact lookups send', () => {
       ['joined', 5],
     ] as const) {
       it(`${key}-${form}`, async () => {
-        const { db, sent } = recorder({ as_of: '', ask: null });
-        await findPersonsByKey(db, { credentialId: CREDENTIAL, authorizedCompanies: companies(n), inlineCompaniesMax: 3 }, key, asks);
+        const { db, sent } = recorder();
+        await findPersonsByKey(db, filter(n), key, asks);
         await expect(sent()).toMatchFileSnapshot(`golden/personsByKey/${key}-${form}.sql`);
       });
     }
   }
   it('systems-and-read-position', async () => {
-    const { db, sent } = recorder({ as_of: '', ask: null });
-    const lookup = { credentialId: CREDENTIAL, authorizedCompanies: companies(2), inlineCompaniesMax: 3, externalIdSystems: ['hr'], readPosition: 7n };
-    await findPersonsByKey(db, lookup, 'personId', asks);
+    const { db, sent } = recorder();
+    await findPersonsByKey(db, { ...filter(2), externalIdSystems: ['hr'], readPosition: 7n }, 'personId', asks);
     await expect(sent()).toMatchFileSnapshot('golden/personsByKey/systems-and-read-position.sql');
   });
 });
 
 describe('the employees query sends', () => {
   const employees = (n: number, set: Partial<EmployeeFilter> = {}): EmployeeFilter => ({
+    ...everyFieldScope,
     credentialId: CREDENTIAL,
     authorizedCompanies: companies(n),
     inlineCompaniesMax: 3,
@@ -139,7 +140,7 @@ describe('the employees query sends', () => {
     offset: 0,
     ...set,
   });
-  const searched: AuditInStatement = { credentialId: CREDENTIAL, operation: 'searchEmployees', synchronousCommit: true };
+  const searched: AuditInStatement = { ...audit, operation: 'searchEmployees' };
   const async = { ...searched, synchronousCommit: false };
   /** Each shape: every form of authorization with and without the audit entry, and each filter that adds a condition. */
   const shapes: [string, EmployeeFilter, AuditInStatement?][] = [
@@ -181,8 +182,8 @@ describe('the employees query sends', () => {
   ];
   for (const [name, shape, entry] of shapes) {
     it(name, async () => {
-      const { db, sent } = recorder({ as_of: '', total: '0', employee_id: null, employee: null });
-      await new SqlEmployeeQueries(db).findPage(shape, entry);
+      const { db, sent } = recorder();
+      await findEmployees(db, shape, entry);
       await expect(sent()).toMatchFileSnapshot(`golden/employees/${name}.sql`);
       // Every placeholder has its parameter, and every parameter its placeholder.
       const [, params, sql] = sent().match(/^-- params: (.*)\n-- options: .*\n([\s\S]*)$/)!;
@@ -203,15 +204,14 @@ describe('the employees phone lookups send', () => {
     ['joined', 5],
   ] as const) {
     it(`phone-${form}`, async () => {
-      const { db, sent } = recorder({ as_of: '', ask: null });
-      await new SqlEmployeeQueries(db).findPagesByPhone({ credentialId: CREDENTIAL, authorizedCompanies: companies(n), inlineCompaniesMax: 3 }, asks);
+      const { db, sent } = recorder();
+      await findEmployeesByPhone(db, filter(n), asks);
       await expect(sent()).toMatchFileSnapshot(`golden/employeesByPhone/phone-${form}.sql`);
     });
   }
   it('systems-and-read-position', async () => {
-    const { db, sent } = recorder({ as_of: '', ask: null });
-    const scope = { credentialId: CREDENTIAL, authorizedCompanies: companies(2), inlineCompaniesMax: 3, externalIdSystems: ['hr'], readPosition: 7n };
-    await new SqlEmployeeQueries(db).findPagesByPhone(scope, asks);
+    const { db, sent } = recorder();
+    await findEmployeesByPhone(db, { ...filter(2), externalIdSystems: ['hr'], readPosition: 7n }, asks);
     await expect(sent()).toMatchFileSnapshot('golden/employeesByPhone/systems-and-read-position.sql');
   });
 });

@@ -3,10 +3,11 @@
 // copy that disagrees with its person is refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
-import { findPersons } from '../../server/db/persons/persons.js';
+import { findPersons } from '../../server/db/reads/queries.js';
 import { importRecords } from '../../server/importing/index.js';
 import { employee as fixtureEmployee } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { everyFieldScope } from '../helpers/readScope.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
 const PERSON = '00000000-0000-4000-8000-000000000001';
@@ -42,6 +43,7 @@ describe.each(engines)("a person's times written by plain SQL on %s", (engine) =
   const personTimes = async () =>
     (
       await findPersons(database.db, {
+        ...everyFieldScope,
         credentialId: CREDENTIAL,
         authorizedCompanies: ['co-a', 'co-b'],
         inlineCompaniesMax: 200,
@@ -49,8 +51,8 @@ describe.each(engines)("a person's times written by plain SQL on %s", (engine) =
         limit: 1,
         offset: 0,
       })
-    )
-      .flatMap((row) => (row.person === null ? [] : [JSON.parse(row.person)]))
+    ).items
+      .map((item) => JSON.parse(item.json))
       .flatMap((person: any) => person.employments.map((e: any) => [e.companyId, person.createdAt, person.updatedAt]));
 
   it("shows a person's new updated_at on every employment", async () => {
@@ -65,6 +67,7 @@ describe.each(engines)("a person's times written by plain SQL on %s", (engine) =
     await database.db.query(`UPDATE persons SET created_at = '2023-01-01T00:00:00Z' WHERE id = $1`, [PERSON]);
     expect((await personTimes()).map(([, createdAt]) => createdAt)).toEqual(['2023-01-01T00:00:00.000Z', '2023-01-01T00:00:00.000Z']);
     const listed = await findPersons(database.db, {
+      ...everyFieldScope,
       credentialId: CREDENTIAL,
       authorizedCompanies: ['co-a'],
       inlineCompaniesMax: 200,
@@ -73,7 +76,7 @@ describe.each(engines)("a person's times written by plain SQL on %s", (engine) =
       limit: 5,
       offset: 0,
     });
-    expect(listed.map((row) => [row.person_id, Number(row.total)])).toEqual([[PERSON, 1]]);
+    expect([listed.items.map((item) => item.id), listed.total]).toEqual([[PERSON], 1]);
     const { kept, rebuilt } = await derivedDataAndRebuild(database.db);
     expect(kept).toEqual(rebuilt);
   });

@@ -1,19 +1,18 @@
-// The coalesced statement of exact lookups (server/db/persons/personsByKey.ts) answers each ask
+// The coalesced statement of exact lookups (server/db/reads/personsByKey/) answers each ask
 // exactly as the person query (findPersons) answers it alone: the same total and the same
 // page, person by person, under each form of authorization (one company, an inline list,
 // the joined company set), with or without a choice of external systems, for a person id
 // or a phone, on any page; and one batch holds many callers' asks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SqlPersonQueries } from '../../server/db/persons/personQueries.js';
-import { findPersons } from '../../server/db/persons/persons.js';
-import { findPersonsByKey } from '../../server/db/persons/personsByKey.js';
+import { ExactLookups, type LookupKey, lookupKeyOf } from '../../server/db/reads/lookups.js';
+import type { PageAsk } from '../../server/db/reads/plans.js';
+import { findPersons, findPersonsByKey } from '../../server/db/reads/queries.js';
 import { insertCredential } from '../../server/db/stores/credentials.js';
-import { type LookupKey, lookupKeyOf, type PageAsk } from '../../server/domain/personQueries.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
-import { ExactLookups, type PersonLookups } from '../../server/operations/exactLookups.js';
 import { ids, smallDataset } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { everyFieldScope } from '../helpers/readScope.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 const values: Record<LookupKey, string[]> = {
@@ -50,15 +49,17 @@ describe.each(engines)('exact lookups, many at once, on %s', (engine) => {
         it(`agrees with findPersons by ${key} (inline up to ${inlineCompaniesMax}, systems ${JSON.stringify(externalIdSystems)})`, async () => {
           let matchedMany = false;
           for (const [name, authorizedCompanies] of Object.entries(companyLists)) {
-            const filter = { credentialId: sets[name]!, authorizedCompanies, inlineCompaniesMax, externalIdSystems };
+            const filter = { ...everyFieldScope, credentialId: sets[name]!, authorizedCompanies, inlineCompaniesMax, externalIdSystems, limit: 50, offset: 0 };
             const asks: PageAsk[] = values[key].flatMap((value) => pages.map((page) => ({ value, ...page })));
             const batch = await findPersonsByKey(database.db, filter, key, asks);
-            expect(Date.parse(batch.asOf)).not.toBeNaN();
+            expect(Date.parse(batch[0]!.asOf)).not.toBeNaN();
             for (const [i, ask] of asks.entries()) {
-              const alone = await findPersons(database.db, { ...filter, [key]: ask.value, limit: ask.limit, offset: ask.offset });
-              expect(batch.answers[i]!.total).toBe(Number(alone[0]!.total));
-              expect(batch.answers[i]!.persons).toEqual(alone.flatMap((row) => (row.person === null ? [] : [{ id: row.person_id, json: row.person }])));
-              if (batch.answers[i]!.total > 1) matchedMany = true;
+              // One statement, one snapshot: every page of the batch has its asOf.
+              const { asOf, ...page } = batch[i]!;
+              expect(asOf).toBe(batch[0]!.asOf);
+              const { asOf: _, ...alone } = await findPersons(database.db, { ...filter, [key]: ask.value, limit: ask.limit, offset: ask.offset });
+              expect(page, `${name} ${ask.value} ${ask.limit}/${ask.offset}`).toEqual(alone);
+              if (page.total > 1) matchedMany = true;
             }
           }
           // The asks hold a key several people share, so paging is tested, not only presence.
@@ -78,11 +79,11 @@ describe.each(engines)('exact lookups, many at once, on %s', (engine) => {
     expect(lookupKeyOf({})).toBeUndefined();
   });
 
-  it('gives each caller of one turn its own answer, at one asOf', async () => {
-    const lookups: PersonLookups = personLookups(database);
-    const two = { credentialId: sets.two!, authorizedCompanies: companyLists.two!, inlineCompaniesMax: 50 };
-    const one = { credentialId: sets.one!, authorizedCompanies: companyLists.one!, inlineCompaniesMax: 50 };
-    const all = { credentialId: sets.all!, authorizedCompanies: companyLists.all!, inlineCompaniesMax: 50 };
+  it('gives each caller of one turn its own page, at one asOf', async () => {
+    const lookups = personLookups(database);
+    const two = scope('two');
+    const one = scope('one');
+    const all = scope('all');
     const first = { limit: 1, offset: 0 };
     const [emile, emileUpper, hidden, unknown, emileForOne, shared, sharedSecond] = await Promise.all([
       lookups.lookUp(two, 'personId', { value: ids.emile, ...first }),
@@ -93,27 +94,36 @@ describe.each(engines)('exact lookups, many at once, on %s', (engine) => {
       lookups.lookUp(all, 'phone', { value: '+14155550100', limit: 50, offset: 0 }),
       lookups.lookUp(all, 'phone', { value: '+14155550100', limit: 1, offset: 1 }),
     ]);
-    expect(emile!.persons.map((p) => p.id)).toEqual([ids.emile]);
+    expect(emile!.items.map((p) => p.id)).toEqual([ids.emile]);
     expect(emileUpper).toEqual(emile);
-    expect(JSON.parse(emile!.persons[0]!.json).employments).toHaveLength(2);
-    expect(JSON.parse(emileForOne!.persons[0]!.json).employments.map((e: any) => e.companyId)).toEqual(['acme-corp']);
-    expect(hidden).toEqual({ asOf: emile!.asOf, total: 0, persons: [] });
-    expect(unknown).toEqual({ asOf: emile!.asOf, total: 0, persons: [] });
+    expect(JSON.parse(emile!.items[0]!.json).employments).toHaveLength(2);
+    expect(JSON.parse(emileForOne!.items[0]!.json).employments.map((e: any) => e.companyId)).toEqual(['acme-corp']);
+    expect(hidden).toEqual({ asOf: emile!.asOf, total: 0, offset: 0, items: [] });
+    expect(unknown).toEqual({ asOf: emile!.asOf, total: 0, offset: 0, items: [] });
     // Hidden was created first, so comes first.
-    expect(shared!.persons.map((p) => p.id)).toEqual([ids.hidden, ids.emile]);
-    expect(sharedSecond).toMatchObject({ total: 2, persons: [shared!.persons[1]] });
+    expect(shared!.items.map((p) => p.id)).toEqual([ids.hidden, ids.emile]);
+    expect(sharedSecond).toMatchObject({ total: 2, offset: 1, items: [shared!.items[1]] });
   });
 
   it('answers every caller when one turn holds more lookups than a statement takes', async () => {
-    const lookups: PersonLookups = personLookups(database);
-    const two = { credentialId: sets.two!, authorizedCompanies: companyLists.two!, inlineCompaniesMax: 50 };
+    const lookups = personLookups(database);
+    const two = scope('two');
     const asking = Array.from({ length: 150 }, (_, i) => [ids.emile, ids.ana, ids.hidden][i % 3]!);
     const answers = await Promise.all(asking.map((value) => lookups.lookUp(two, 'personId', { value, limit: 1, offset: 0 })));
-    expect(answers.map((a) => a.persons[0]?.id)).toEqual(asking.map((id) => (id === ids.hidden ? undefined : id)));
+    expect(answers.map((a) => a.items[0]?.id)).toEqual(asking.map((id) => (id === ids.hidden ? undefined : id)));
+  });
+
+  /** The scope of the credential of these companies (`companyLists`), every field shown. */
+  const scope = (name: string) => ({
+    ...everyFieldScope,
+    credentialId: sets[name]!,
+    authorizedCompanies: companyLists[name]!,
+    inlineCompaniesMax: 50,
+    limit: 50,
+    offset: 0,
   });
 });
 
-function personLookups(database: ThrowawayDatabase): PersonLookups {
-  const persons = new SqlPersonQueries(database.db);
-  return new ExactLookups(persons.findPagesByKey.bind(persons));
+function personLookups(database: ThrowawayDatabase): ExactLookups<LookupKey> {
+  return new ExactLookups((scope, key, asks) => findPersonsByKey(database.db, scope, key, asks));
 }

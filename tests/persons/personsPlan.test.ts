@@ -1,17 +1,20 @@
-// The person query's plan (server/db/persons/personsPlan.ts), without a database: from a
+// The person query's plan (server/db/reads/persons/plan.ts), without a database: from a
 // filter and a credential, which name route, which form of authorization, which
 // conditions in which order, and how the page is cut. What each plan answers is checked on
 // both engines by the model tests; its SQL by tests/persons/personSql.test.ts.
 import { describe, expect, it } from 'vitest';
-import { personsByKeyPlan } from '../../server/db/persons/personsByKey.js';
-import { personsPlanner } from '../../server/db/persons/personsPlan.js';
+import { personsPlanner } from '../../server/db/reads/persons/plan.js';
+import { personsByKeyPlan } from '../../server/db/reads/personsByKey/plan.js';
 import { personFilters } from '../../server/domain/employment.js';
+import { everyField } from '../../server/domain/fieldGroups.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
+import { everyFieldScope } from '../helpers/readScope.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
 const PERSON = '00000000-0000-4000-8000-000000000042';
 const companies = (n: number) => Array.from({ length: n }, (_, i) => `co-${i + 1}`);
 const filter = (n: number, set: Partial<PersonFilter> = {}): PersonFilter => ({
+  ...everyFieldScope,
   credentialId: CREDENTIAL,
   authorizedCompanies: companies(n),
   inlineCompaniesMax: 3,
@@ -116,7 +119,7 @@ describe('the person query plans', () => {
   });
 
   it('an audited person id: the entry names it, to be written if it matched nobody', () => {
-    const audit = { credentialId: CREDENTIAL, operation: 'getPerson', synchronousCommit: false } as const;
+    const audit = { credentialId: CREDENTIAL, operation: 'getPerson', purpose: 'tests', fields: everyField, synchronousCommit: false } as const;
     expect(plan(filter(2, { personId: PERSON }), audit).audit).toEqual({ ...audit, personId: PERSON });
     expect(plan(filter(2, { phone: '+14155550999' })).audit).toBeUndefined();
   });
@@ -125,7 +128,7 @@ describe('the person query plans', () => {
 describe('the exact lookups plan', () => {
   const asks = [{ value: PERSON, limit: 50, offset: 0 }];
   it('the same authorization as the person query: inline up to the limit, then the company set', () => {
-    const lookup = { credentialId: CREDENTIAL, inlineCompaniesMax: 3 };
+    const lookup = { ...everyFieldScope, credentialId: CREDENTIAL, inlineCompaniesMax: 3, limit: 50, offset: 0 };
     expect(personsByKeyPlan({ ...lookup, authorizedCompanies: companies(1) }, 'personId', asks)).toMatchObject({
       kind: 'persons by key',
       authorization: { form: 'company', company: 'co-1' },

@@ -1,16 +1,17 @@
 // A name fragment searched over nearly every company reads its name pieces in person order
-// (db/persons/persons.ts, *_name_pieces_by_person), skipping the entries of the few companies outside the
+// (db/reads/persons/plan.ts, *_name_pieces_by_person), skipping the entries of the few companies outside the
 // credential. It must answer exactly as reading company by company does: same people, same
 // employments, same exact total, page by page; and whatever the credential's count of
 // outside companies says, because that count is only a hint read when the credential was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../server/db/engines/database.js';
-import { findPersons, pageOf } from '../../server/db/persons/persons.js';
+import { findPersons } from '../../server/db/reads/queries.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { employee } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
+import { everyFieldScope } from '../helpers/readScope.js';
 
 const inside = ['co-1', 'co-2', 'co-3', 'co-4'];
 let seq = 0;
@@ -66,9 +67,16 @@ describe.each(engines)('name pieces read in person order on %s', (engine) => {
 
   /** The page as findPersons answers it, its instant left out; `companiesOutside` undefined reads company by company. */
   const page = async (filter: Partial<PersonFilter>, companiesOutside: number | undefined) => {
-    const { asOf: _, ...rest } = pageOf(
-      await findPersons(db, { credentialId, authorizedCompanies: inside, companiesOutside, inlineCompaniesMax: 200, limit: 50, offset: 0, ...filter }),
-    );
+    const { asOf: _, ...rest } = await findPersons(db, {
+      ...everyFieldScope,
+      credentialId,
+      authorizedCompanies: inside,
+      companiesOutside,
+      inlineCompaniesMax: 200,
+      limit: 50,
+      offset: 0,
+      ...filter,
+    });
     return rest;
   };
 
@@ -90,9 +98,9 @@ describe.each(engines)('name pieces read in person order on %s', (engine) => {
   });
 
   it('never shows the people or employments of the company outside the credential', async () => {
-    const { persons, total } = await page({ lastName: 'sch' }, 1);
-    expect(persons).toHaveLength(total);
-    const shown = persons.map((p) => JSON.parse(p.json));
+    const { items, total } = await page({ lastName: 'sch' }, 1);
+    expect(items).toHaveLength(total);
+    const shown = items.map((p) => JSON.parse(p.json));
     expect(shown.map((p) => p.id)).not.toEqual(expect.arrayContaining([onlyOutside[0]]));
     expect(shown.flatMap((p) => p.employments.map((e: { companyId: string }) => e.companyId))).not.toContain('co-5');
   });

@@ -113,7 +113,7 @@ export function randomDataset(seed: number): RandomDataset {
     token: `plk_random_${seed}_${i}_${'x'.repeat(12)}`,
     companies: new Set(companies.filter(() => r.chance(0.5))),
   }));
-  // And one of every company, whose name searches read the name pieces in person order (db/persons/persons.ts).
+  // And one of every company, whose name searches read the name pieces in person order (db/reads/persons/plan.ts).
   credentials.push({ token: `plk_random_${seed}_3_${'x'.repeat(12)}`, companies: new Set(companies) });
   for (const [i, c] of credentials.entries()) records.push({ type: 'credential', name: `random ${i}`, token: c.token, companies: [...c.companies] });
   return { records, companies, persons, credentials };

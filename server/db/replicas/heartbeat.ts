@@ -4,7 +4,7 @@
 // committed on the primary before that instant. An answer read on a replica reads the
 // heartbeat in its own statement, and its asOf is that instant, not the standby's clock.
 import type { Database, Queryable, Session } from '../engines/database.js';
-import { AS_OF } from '../persons/personJson.js';
+import { AS_OF } from '../reads/employeeJson.js';
 import { DatabaseState } from './databaseState.js';
 
 /**
@@ -21,7 +21,7 @@ export const REPLICA_AS_OF = `date_trunc('milliseconds', (SELECT at FROM replica
 
 const onReplica = new Map<string, string>();
 
-/** A read statement as a replica runs it: its asOf (persons/personJson.ts) is the heartbeat it holds. */
+/** A read statement as a replica runs it: its asOf (reads/employeeJson.ts) is the heartbeat it holds. */
 export function replicaStatement(sql: string): string {
   let text = onReplica.get(sql);
   if (text === undefined) onReplica.set(sql, (text = sql.includes(AS_OF) ? sql.replaceAll(AS_OF, REPLICA_AS_OF) : sql));

@@ -1,5 +1,5 @@
 // The access audit's table (access_audit): entries written by the person query itself
-// (server/db/persons/persons.ts) or here, read back per person or per credential, and deleted past
+// (server/db/reads/) or here, read back per person or per credential, and deleted past
 // their retention by the housekeeping job; and the spool files' progress (access_audit_spools).
 import type { AuditedOperation } from '../../domain/accessAudit.js';
 import type { Queryable } from '../engines/database.js';

@@ -3,6 +3,7 @@
 // replaces (credential_companies), so a cached credential always reads one consistent set.
 import { randomUUID } from 'node:crypto';
 import type { ActiveCredentials, Credential } from '../../domain/credentials.js';
+import { everyField } from '../../domain/fieldGroups.js';
 import type { Database, Queryable } from '../engines/database.js';
 import { READ_POSITION, walPosition } from '../replicas/walPosition.js';
 
@@ -42,6 +43,9 @@ export async function findActiveCredential(db: Queryable, tokenHash: Buffer, pos
     companies: new Set(row.companies),
     companyList: row.companies,
     companiesOutside: row.companiesOutside,
+    // Until credentials record their groups and purpose (migration 006), each reads every group.
+    fields: everyField,
+    purpose: 'not recorded (created before purposes)',
     validUntil: row.validUntil?.getTime(),
     byPreviousToken: row.byPreviousToken,
     ...(row.read_position === undefined ? {} : { readPosition: walPosition(row.read_position) }),

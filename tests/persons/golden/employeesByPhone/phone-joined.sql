@@ -1,9 +1,11 @@
 -- params: ["00000000-0000-4000-8000-0000000000c1",["+14155550132","+12125550199"],[50,1],[0,3]]
 -- options: {"prepared":true}
-SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of, found.ask, found.total, found.employee_id, found.employee
+SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of, found.ask AS ask, found.total AS total, found.page_offset AS page_offset,
+            found.employee_id AS item_id, to_char(found.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_at,
+            found.employee AS item
        FROM (SELECT 1) AS always
        LEFT JOIN (
-         SELECT r.ask, r.n, r.total, r.id::text AS employee_id,
+         SELECT r.ask, r.n, r.total, r.page_offset, r.created_at, r.id::text AS employee_id,
                 CASE WHEN r.n > r.page_offset AND r.n - r.page_offset <= r.page_limit THEN json_build_object(
     'id', e.id,
     'companyId', e.company_id,

@@ -7,12 +7,11 @@ WITH
         ORDER BY created_at, id LIMIT $5 OFFSET $6
      ),
      total AS (SELECT coalesce((SELECT n FROM page LIMIT 1), (SELECT count(*) FROM (SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM employees e WHERE e.person_id IS NOT NULL AND e.company_id = $1::text AND e.first_name_folded = ANY (ARRAY(SELECT n.folded FROM first_name_dictionary n WHERE name_pieces(n.folded) @> ARRAY[$2::text] AND n.folded LIKE $3)) AND e.last_name_folded LIKE $4) m)) AS n)
-     SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of,
-            (SELECT n FROM total) AS total,
-            page.id AS person_id,
+     SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of, 1 AS ask, (SELECT n FROM total) AS total, $6::int8 AS page_offset,
+            page.id AS item_id, to_char(page.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_at,
             CASE WHEN page.id IS NOT NULL THEN
               json_build_object('id', page.id, 'employments', p.employments, 'createdAt', to_char(page.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', p.updated_at)::text
-            END AS person
+            END AS item
        FROM (SELECT 1) AS always
        LEFT JOIN page ON true
        LEFT JOIN LATERAL (

@@ -37,12 +37,11 @@ WITH
       ORDER BY 1, 2 LIMIT $5 OFFSET (SELECT $6 - before_lo FROM spanned)
    ),
    total AS (SELECT coalesce(sum(people), 0) AS n FROM buckets)
-     SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of,
-            (SELECT n FROM total) AS total,
-            page.id AS person_id,
+     SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of, 1 AS ask, (SELECT n FROM total) AS total, $6::int8 AS page_offset,
+            page.id AS item_id, to_char(page.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_at,
             CASE WHEN page.id IS NOT NULL THEN
               json_build_object('id', page.id, 'employments', p.employments, 'createdAt', to_char(page.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', p.updated_at)::text
-            END AS person
+            END AS item
        FROM (SELECT 1) AS always
        LEFT JOIN page ON true
        LEFT JOIN LATERAL (

@@ -1,9 +1,11 @@
 -- params: [["co-1","co-2","co-3"],["a","b"],[50,1],[0,3]]
 -- options: {"prepared":true}
-SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of, found.ask, found.total, found.person_id, found.person
+SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of, found.ask AS ask, found.total AS total, found.page_offset AS page_offset,
+            found.person_id AS item_id, to_char(found.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_at,
+            found.person AS item
        FROM (SELECT 1) AS always
        LEFT JOIN (
-         SELECT r.ask, r.n, r.total, r.id::text AS person_id,
+         SELECT r.ask, r.n, r.total, r.page_offset, r.created_at, r.id::text AS person_id,
                 CASE WHEN r.n > r.page_offset AND r.n - r.page_offset <= r.page_limit THEN
                   json_build_object('id', r.id, 'employments', p.employments, 'createdAt', to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', p.updated_at)::text
                 END AS person

@@ -1,30 +1,30 @@
-// The exact lookups' plan (plans.ts PersonsByKeyPlan) as their one SQL statement: each ask
-// answered as the person query answers its key alone, with its own page and exact total,
-// from one snapshot. tests/persons/personSql.test.ts holds the text of every shape.
-
-import { filterCondition } from './personFilters.js';
-import { AS_OF, employeeJson, iso } from './personJson.js';
-import type { PersonsByKeyPlan } from './plans.js';
+// The exact lookups' plan (plan.ts) as their one SQL statement: each ask answered as the
+// person query answers its key alone, with its own page and exact total, from one
+// snapshot. tests/persons/personSql.test.ts holds the text of every shape.
+import { employeeJson, iso } from '../employeeJson.js';
+import { filterCondition } from '../personFilters.js';
 import {
   askParameters,
   asksUnnested,
   authorizationParameter,
   authorizedCondition,
   companySetJoin,
+  employeeShows,
   ON_ASKED_PAGE,
   type Parameters,
   type Placeholders,
   pageEmployees,
+  pageRowColumns,
   placeholdersOf,
   type Statement,
+  showsParameters,
   statement,
-  systemsParameters,
-  systemsPlaceholder,
-} from './sqlParts.js';
+} from '../sqlParts.js';
+import type { PersonsByKeyPlan } from './plan.js';
 
 /** The exact lookups' statement for this plan. */
 export function personsByKeyStatement(plan: PersonsByKeyPlan): Statement {
-  const parameters: Parameters = [authorizationParameter(plan.authorization), ...askParameters(plan.asks), ...systemsParameters(plan)];
+  const parameters: Parameters = [authorizationParameter(plan.authorization), ...askParameters(plan.asks), ...showsParameters(plan)];
   const $ = placeholdersOf(parameters);
   // One shape per key and form of authorization, whatever the asks: planned once per connection.
   return statement(askedRows(plan, $), parameters, { prepared: true, after: plan.readPosition });
@@ -51,11 +51,18 @@ function matching({ authorization, rule }: PersonsByKeyPlan): string {
  * match, with no person) where the page holds nobody but the total is not zero.
  */
 function askedRows(plan: PersonsByKeyPlan, $: Placeholders): string {
-  const systems = systemsPlaceholder(plan, $);
-  return `SELECT ${iso(AS_OF)} AS as_of, found.ask, found.total, found.person_id, found.person
+  const found = {
+    ask: 'found.ask',
+    total: 'found.total',
+    offset: 'found.page_offset',
+    id: 'found.person_id',
+    createdAt: 'found.created_at',
+    item: 'found.person',
+  };
+  return `SELECT ${pageRowColumns(found)}
        FROM (SELECT 1) AS always
        LEFT JOIN (
-         SELECT r.ask, r.n, r.total, r.id::text AS person_id,
+         SELECT r.ask, r.n, r.total, r.page_offset, r.created_at, r.id::text AS person_id,
                 CASE WHEN ${ON_ASKED_PAGE} THEN
                   json_build_object('id', r.id, 'employments', p.employments, 'createdAt', ${iso('r.created_at')}, 'updatedAt', p.updated_at)::text
                 END AS person
@@ -69,7 +76,7 @@ function askedRows(plan: PersonsByKeyPlan, $: Placeholders): string {
                ) m
            ) r
            LEFT JOIN LATERAL (
-             SELECT json_agg(${employeeJson('e', systems)} ORDER BY e.created_at, e.id) AS employments,
+             SELECT json_agg(${employeeJson('e', employeeShows(plan, $))} ORDER BY e.created_at, e.id) AS employments,
                     ${iso('max(e.person_updated_at)')} AS updated_at
                FROM ${pageEmployees(plan.authorization, 'r.id')} AND ${ON_ASKED_PAGE}
            ) p ON true

@@ -14,16 +14,18 @@
 // - the conditions on a matching employment, in the order the filters are declared, the
 //   names where the first of them is;
 // - how the page and the total are cut: from the people rollups (a listing), in person
-//   order, or by collecting the few people a name, phone or person id selects.
-import type { AuditInStatement } from '../../domain/accessAudit.js';
-import type { personFilters } from '../../domain/employment.js';
-import type { FilterRule } from '../../domain/fields.js';
-import type { FilterValues, PersonFilter } from '../../domain/persons.js';
-import { listingRollup, type Rollup } from './listingFromRollups.js';
+//   order, or by collecting the few people a name, phone or person id selects; and
+//   where the page starts: after an offset, or right after a cursor's key;
+// - what the answer shows (the credential's field groups, the external systems asked for).
+import type { AuditInStatement } from '../../../domain/accessAudit.js';
+import type { personFilters } from '../../../domain/employment.js';
+import type { FilterRule } from '../../../domain/fields.js';
+import type { FilterValues, PersonFilter } from '../../../domain/persons.js';
+import { type Authorization, authorization, type Condition, type PlanPage, type PlanShows } from '../plans.js';
+import { listingRollup, type Rollup } from './listing.js';
 import { type NameRoute, nameRouter } from './nameRoutes.js';
-import { type Authorization, authorization, type Condition } from './plans.js';
 
-export interface PersonsPlan {
+export interface PersonsPlan extends PlanPage, PlanShows {
   kind: 'persons';
   route: NameRoute;
   /** How the page's employments are held to the credential's companies, and the matches too unless `matchesHeldBy` says otherwise. */
@@ -34,13 +36,8 @@ export interface PersonsPlan {
   matchesHeldBy: 'condition' | 'join' | 'companies outside';
   conditions: Condition[];
   paging: Paging;
-  limit: number;
-  offset: number;
-  /** Which external systems' ids the Employees show; undefined shows all. */
-  externalIdSystems?: readonly string[];
   /** The access audit's entry the statement writes, with the person id it names if that matched nobody. */
   audit?: AuditInStatement & { personId?: string };
-  readPosition?: bigint;
 }
 
 /** How the page and the exact total are cut from the matches. */
@@ -83,6 +80,8 @@ export function personsPlanner<Rules extends typeof personFilters>(rules: Rules)
           : { kind: 'collected' },
       limit: filter.limit,
       offset: filter.offset,
+      start: filter.start,
+      fields: filter.fields,
       externalIdSystems: filter.externalIdSystems,
       audit: audit && { ...audit, personId: filter.personId },
       readPosition: filter.readPosition,

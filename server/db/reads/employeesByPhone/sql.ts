@@ -1,30 +1,30 @@
-// The phone searches' plan (employeesPlan.ts EmployeesByPhonePlan) as their one SQL
-// statement: each ask answered as the employees query answers its phone alone, with its
-// own page and exact total, from one snapshot. tests/persons/personSql.test.ts holds the
-// text of every shape.
-import { employeeFilters } from '../../domain/employment.js';
-import type { EmployeesByPhonePlan } from './employeesPlan.js';
-import { filterCondition } from './personFilters.js';
-import { AS_OF, employeeJson, iso } from './personJson.js';
+// The phone searches' plan (plan.ts) as their one SQL statement: each ask answered as the
+// employees query answers its phone alone, with its own page and exact total, from one
+// snapshot. tests/persons/personSql.test.ts holds the text of every shape.
+import { employeeFilters } from '../../../domain/employment.js';
+import { employeeJson } from '../employeeJson.js';
+import { filterCondition } from '../personFilters.js';
 import {
   askParameters,
   asksUnnested,
   authorizationParameter,
   authorizedCondition,
   companySetJoin,
+  employeeShows,
   ON_ASKED_PAGE,
   type Parameters,
   type Placeholders,
+  pageRowColumns,
   placeholdersOf,
   type Statement,
+  showsParameters,
   statement,
-  systemsParameters,
-  systemsPlaceholder,
-} from './sqlParts.js';
+} from '../sqlParts.js';
+import type { EmployeesByPhonePlan } from './plan.js';
 
 /** The phone searches' statement for this plan. */
 export function employeesByPhoneStatement(plan: EmployeesByPhonePlan): Statement {
-  const parameters: Parameters = [authorizationParameter(plan.authorization), ...askParameters(plan.asks), ...systemsParameters(plan)];
+  const parameters: Parameters = [authorizationParameter(plan.authorization), ...askParameters(plan.asks), ...showsParameters(plan)];
   const $ = placeholdersOf(parameters);
   // One shape per form of authorization, whatever the asks: planned once per connection.
   return statement(askedRows(plan, $), parameters, { prepared: true, after: plan.readPosition });
@@ -50,11 +50,19 @@ function matching({ authorization }: EmployeesByPhonePlan): string {
  * first match, with no employment) where the page holds none but the total is not zero.
  */
 function askedRows(plan: EmployeesByPhonePlan, $: Placeholders): string {
-  return `SELECT ${iso(AS_OF)} AS as_of, found.ask, found.total, found.employee_id, found.employee
+  const found = {
+    ask: 'found.ask',
+    total: 'found.total',
+    offset: 'found.page_offset',
+    id: 'found.employee_id',
+    createdAt: 'found.created_at',
+    item: 'found.employee',
+  };
+  return `SELECT ${pageRowColumns(found)}
        FROM (SELECT 1) AS always
        LEFT JOIN (
-         SELECT r.ask, r.n, r.total, r.id::text AS employee_id,
-                CASE WHEN ${ON_ASKED_PAGE} THEN ${employeeJson('e', systemsPlaceholder(plan, $))}::text END AS employee
+         SELECT r.ask, r.n, r.total, r.page_offset, r.created_at, r.id::text AS employee_id,
+                CASE WHEN ${ON_ASKED_PAGE} THEN ${employeeJson('e', employeeShows(plan, $))}::text END AS employee
            FROM (
              SELECT a.ask, a.page_limit, a.page_offset, m.created_at, m.id,
                     count(*) OVER (PARTITION BY a.ask) AS total,

@@ -1,14 +1,14 @@
 // The parts every read statement renders the same way (plans.ts): its parameters, named
 // and listed in one order before any SQL is written, so each part refers to its values by
 // name and numbering is nobody's side effect; the forms of authorization; the conditions
-// on a matching employment `e`; the page's cut; the external ids shown; and the access
-// audit entry a statement writes itself.
+// on a matching employment `e`; the page's cut, by offset or after a cursor's key; what
+// the answer shows; the columns of the rows every statement returns (rows.ts); and the
+// access audit entry a statement writes itself.
 import type { AuditInStatement } from '../../domain/accessAudit.js';
-import type { PageAsk } from '../../domain/personQueries.js';
 import type { QueryOptions } from '../engines/database.js';
+import { AS_OF, type EmployeeShows, iso, sortAt } from './employeeJson.js';
 import { filterCondition, filterParameter } from './personFilters.js';
-import { AS_OF } from './personJson.js';
-import type { Authorization, Condition } from './plans.js';
+import type { Authorization, Condition, PageAsk, PlanPage, PlanShows } from './plans.js';
 
 /** A statement as the database receives it. */
 export interface Statement {
@@ -110,14 +110,28 @@ export function conditionSql(condition: Condition, $: Placeholders): string | un
   }
 }
 
-/** The page's parameters: how many rows, after how many. */
-export const pageParameters = (plan: { limit: number; offset: number }): Parameters => [
-  ['limit', plan.limit],
-  ['offset', plan.offset],
-];
+/** The page's parameters: how many rows, after how many (or after which key). */
+export const pageParameters = (plan: PlanPage): Parameters =>
+  plan.start === undefined
+    ? [
+        ['limit', plan.limit],
+        ['offset', plan.offset],
+      ]
+    : [
+        ['limit', plan.limit],
+        ['start at', plan.start.at],
+        ['start id', plan.start.id],
+      ];
 
-/** The page's cut of rows in response order. */
-export const pageCut = ($: Placeholders) => `LIMIT ${$('limit')} OFFSET ${$('offset')}`;
+/** The page's cut of rows in response order: by offset, or (where a cursor's key starts it, whose condition the rows met) its first rows. */
+export const pageCut = (plan: PlanPage, $: Placeholders) => (plan.start === undefined ? `LIMIT ${$('limit')} OFFSET ${$('offset')}` : `LIMIT ${$('limit')}`);
+
+/** Whether a result whose order is (`at`, `id`) comes after the cursor's key (`after`), or up to it (`upTo`). */
+export const fromStart = (side: 'after' | 'upTo', at: string, id: string, $: Placeholders) =>
+  `(${at}, ${id}) ${side === 'after' ? '>' : '<='} (${$('start at')}::timestamptz, ${$('start id')}::uuid)`;
+
+/** How many results precede the page: the offset asked for, or those up to the cursor's key, counted in a CTE `before`. */
+export const precedingCount = (plan: PlanPage, $: Placeholders) => (plan.start === undefined ? `${$('offset')}::int8` : '(SELECT n FROM before)');
 
 /** Many lookups' asks (a key's value and a page each), as parallel arrays the statement unnests with their ordinality. */
 export const askParameters = (asks: readonly PageAsk[]): Parameters => [
@@ -133,13 +147,31 @@ export const asksUnnested = ($: Placeholders) =>
 /** Whether a lookup's numbered match `r` is on its ask's page. (A difference, not a sum: an offset may be as large as 2^53.) */
 export const ON_ASKED_PAGE = 'r.n > r.page_offset AND r.n - r.page_offset <= r.page_limit';
 
-/** The parameter of the external systems whose ids the answer shows, if it does not show all. */
-export const systemsParameters = (plan: { externalIdSystems?: readonly string[] }): Parameters =>
-  plan.externalIdSystems === undefined ? [] : [['systems', plan.externalIdSystems]];
+/** The parameter of the external systems whose ids the answer shows, if it shows some but not all. */
+export const showsParameters = (plan: PlanShows): Parameters =>
+  plan.externalIdSystems === undefined || !plan.fields.includes('externalIds') ? [] : [['systems', plan.externalIdSystems]];
 
-/** The placeholder employeeJson shows those systems by (undefined: every external id). */
-export const systemsPlaceholder = (plan: { externalIdSystems?: readonly string[] }, $: Placeholders) =>
-  plan.externalIdSystems === undefined ? undefined : $('systems');
+/** What the plan's Employees show (employeeJson.ts), with the placeholder of the systems shown. */
+export const employeeShows = (plan: PlanShows, $: Placeholders): EmployeeShows => ({
+  fields: plan.fields,
+  systems: showsParameters(plan).length ? $('systems') : undefined,
+});
+
+/** The columns of a row of a page (rows.ts PageRow), each given as SQL. */
+export interface PageRowSql {
+  ask: string;
+  total: string;
+  offset: string;
+  /** The result's id, creation instant and JSON (NULL on the row of a page without results). */
+  id: string;
+  createdAt: string;
+  item: string;
+}
+
+/** The select list of a page's row: asOf, and the columns rows.ts PageRow names. */
+export const pageRowColumns = (row: PageRowSql) => `${iso(AS_OF)} AS as_of, ${row.ask} AS ask, ${row.total} AS total, ${row.offset} AS page_offset,
+            ${row.id} AS item_id, ${sortAt(row.createdAt)} AS sort_at,
+            ${row.item} AS item`;
 
 /** The parameters of the access audit entry the statement writes, if it writes one. */
 export const auditParameters = (audit: AuditInStatement | undefined): Parameters =>

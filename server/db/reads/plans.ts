@@ -1,13 +1,15 @@
 // The parts the read path's plans share. Each statement the read path sends is first
 // decided as plain data (which route, which form of authorization, which conditions, how
-// the page is cut) and only then rendered to SQL: sqlParts.ts renders these parts, one
-// renderer per kind of plan the rest, and statements.ts lists the kinds (ReadPlan). A
-// plan is built from the request and the credential alone, without SQL, so its choices
-// are tested without a database (tests/persons/personsPlan.test.ts) and each kind's SQL is
-// held by golden files (tests/persons/personSql.test.ts). Adding a shape:
+// the page is cut, what the answer shows) and only then rendered to SQL: sqlParts.ts
+// renders these parts, each kind's sql.ts the rest, and kinds.ts lists the kinds
+// (ReadPlan). A plan is built from the request and the credential alone, without SQL, so
+// its choices are tested without a database (tests/persons/personsPlan.test.ts) and each
+// kind's SQL is held by golden files (tests/persons/personSql.test.ts). Adding a kind:
 // docs/contributing/person-query.md.
+import type { AuditInStatement } from '../../domain/accessAudit.js';
+import type { FieldSet } from '../../domain/fieldGroups.js';
 import type { FilterRule } from '../../domain/fields.js';
-import type { LookupKey, PageAsk } from '../../domain/personQueries.js';
+import type { PageStart } from '../../domain/pageCursor.js';
 
 /**
  * How the statement holds employments to the credential's companies (always its first
@@ -35,13 +37,32 @@ export type Condition =
   /** The folded names holding the lead's fragment, from its dictionary; `rule` is the lead name's filter. */
   | { kind: 'dictionary'; lead: 'last' | 'first'; fragment: string; rule: FilterRule };
 
-/** Many exact lookups by one key in one statement (personsByKey.ts). */
-export interface PersonsByKeyPlan {
-  kind: 'persons by key';
-  authorization: Authorization;
-  key: LookupKey;
-  rule: FilterRule;
-  asks: readonly PageAsk[];
+/** What every plan's answer shows, and where it is read. */
+export interface PlanShows {
+  /** The field groups each Employee shows: the statement names no column of another. */
+  fields: FieldSet;
+  /** Which external systems' ids the Employees show; undefined shows all. */
   externalIdSystems?: readonly string[];
+  /** Read where the data is at least this far (Credential.readPosition). */
   readPosition?: bigint;
+}
+
+/** One page of a statement that reads one: after `offset` results, or right after `start` (a cursor's key). */
+export interface PlanPage {
+  limit: number;
+  offset: number;
+  start?: PageStart;
+}
+
+/**
+ * The access audit entry a statement writes itself, in the statement that reads the page
+ * (AUDIT_DURABILITY commit or flush): the entry commits with the read or neither happens.
+ */
+export type AuditEntryPlan = AuditInStatement;
+
+/** Many exact lookups' asks: a key's value and a page each (the lookups never page by cursor). */
+export interface PageAsk {
+  value: string;
+  limit: number;
+  offset: number;
 }

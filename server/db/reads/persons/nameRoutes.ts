@@ -3,8 +3,8 @@
 // filter reads one column (domain/fields.ts FilterRule), so a search that sets a filter
 // the pieces lack is never sent to them: it reads employees instead, where every column
 // is, rather than failing in SQL.
-import type { EmploymentColumn } from '../../domain/employment.js';
-import type { FilterRules, FilterValues, PersonFilter } from '../../domain/persons.js';
+import type { EmploymentColumn } from '../../../domain/employment.js';
+import type { FilterRules, FilterValues, PersonFilter } from '../../../domain/persons.js';
 
 /**
  * The columns last_name_pieces and first_name_pieces hold besides `piece` (see the

@@ -6,8 +6,8 @@
 // its day) and summed as integers; only the few days the page spans are turned into
 // instants. (Bounds computed for every day of a three-year range, and numeric running
 // sums, were half the time of offset 10,000.)
-import type { FilterRules, PersonFilter } from '../../domain/persons.js';
-import { rollupsCanCount } from './personFilters.js';
+import type { FilterRules, PersonFilter } from '../../../domain/persons.js';
+import { rollupsCanCount } from '../personFilters.js';
 
 /** A people rollup and the key of the rows that count this listing. */
 export interface Rollup {
@@ -40,15 +40,24 @@ export interface ListingParts {
   listed: string;
   /** The conditions every listed employment meets (authorization, company, range). */
   conditions: string;
-  /** Placeholders of the range bounds (NULL when unset), the page size and the offset. */
+  /** Placeholders of the range bounds (NULL when unset) and the page size. */
   createdFrom: string;
   createdBefore: string;
   limit: string;
-  offset: string;
+  /**
+   * Where the page starts: after the placeholder of an offset, or right after a cursor's
+   * key, whose conditions on `e` say which people come after it and which up to it.
+   */
+  start: { offset: string } | { after: string; upTo: string; at: string };
 }
 
 /** The `page` and `total` CTEs (with their helpers) of a listing. */
-export function pageAndTotalFromRollups({ rollup, scope, listed, conditions, createdFrom, createdBefore, limit, offset }: ListingParts): string {
+export function pageAndTotalFromRollups(parts: ListingParts): string {
+  const { rollup, scope, listed, conditions, createdFrom, createdBefore, limit, start } = parts;
+  // A cursor's page starts after the people up to its key: counted here (whole days from
+  // the rollups, the key's own day exactly), they say which days the page spans.
+  const offset = 'offset' in start ? start.offset : '(SELECT n FROM before)';
+  const cut = 'offset' in start ? `LIMIT ${limit} OFFSET (SELECT ${offset} - before_lo FROM spanned)` : `LIMIT ${limit}`;
   return `
    bounds AS (
      SELECT ${createdFrom}::timestamptz AS lo, ${createdBefore}::timestamptz AS hi,
@@ -71,7 +80,7 @@ export function pageAndTotalFromRollups({ rollup, scope, listed, conditions, cre
      SELECT utc_day(d.lo), d.lo, d.hi, (SELECT count(DISTINCT e.person_id)::integer FROM ${listed}
                                         WHERE ${conditions} AND e.person_created_at >= d.lo AND e.person_created_at < d.hi)
        FROM partial_days d
-   ),
+   ),${'offset' in start ? '' : cursorBefore(listed, conditions, start)}
    running AS (
      SELECT day, lo, hi, people, sum(people) OVER (ORDER BY day) AS through FROM buckets
    ),
@@ -82,8 +91,18 @@ export function pageAndTotalFromRollups({ rollup, scope, listed, conditions, cre
    page AS (
      SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id
        FROM spanned s CROSS JOIN ${listed}
-      WHERE ${conditions} AND e.person_created_at >= s.lo AND e.person_created_at < s.hi
-      ORDER BY 1, 2 LIMIT ${limit} OFFSET (SELECT ${offset} - before_lo FROM spanned)
+      WHERE ${conditions} AND e.person_created_at >= s.lo AND e.person_created_at < s.hi${'after' in start ? ` AND ${start.after}` : ''}
+      ORDER BY 1, 2 ${cut}
    ),
    total AS (SELECT coalesce(sum(people), 0) AS n FROM buckets)`;
+}
+
+/** The `before` CTE: how many people come up to a cursor's key (the buckets of earlier days, and its own day's counted exactly). */
+function cursorBefore(listed: string, conditions: string, { upTo, at }: { upTo: string; at: string }): string {
+  return `
+   before AS (
+     SELECT coalesce((SELECT sum(people) FROM buckets WHERE day < utc_day(${at}::timestamptz)), 0)
+          + (SELECT count(DISTINCT e.person_id) FROM ${listed}
+              WHERE ${conditions} AND e.person_created_at >= utc_midnight(utc_day(${at}::timestamptz)) AND ${upTo}) AS n
+   ),`;
 }

@@ -1,11 +1,9 @@
-// The person query's plan (personsPlan.ts) as its one SQL statement: the page of people,
-// their exact total, the audit entry it writes, and each person with every authorized
-// employment as the contract's JSON. One renderer per part; each takes the plan and the
-// placeholders of its parameters (sqlParts.ts). tests/persons/personSql.test.ts holds the
-// text of every shape.
-import { pageAndTotalFromRollups } from './listingFromRollups.js';
-import { AS_OF, employeeJson, iso } from './personJson.js';
-import type { Paging, PersonsPlan } from './personsPlan.js';
+// The person query's plan (plan.ts) as its one SQL statement: the page of people, their
+// exact total, how many precede the page, the audit entry it writes, and each person with
+// every authorized employment as the contract's JSON. One renderer per part; each takes
+// the plan and the placeholders of its parameters (sqlParts.ts).
+// tests/persons/personSql.test.ts holds the text of every shape.
+import { employeeJson, iso } from '../employeeJson.js';
 import {
   auditCommit,
   auditedBy,
@@ -15,19 +13,24 @@ import {
   companySetJoin,
   conditionParameters,
   conditionSql,
+  employeeShows,
   employeesListed,
+  fromStart,
   PAGE_IDS,
   type Parameters,
   type Placeholders,
   pageCut,
   pageEmployees,
   pageParameters,
+  pageRowColumns,
   placeholdersOf,
+  precedingCount,
   type Statement,
+  showsParameters,
   statement,
-  systemsParameters,
-  systemsPlaceholder,
-} from './sqlParts.js';
+} from '../sqlParts.js';
+import { pageAndTotalFromRollups } from './listing.js';
+import type { Paging, PersonsPlan } from './plan.js';
 
 /** The person query's statement for this plan. */
 export function personsStatement(plan: PersonsPlan): Statement {
@@ -55,7 +58,7 @@ function personsParameters(plan: PersonsPlan): Parameters {
     ...plan.conditions.flatMap(conditionParameters),
     ...pageParameters(plan),
     ...(paging.kind === 'rollups' ? [['rollup', paging.rollup.key] as const] : []),
-    ...systemsParameters(plan),
+    ...showsParameters(plan),
     ...auditParameters(audit),
     ...(audit?.personId === undefined ? [] : [['audit person', audit.personId] as const]),
   ];
@@ -68,11 +71,12 @@ function matchConditions(plan: PersonsPlan, $: Placeholders): string {
   return conditions.filter((c) => c !== undefined).join(' AND ');
 }
 
-/** The distinct people the conditions match (what a search that is not a listing pages and counts). */
-function matched(plan: PersonsPlan, $: Placeholders): string {
+/** The distinct people the conditions match (what a search that is not a listing pages and counts); those after or up to a cursor's key, if `side` says. */
+function matched(plan: PersonsPlan, $: Placeholders, side?: 'after' | 'upTo'): string {
   const source = `${plan.source} e`;
   const from = plan.matchesHeldBy === 'join' ? `${source} ${companySetJoin('cc')}` : source;
-  return `SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM ${from} WHERE ${matchConditions(plan, $)}`;
+  const fromKey = side === undefined ? '' : ` AND ${fromStart(side, 'e.person_created_at', 'e.person_id', $)}`;
+  return `SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM ${from} WHERE ${matchConditions(plan, $)}${fromKey}`;
 }
 
 /** The `page` and `total` CTEs (with their helpers), as the plan's paging cuts them. */
@@ -100,7 +104,14 @@ function listingPage(plan: PersonsPlan, { rollup, createdFrom, createdBefore }: 
     createdFrom: $(`filter ${createdFrom}`),
     createdBefore: $(`filter ${createdBefore}`),
     limit: $('limit'),
-    offset: $('offset'),
+    start:
+      plan.start === undefined
+        ? { offset: $('offset') }
+        : {
+            after: fromStart('after', 'e.person_created_at', 'e.person_id', $),
+            upTo: fromStart('upTo', 'e.person_created_at', 'e.person_id', $),
+            at: $('start at'),
+          },
   });
 }
 
@@ -113,10 +124,15 @@ function listingPage(plan: PersonsPlan, { rollup, createdFrom, createdBefore }: 
  */
 function personOrderPage(plan: PersonsPlan, $: Placeholders): string {
   const outside = `SELECT c.id FROM companies c WHERE NOT EXISTS (SELECT FROM credential_companies cc WHERE cc.credential_id = ${$('outside')}::uuid AND cc.company_id = c.id)`;
+  const before =
+    plan.start === undefined
+      ? ''
+      : `,
+     before AS (SELECT count(*) AS n FROM (${matched(plan, $, 'upTo')}) m)`;
   return `
      outside AS MATERIALIZED (${outside}),
-     page AS MATERIALIZED (${matched(plan, $)} ORDER BY 1, 2 ${pageCut($)}),
-     total AS (SELECT count(*) AS n FROM (${matched(plan, $)}) m)`;
+     page AS MATERIALIZED (${matched(plan, $, plan.start && 'after')} ORDER BY 1, 2 ${pageCut(plan, $)}),
+     total AS (SELECT count(*) AS n FROM (${matched(plan, $)}) m)${before}`;
 }
 
 /**
@@ -126,13 +142,31 @@ function personOrderPage(plan: PersonsPlan, $: Placeholders): string {
  * counting and sorting them apart). Only a page past the end counts them again.
  */
 function collectedPage(plan: PersonsPlan, $: Placeholders): string {
+  if (plan.start !== undefined) return collectedPageAfterKey(plan, $);
   return `
      page AS MATERIALIZED (
        SELECT created_at, id, count(*) OVER () AS n
          FROM (${matched(plan, $)} ORDER BY 1, 2) m
-        ORDER BY created_at, id ${pageCut($)}
+        ORDER BY created_at, id ${pageCut(plan, $)}
      ),
      total AS (SELECT coalesce((SELECT n FROM page LIMIT 1), (SELECT count(*) FROM (${matched(plan, $)}) m)) AS n)`;
+}
+
+/** The collected page after a cursor's key: the matches up to the key are counted in the same pass as all of them. */
+function collectedPageAfterKey(plan: PersonsPlan, $: Placeholders): string {
+  const upTo = (at: string, id: string) => fromStart('upTo', at, id, $);
+  return `
+     page AS MATERIALIZED (
+       SELECT created_at, id, n, before
+         FROM (
+           SELECT created_at, id, count(*) OVER () AS n, count(*) FILTER (WHERE ${upTo('created_at', 'id')}) OVER () AS before
+             FROM (${matched(plan, $)} ORDER BY 1, 2) m
+         ) counted
+        WHERE ${fromStart('after', 'created_at', 'id', $)}
+        ORDER BY created_at, id ${pageCut(plan, $)}
+     ),
+     total AS (SELECT coalesce((SELECT n FROM page LIMIT 1), (SELECT count(*) FROM (${matched(plan, $)}) m)) AS n),
+     before AS (SELECT coalesce((SELECT before FROM page LIMIT 1), (SELECT count(*) FROM (${matched(plan, $, 'upTo')}) m)) AS n)`;
 }
 
 /**
@@ -152,19 +186,16 @@ function auditEntry({ audit }: PersonsPlan, $: Placeholders): string {
      )`;
 }
 
-/** One row per page person in response order (or one with no person): asOf, total, the Person's JSON. */
+/** One row per page person in response order (or one with no person): the page's row (rows.ts), the Person's JSON its item. */
 function personRows(plan: PersonsPlan, $: Placeholders): string {
-  const systems = systemsPlaceholder(plan, $);
-  return `SELECT ${iso(AS_OF)} AS as_of,
-            (SELECT n FROM total) AS total,
-            page.id AS person_id,
-            CASE WHEN page.id IS NOT NULL THEN
+  const person = `CASE WHEN page.id IS NOT NULL THEN
               json_build_object('id', page.id, 'employments', p.employments, 'createdAt', ${iso('page.created_at')}, 'updatedAt', p.updated_at)::text
-            END AS person
+            END`;
+  return `SELECT ${pageRowColumns({ ask: '1', total: '(SELECT n FROM total)', offset: precedingCount(plan, $), id: 'page.id', createdAt: 'page.created_at', item: person })}
        FROM (SELECT 1) AS always
        LEFT JOIN page ON true
        LEFT JOIN LATERAL (
-         SELECT json_agg(${employeeJson('e', systems)} ORDER BY e.created_at, e.id) AS employments,
+         SELECT json_agg(${employeeJson('e', employeeShows(plan, $))} ORDER BY e.created_at, e.id) AS employments,
                 ${iso('max(e.person_updated_at)')} AS updated_at
            FROM ${pageEmployees(plan.authorization, 'page.id')}
        ) p ON true

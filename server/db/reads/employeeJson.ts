@@ -1,14 +1,20 @@
-// The contract's Person and Employee objects (components/schemas), built by PostgreSQL as
-// JSON text in the person query itself: the service sends that text untouched instead of
-// parsing rows, building objects and serializing them again. The Employee follows the
-// employment's declaration (domain/employment.ts, employeeJsonLayout); contract validation
-// of every response in the tests keeps this shape honest.
+// The contract's Employee objects (components/schemas), built by PostgreSQL as JSON text in
+// every read statement itself: the service sends that text untouched instead of parsing
+// rows, building objects and serializing them again. The Employee follows the
+// employment's declaration (domain/employment.ts, employeeJsonLayout), less the field
+// groups the credential lacks (domain/fieldGroups.ts): their keys are left out and their
+// columns are not named, so their values never leave the database. Contract validation of
+// every response in the tests keeps this shape honest.
 import { type EmploymentRecordKind, employeeFields, employeeJsonLayout, employmentRecordKinds } from '../../domain/employment.js';
+import { type FieldSet, fieldGroups, withheldGroups } from '../../domain/fieldGroups.js';
 import type { DerivedNode, Field, RecordNode } from '../../domain/fields.js';
 import { kindPresent } from '../employmentColumns.js';
 
 /** An instant as the contract writes it, e.g. 2024-03-01T09:30:00.000Z (as Date.toISOString would); NULL stays NULL. */
 export const iso = (instant: string) => `to_char(${instant} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** An instant at the microseconds it is stored with, as a cursor names a result's place (domain/pageCursor.ts SortKey.at). */
+export const sortAt = (instant: string) => `to_char(${instant} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
  * The instant of the statement's snapshot as `asOf` shows it (milliseconds): what the
@@ -30,19 +36,21 @@ export function membershipStatusSql(e: string): string {
                ELSE 'not_invited' END`;
 }
 
-/**
- * One employment `e` as an Employee. `systems` is the placeholder of the external systems
- * to show (a text[]), or undefined to show every external id (stored in the contract's
- * order, domain/employment.ts).
- */
-export function employeeJson(e: string, systems?: string): string {
+/** What an Employee shows: the credential's field groups, and which external systems' ids (the placeholder of a text[]; undefined: all). */
+export interface EmployeeShows {
+  fields: FieldSet;
+  systems?: string;
+}
+
+/** One employment `e` as an Employee, showing what `shows` says. */
+export function employeeJson(e: string, { fields, systems }: EmployeeShows): string {
   const externalIds =
     systems === undefined
       ? `${e}.external_ids`
       : `(SELECT coalesce(jsonb_agg(x.id ORDER BY x.n), '[]') FROM jsonb_array_elements(${e}.external_ids) WITH ORDINALITY AS x(id, n)
            WHERE x.id->>'system' = ANY (${systems}::text[]))`;
-  const [before, after] = employeeJsonAround(e);
-  return before + externalIds + after;
+  const [before, after] = employeeJsonAround(e, fields);
+  return after === undefined ? before : before + externalIds + after;
 }
 
 type LayoutNode = string | RecordNode | DerivedNode | { readonly [key: string]: LayoutNode };
@@ -50,15 +58,17 @@ type LayoutNode = string | RecordNode | DerivedNode | { readonly [key: string]: 
 const fieldNamed = new Map<string, Field>(employeeFields.map((f) => [f.name, f]));
 /** Where the external ids go: they alone depend on the query (which systems it shows). */
 const EXTERNAL_IDS = '\u0000externalIds\u0000';
-/** The Employee's SQL for each alias, before and after its external ids: built once, not per query. */
-const aroundExternalIds = new Map<string, [string, string]>();
+/** The Employee's SQL for each alias and field set, before and after its external ids (after: undefined where they are withheld): built once, not per query. */
+const aroundExternalIds = new Map<string, [string, string | undefined]>();
 
-function employeeJsonAround(e: string): [string, string] {
-  let parts = aroundExternalIds.get(e);
+function employeeJsonAround(e: string, fields: FieldSet): [string, string | undefined] {
+  const key = `${e} ${fields.join(',')}`;
+  let parts = aroundExternalIds.get(key);
   if (!parts) {
-    const [before, after, ...rest] = layoutSql(employeeJsonLayout, e, 0).split(EXTERNAL_IDS);
-    if (after === undefined || rest.length) throw new Error('the Employee layout must show externalIds once');
-    aroundExternalIds.set(e, (parts = [before!, after]));
+    const withheld = new Set<string>(withheldGroups(fields).flatMap((group) => fieldGroups[group].shows));
+    const [before, after, ...rest] = layoutSql(employeeJsonLayout, e, '', withheld).split(EXTERNAL_IDS);
+    if (rest.length || (after === undefined) !== withheld.has('externalIds')) throw new Error('the Employee layout must show externalIds once');
+    aroundExternalIds.set(key, (parts = [before!, after]));
   }
   return parts;
 }
@@ -72,7 +82,9 @@ const objectSql = (entries: [string, string][], depth: number) =>
     ? `json_build_object(\n    ${entries.map(([key, value]) => `'${key}', ${value}`).join(',\n    ')})`
     : `json_build_object(${entries.map(([key, value]) => `'${key}', ${value}`).join(', ')})`;
 
-function layoutSql(node: LayoutNode, e: string, depth: number): string {
+/** The SQL of a layout node at `path` (its keys joined by dots), leaving out the withheld paths. */
+function layoutSql(node: LayoutNode, e: string, path: string, withheld: ReadonlySet<string>): string {
+  const depth = path === '' ? 0 : path.split('.').length;
   if (typeof node === 'string') return node === 'externalIds' ? EXTERNAL_IDS : fieldSql(fieldNamed.get(node)!, e);
   if ('$derived' in node) return membershipStatusSql(e);
   if ('$record' in node) {
@@ -84,8 +96,9 @@ function layoutSql(node: LayoutNode, e: string, depth: number): string {
     );
     return `CASE WHEN ${kindPresent(kind, (column) => `${e}.${column}`)} THEN ${record} END`;
   }
-  return objectSql(
-    Object.entries(node).map(([key, child]) => [key, layoutSql(child, e, depth + 1)]),
-    depth,
-  );
+  const shown = Object.entries(node).flatMap(([key, child]): [string, string][] => {
+    const at = path === '' ? key : `${path}.${key}`;
+    return withheld.has(at) ? [] : [[key, layoutSql(child, e, at, withheld)]];
+  });
+  return objectSql(shown, depth);
 }
