@@ -78,7 +78,8 @@ export interface ScopeRequest {
 /**
  * The scope of a search request (its paging and the external ids it shows), for this
  * credential, whose filters have these values. Its cursor is checked against them (400),
- * then the request against the credential's field groups (403): nothing is read before.
+ * then the request's fields (in the body, or Get person's query) against the credential's
+ * field groups (403): nothing is read before.
  */
 export function searchScope(
   kind: CursorKind,
@@ -86,11 +87,12 @@ export function searchScope(
   values: Readonly<Record<string, string | undefined>>,
   credential: Credential,
   { inlineCompaniesMax }: PersonQueryOptions,
+  sentIn: '/body' | '/query' = '/body',
 ): SearchScope {
   const offset = request.offset ?? 0;
   const fingerprint = filterFingerprint(kind, values);
   const start = request.cursor === undefined ? undefined : pageStartOf(request.cursor, kind, fingerprint, offset);
-  requireFieldsFor(request as Record<string, unknown>, credential.fields, '/body');
+  requireFieldsFor(request as Record<string, unknown>, credential.fields, sentIn);
   return {
     credentialId: credential.companySetId,
     authorizedCompanies: credential.companyList,
@@ -110,7 +112,7 @@ export function searchScope(
  * field group the credential lacks (a search by phone would confirm whose phone it is);
  * `details` names each field and the group it needs.
  */
-export function requireFieldsFor(request: Readonly<Record<string, unknown>>, fields: FieldSet, at: '/body' | '/query'): void {
+function requireFieldsFor(request: Readonly<Record<string, unknown>>, fields: FieldSet, at: '/body' | '/query'): void {
   const refused = fieldsRefused(request, fields);
   if (!refused.length) return;
   const details: ErrorDetail[] = refused.map(({ field, group }) => ({

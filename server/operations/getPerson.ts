@@ -2,7 +2,7 @@
 // two operations cannot disagree about what a credential may see; read and recorded in the
 // access audit (a miss too: asking for someone is an access attempt) by one call.
 import { withheldGroups } from '../domain/fieldGroups.js';
-import { type PersonQueryOptions, requireFieldsFor, searchScope } from '../domain/persons.js';
+import { type PersonQueryOptions, searchScope } from '../domain/persons.js';
 import type { LookupReads } from '../domain/reads.js';
 import { ApiError } from '../errors.js';
 import { getPersonResponseJson } from './responses.js';
@@ -13,8 +13,7 @@ export function getPerson(reads: LookupReads, options: PersonQueryOptions): Oper
     const personId = params.personId!;
     const systems = query.externalIdSystems;
     const externalIdSystems = systems === undefined ? undefined : ([] as string[]).concat(systems);
-    requireFieldsFor({ externalIdSystems }, credential.fields, '/query');
-    const scope = searchScope('persons', { limit: 1, offset: 0, externalIdSystems }, { personId }, credential, options);
+    const scope = searchScope('persons', { limit: 1, offset: 0, externalIdSystems }, { personId }, credential, options, '/query');
     const {
       asOf,
       items: [person],
