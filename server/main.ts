@@ -66,14 +66,16 @@ function banner(config: Config, demo: DemoLoad, url: string, bound: string, data
   if (!token) {
     lines.push(
       `Demo tokens not loaded: HOST=${config.host} is reachable from other machines and the README publishes them.`,
-      'Create a credential (npm run credentials -- create <name> <companyId>...), or set DEMO_ON_ALL_INTERFACES=1.',
+      'Create a credential (npm run credentials -- create <name> <companyId>... --fields <groups> --purpose "<why>"), or set DEMO_ON_ALL_INTERFACES=1.',
       '',
     );
     return `${lines.join('\n')}\n`;
   }
+  const width = Math.max(...demo.tokens.map((t) => t.token.length));
+  const nameWidth = Math.max(...demo.tokens.map((t) => t.name.length));
   lines.push(
-    'Demo tokens (development only):',
-    ...demo.tokens.map((t) => `  ${t.token}   ${t.name}`),
+    'Demo tokens (development only; a field group a token does not read is never sent):',
+    ...demo.tokens.map((t) => `  ${t.token.padEnd(width)}  ${t.name.padEnd(nameWidth)}  reads ${t.fields}`),
     '',
     'Try:',
     `  curl -s -H "Authorization: Bearer ${token.token}" ${url}/v1/companies/acme-corp/hello`,

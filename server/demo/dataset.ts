@@ -50,7 +50,8 @@ export function demoDataset(options: DemoOptions = {}): ImportRecord[] {
   };
   const records: ImportRecord[] = demoCompanies.map(({ id, name }) => ({ type: 'company', id, name }));
   for (const entity of generateEntities(shape, new Random(seed))) records.push(...entityRecords(entity));
-  for (const c of demoCredentials) records.push({ type: 'credential', name: c.name, token: c.token, companies: c.companies });
+  for (const c of demoCredentials)
+    records.push({ type: 'credential', name: c.name, token: c.token, companies: c.companies, fields: [...c.fields], purpose: c.purpose });
   return records;
 }
 

@@ -1,7 +1,8 @@
-// A credential as a request carries it once its token is found: who it is and which
-// companies and field groups it opens, and what for. The data layer finds it
+// A credential as a request carries it once its token is found: who it is, which
+// companies it opens, which field groups it reads and why. The data layer finds it
 // (db/stores/credentials.ts implements ActiveCredentials); HTTP authenticates with it and
-// operations authorize by it.
+// operations authorize by it. The rules for a credential's name and purpose are here, one
+// for the commands and the import alike.
 import type { FieldSet } from './fieldGroups.js';
 
 export interface Credential {
@@ -18,9 +19,9 @@ export interface Credential {
    * companies again itself, so a company added since changes the speed, not the answer.
    */
   companiesOutside: number;
-  /** The field groups it may read (domain/fieldGroups.ts): a read selects no other. */
+  /** The field groups it reads (docs/decisions/0019-field-groups-and-purposes.md): a group it lacks is never selected. */
   fields: FieldSet;
-  /** Why it reads personal data, as its operator recorded it; the access audit keeps it with each read. */
+  /** Why it reads personal data, in one line: recorded with every access-audit entry. */
   purpose: string;
   /** When the token it was found by stops working (ms since the epoch): its expiry or the end of a rotation's overlap, whichever comes first. */
   validUntil?: number;
@@ -56,19 +57,45 @@ export interface ActiveCredentials {
   findActive(tokenHash: Buffer): Promise<Credential | undefined>;
 }
 
+/** A line of text an operator gives a credential: `maxLength` characters at most, at least one not a space, no control character. */
+const oneLine = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength, pattern: '^(?!\\s*$)\\P{Cc}+$' }) as const;
+
 /**
  * A credential's name, whether the import or `npm run credentials -- create` gives it: what
  * it is for, 1 to 200 characters with at least one that is not a space, and no control
  * characters (a newline or an escape would break the one line `credentials list` shows it on).
  */
-export const credentialNameSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '^(?!\\s*$)\\P{Cc}+$' } as const;
+export const credentialNameSchema = oneLine(200);
+
+/**
+ * A credential's purpose (`create --purpose`, `set-purpose`, the import's `purpose`): why it
+ * reads personal data, one line of 1 to 500 characters by the same rule as a name. Every
+ * access-audit entry records it, so a person's report says why each read happened.
+ */
+export const credentialPurposeSchema = oneLine(500);
+
+/** The purpose of credentials created before purposes were (migration 006): `list` marks them for review. */
+export const MIGRATED_PURPOSE = 'not recorded (created before purposes)';
+
+/** Whether a credential's purpose was never given: it came with the migration, and wants review. */
+export const purposeNeedsReview = (purpose: string): boolean => purpose === MIGRATED_PURPOSE;
 
 /** Why `name` cannot name a credential (credentialNameSchema), or undefined when it can. */
 export function credentialNameProblem(name: string): string | undefined {
-  if (!name.trim()) return 'the name must not be empty: say who or what the credential is for';
-  const length = [...name].length;
-  if (length > credentialNameSchema.maxLength) return `the name may be at most ${credentialNameSchema.maxLength} characters; got ${length}`;
-  if (!new RegExp(credentialNameSchema.pattern, 'u').test(name))
-    return 'the name must not hold control characters (a newline, a tab, an escape): credentials list shows it on one line';
+  return oneLineProblem('name', name, credentialNameSchema.maxLength, 'say who or what the credential is for');
+}
+
+/** Why `purpose` cannot be a credential's purpose (credentialPurposeSchema), or undefined when it can. */
+export function credentialPurposeProblem(purpose: string): string | undefined {
+  if (purposeNeedsReview(purpose.trim())) return `"${MIGRATED_PURPOSE}" marks credentials created before purposes: say why this one reads personal data`;
+  return oneLineProblem('purpose', purpose, credentialPurposeSchema.maxLength, 'say why the credential reads personal data');
+}
+
+function oneLineProblem(what: string, text: string, maxLength: number, hint: string): string | undefined {
+  if (!text.trim()) return `the ${what} must not be empty: ${hint}`;
+  const length = [...text].length;
+  if (length > maxLength) return `the ${what} may be at most ${maxLength} characters; got ${length}`;
+  if (!new RegExp(oneLine(maxLength).pattern, 'u').test(text))
+    return `the ${what} must not hold control characters (a newline, a tab, an escape): credentials list shows it on one line`;
   return undefined;
 }

@@ -1,4 +1,4 @@
-// The field groups a credential may read (docs/decisions/0019-field-groups.md): each a named
+// The field groups a credential may read (docs/decisions/0019-field-groups-and-purposes.md): each a named
 // part of the contract's Employee, so a credential is granted only the personal data its
 // purpose needs. This list is the one place they are declared: the Employee JSON the read
 // path builds (db/reads), the filters a search may use, the contract's documentation, the
@@ -98,10 +98,16 @@ export function fieldSetOf(groups: Iterable<FieldGroup>): FieldSet {
  * of a field list, for the commands and the import alike.
  */
 export function parseFieldSet(text: string): { fields: FieldSet } | { problem: string } {
-  const words = text
-    .split(',')
-    .map((word) => word.trim())
-    .filter((word) => word !== '');
+  return parseFieldList(
+    text
+      .split(',')
+      .map((word) => word.trim())
+      .filter((word) => word !== ''),
+  );
+}
+
+/** The groups a list of names gives (`["name", "email"]`, or `["all"]`: the import's form), or why it gives none. */
+export function parseFieldList(words: readonly string[]): { fields: FieldSet } | { problem: string } {
   if (words.length === 0) return { problem: `no field group given: name some of ${fieldGroupNames.join(', ')}, or ${ALL_FIELDS}` };
   if (words.includes(ALL_FIELDS)) {
     return words.length === 1 ? { fields: everyField } : { problem: `${ALL_FIELDS} names every group: give it alone` };

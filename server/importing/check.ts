@@ -9,8 +9,9 @@ import { kindColumns } from '../db/employmentColumns.js';
 import { type CopyValue, copyLine } from '../db/engines/copyText.js';
 import type { ImportProblem } from '../db/import/problems.js';
 import { kindStagingTable, type StagingTable, stagingTables } from '../db/import/staging.js';
-import { credentialNameSchema } from '../domain/credentials.js';
+import { credentialNameSchema, credentialPurposeProblem } from '../domain/credentials.js';
 import { type EmploymentRecordKind, type EmploymentRecordKindName, employmentRecordKindNames, employmentRecordKinds } from '../domain/employment.js';
+import { parseFieldList } from '../domain/fieldGroups.js';
 import { companyIdPattern, valueAt } from '../domain/fields.js';
 import { storedInstant } from '../domain/formats.js';
 import { foldName } from '../domain/names.js';
@@ -53,6 +54,12 @@ const PATTERN_WORDS: Record<string, string> = {
   [companyIdPattern]: 'must be 1 to 64 of A-Z a-z 0-9 _ -, starting with a letter or digit',
   [credentialNameSchema.pattern]: 'must hold a character other than a space, and no control character (a newline, a tab, an escape)',
   [TOKEN_HASH_PATTERN]: 'must be 64 lower-case hexadecimal digits (a SHA-256)',
+};
+
+/** What a required property that is missing is for, where its name alone does not say (a credential's). */
+const REQUIRED_WORDS: Record<string, string> = {
+  fields: 'the field groups the credential reads: ["name", "email"], or ["all"]',
+  purpose: 'one line saying why the credential reads personal data',
 };
 
 /** An employee record not staged yet: what follows it may still join its row (staging.ts, inline kinds). */
@@ -156,7 +163,7 @@ export class RecordChecker {
         this.problem(
           line,
           value,
-          `${e.instancePath || '/'} ${(e.keyword === 'pattern' && PATTERN_WORDS[e.params.pattern]) || e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}`,
+          `${e.instancePath || '/'} ${(e.keyword === 'pattern' && PATTERN_WORDS[e.params.pattern]) || e.message}${e.params && 'additionalProperty' in e.params ? ` (${e.params.additionalProperty})` : ''}${e.keyword === 'required' && REQUIRED_WORDS[e.params.missingProperty] ? `: ${REQUIRED_WORDS[e.params.missingProperty]}` : ''}`,
         );
       return;
     }
@@ -185,14 +192,22 @@ export class RecordChecker {
       }
       case 'delete':
         return this.stage('import_deletes', [line, record.record, 'id' in record ? record.id : record.employeeId]);
-      case 'credential':
+      case 'credential': {
+        const fields = parseFieldList(record.fields);
+        if ('problem' in fields) return this.problem(line, value, `/fields ${fields.problem}`);
+        // (The schema held the purpose to one line; the rule also refuses the migration's words.)
+        const purposeProblem = credentialPurposeProblem(record.purpose);
+        if (purposeProblem) return this.problem(line, value, `/purpose ${purposeProblem}`);
         return this.stage('import_credentials', [
           line,
           record.id ?? null,
           record.name,
           `\\x${credentialHash(record).toString('hex')}`,
           `{${record.companies.join(',')}}`,
+          `{${fields.fields.join(',')}}`,
+          record.purpose,
         ]);
+      }
       default: {
         const columns = this.kindRow[record.type](record);
         const open = this.open;

@@ -3,7 +3,7 @@
 // every record is checked against. An employment's records, their fields, schemas and
 // types, come from the employment's one declaration, server/domain/employment.ts.
 
-import { credentialNameSchema } from '../domain/credentials.js';
+import { credentialNameSchema, credentialPurposeSchema } from '../domain/credentials.js';
 import {
   type EmployeeRecord,
   type EmploymentRecordKindName,
@@ -28,7 +28,10 @@ export interface PersonRecord {
   createdAt: string;
   updatedAt: string;
 }
-/** A credential: `tokenHash` (hex SHA-256) for real ones, or a plaintext `token` for fixtures. */
+/**
+ * A credential: `tokenHash` (hex SHA-256) for real ones, or a plaintext `token` for
+ * fixtures; the field groups it reads (`["name", "email"]`, or `["all"]`) and why.
+ */
 export interface CredentialRecord {
   type: 'credential';
   id?: string;
@@ -36,6 +39,8 @@ export interface CredentialRecord {
   token?: string;
   tokenHash?: string;
   companies: string[];
+  fields: string[];
+  purpose: string;
 }
 /** Removes a stored record; one already absent is counted, not refused. */
 export type DeleteRecord =
@@ -126,6 +131,9 @@ export const recordSchemas: Record<ImportRecord['type'], object> = {
           token: { type: 'string', minLength: 16, maxLength: 200 },
           tokenHash: { type: 'string', pattern: TOKEN_HASH_PATTERN },
           companies: { type: 'array', items: companyIdSchema },
+          // Group names, checked by the one reading of a field list (check.ts), which names the groups.
+          fields: { type: 'array', items: { type: 'string' } },
+          purpose: credentialPurposeSchema,
         },
         ['id', 'token', 'tokenHash'],
       ),

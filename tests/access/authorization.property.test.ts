@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
+import { recordReadsEverything } from '../fixtures/credentials.js';
 import { employee } from '../fixtures/small.js';
 import type { CallResult } from '../helpers/call.js';
 import { engines } from '../helpers/databases.js';
@@ -80,7 +81,7 @@ function mint(shape: Shape): World {
     // A credential may hold a company nobody works for: it must widen nothing.
     const named = c.alsoEmptyCompany ? [...granted, `${run}-empty`] : granted;
     const token = `plk_authz_${run}_${i}_${randomUUID().slice(0, 8)}`;
-    records.push({ type: 'credential', name: `${run} ${i}`, token, companies: named });
+    records.push({ type: 'credential', name: `${run} ${i}`, token, companies: named, ...recordReadsEverything });
     return { token, companies: new Set(granted) };
   });
   return { records, companies, persons, credentials };

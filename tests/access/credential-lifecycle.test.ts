@@ -8,6 +8,7 @@ import { changeExpiry, grantCompanies, revokeCompanies, rotate } from '../../ser
 import { findActiveCredential, insertCredential } from '../../server/db/stores/credentials.js';
 import { hashToken, newToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
+import { readsEverything } from '../fixtures/credentials.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { type Call, contractCall } from '../helpers/call.js';
 import { type ChildServer, startChildServer } from '../helpers/childServer.js';
@@ -123,7 +124,7 @@ describe.runIf(databaseUrl)('credential lifecycle on two instances sharing Postg
   it('stops a credential at its expiry, on time, while both instances still cache it', async () => {
     const token = newToken();
     const expiresAt = new Date(Date.now() + 1_500);
-    await insertCredential(database.db, 'expiring', hashToken(token), ['acme-corp'], expiresAt);
+    await insertCredential(database.db, { name: 'expiring', tokenHash: hashToken(token), companies: ['acme-corp'], ...readsEverything, expiresAt });
     for (const { call } of instances) expect(await statusOf(call, token)).toBe(200);
     const fetchedBy = Date.now();
     await sleep(expiresAt.getTime() - Date.now() + 100);
@@ -134,7 +135,7 @@ describe.runIf(databaseUrl)('credential lifecycle on two instances sharing Postg
 
   it('takes a changed expiry to both instances within CREDENTIAL_CACHE_MS, and then bites on time', async () => {
     const token = newToken();
-    const id = await insertCredential(database.db, 'later expiring', hashToken(token), ['acme-corp']);
+    const id = await insertCredential(database.db, { name: 'later expiring', tokenHash: hashToken(token), companies: ['acme-corp'], ...readsEverything });
     for (const { call } of instances) expect(await statusOf(call, token)).toBe(200);
     const expiresAt = new Date(Date.now() + CACHE_MS + 1_000);
     await changeExpiry(database.db, id, expiresAt);
@@ -148,7 +149,7 @@ describe.runIf(databaseUrl)('credential lifecycle on two instances sharing Postg
 
   it('rotates a token: the new one works at once, the old one until the overlap ends, on time while cached', async () => {
     const oldToken = newToken();
-    const id = await insertCredential(database.db, 'rotating', hashToken(oldToken), ['acme-corp']);
+    const id = await insertCredential(database.db, { name: 'rotating', tokenHash: hashToken(oldToken), companies: ['acme-corp'], ...readsEverything });
     for (const { call } of instances) expect(await statusOf(call, oldToken)).toBe(200);
     const overlapMs = CACHE_MS + 1_500;
     const { token: newOne, previousValidUntil } = await rotate(database.db, id, overlapMs);
@@ -167,7 +168,7 @@ describe.runIf(databaseUrl)('credential lifecycle on two instances sharing Postg
 
   it('ends the old token within CREDENTIAL_CACHE_MS when rotated without an overlap', async () => {
     const oldToken = newToken();
-    const id = await insertCredential(database.db, 'rotating at once', hashToken(oldToken), ['acme-corp']);
+    const id = await insertCredential(database.db, { name: 'rotating at once', tokenHash: hashToken(oldToken), companies: ['acme-corp'], ...readsEverything });
     for (const { call } of instances) expect(await statusOf(call, oldToken)).toBe(200);
     const { token: newOne } = await rotate(database.db, id, 0);
     for (const { call } of instances) expect(await statusOf(call, newOne)).toBe(200);

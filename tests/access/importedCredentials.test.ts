@@ -9,6 +9,7 @@ import { findActiveCredential } from '../../server/db/stores/credentials.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
+import { recordReadsEverything } from '../fixtures/credentials.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { engines } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -21,7 +22,13 @@ describe.each(engines)('imported credentials and company sets on %s', (engine) =
   afterAll(() => server?.close());
 
   const db = () => server.database.db;
-  const both = (companies: string[]): ImportRecord => ({ type: 'credential', name: 'acme and globex', token: tokens.both, companies });
+  const both = (companies: string[]): ImportRecord => ({
+    type: 'credential',
+    name: 'acme and globex',
+    token: tokens.both,
+    companies,
+    ...recordReadsEverything,
+  });
   const total = async () => (await server.call('POST', '/v1/persons/search', { token: tokens.both, body: {} })).body.pagination.total;
   const expectDerivedDataExact = async () => {
     const { kept, rebuilt } = await derivedDataAndRebuild(db());

@@ -68,7 +68,7 @@ describe('the built server', () => {
         });
       writeFileSync(join(dir, 'companies.ndjson'), '{"type":"company","id":"acme-corp","name":"Acme"}\n');
       cli('import', join(dir, 'companies.ndjson'));
-      expect(cli('credentials', 'create', 'built', 'acme-corp')).toMatch(/plk_/);
+      expect(cli('credentials', 'create', 'built', 'acme-corp', '--fields', 'all', '--purpose', 'the built command')).toMatch(/plk_/);
       expect(cli('credentials', 'list')).toContain('built');
     } finally {
       rmSync(dir, { recursive: true, force: true });

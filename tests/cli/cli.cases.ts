@@ -66,7 +66,7 @@ export function operatorCommands(engines: readonly Engine[]): void {
     it.runIf(engine === engines.at(-1))(
       'creates a credential (token shown once), lists it, and revokes it',
       async () => {
-        const created = await cli('credentials', 'create', 'ci reporting', 'acme-corp', 'globex');
+        const created = await cli('credentials', 'create', 'ci reporting', 'acme-corp', 'globex', '--fields', 'all', '--purpose', 'CI: reporting');
         expect(created.code, created.stderr).toBe(0);
         const token = /token \(shown once, store it now\): (plk_\S+)/.exec(created.stdout)?.[1];
         const id = /created credential ([0-9a-f-]{36})/.exec(created.stdout)?.[1];
@@ -77,7 +77,9 @@ export function operatorCommands(engines: readonly Engine[]): void {
         expect(listed.stdout).toContain('ci reporting  [acme-corp, globex]');
         expect(listed.stdout).not.toContain(token!);
 
-        expect((await cli('credentials', 'create', 'bad', 'no-such-company')).stderr).toMatch(/unknown companies: no-such-company/);
+        expect((await cli('credentials', 'create', 'bad', 'no-such-company', '--fields', 'name', '--purpose', 'CI')).stderr).toMatch(
+          /unknown companies: no-such-company/,
+        );
         const revoked = await cli('credentials', 'revoke', id!);
         expect(revoked.code).toBe(0);
         expect((await cli('credentials', 'list')).stdout).toMatch(new RegExp(`${id}  revoked`));

@@ -11,6 +11,7 @@ import { findEmployees, findEmployeesByPhone } from '../../server/db/reads/queri
 import { insertCredential } from '../../server/db/stores/credentials.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
+import { readsEverything } from '../fixtures/credentials.js';
 import { ids, smallDataset, unlinkedRecords } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { everyFieldScope } from '../helpers/readScope.js';
@@ -33,7 +34,12 @@ describe.each(engines)('Search employees by phone, many at once, on %s', (engine
     database = await throwawayDatabase(engine);
     await importRecords(database.db, [...smallDataset(), ...unlinkedRecords()], 'US');
     for (const [name, companies] of Object.entries(companyLists)) {
-      const id = await insertCredential(database.db, `by-phone ${name}`, hashToken(`plk_test_by_phone_${name}_00000`), companies);
+      const id = await insertCredential(database.db, {
+        name: `by-phone ${name}`,
+        tokenHash: hashToken(`plk_test_by_phone_${name}_00000`),
+        companies,
+        ...readsEverything,
+      });
       const [row] = await database.db.query<{ set: string }>('SELECT company_set_id AS set FROM credentials WHERE id = $1', [id]);
       sets[name] = row!.set;
     }

@@ -7,6 +7,7 @@ import { derivedDataAndRebuild } from '../../server/db/derived/index.js';
 import { findPersons } from '../../server/db/reads/queries.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
+import { readsEverything } from '../fixtures/credentials.js';
 import { employee } from '../fixtures/small.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { everyFieldScope } from '../helpers/readScope.js';
@@ -39,7 +40,11 @@ describe.skipIf(!process.env.DATABASE_URL)('imports alongside other imports and 
       ],
       'US',
     );
-    await database.db.query(`INSERT INTO credentials (id, name, token_hash) VALUES ($1, 'all', '\\x01')`, [CREDENTIAL]);
+    await database.db.query(`INSERT INTO credentials (id, name, token_hash, fields, purpose) VALUES ($1, 'all', '\\x01', $2, $3)`, [
+      CREDENTIAL,
+      readsEverything.fields,
+      readsEverything.purpose,
+    ]);
     await database.db.query(`INSERT INTO credential_companies VALUES ($1, 'co-a'), ($1, 'co-b'), ($1, 'co-c')`, [CREDENTIAL]);
   }, 120_000);
   afterAll(() => database?.drop());

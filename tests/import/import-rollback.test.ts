@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { ImportRejected, importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
+import { recordReadsEverything } from '../fixtures/credentials.js';
 import { employee, ids } from '../fixtures/small.js';
 import { engines, useThrowawayDatabase } from '../helpers/databases.js';
 import { postgresTarget, viaPort } from '../helpers/environment.js';
@@ -29,7 +30,7 @@ function freshImport(): ImportRecord[] {
     employee({ id: employment, companyId: company, personId: person, externalIds: [{ system: 'payroll', system_id: 'P-9' }] }),
     { type: 'membership', employeeId: employment, status: 'active' },
     { type: 'coverage', employeeId: employment, status: 'enrolled', startsAt: '2025-01-01T00:00:00Z', endsAt: null, planTier: null },
-    { type: 'credential', name: `fresh ${company}`, token: `plk_fresh_${randomUUID()}`, companies: [company] },
+    { type: 'credential', name: `fresh ${company}`, token: `plk_fresh_${randomUUID()}`, companies: [company], ...recordReadsEverything },
   ];
 }
 

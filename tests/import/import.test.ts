@@ -6,6 +6,7 @@ import type { Database } from '../../server/db/engines/database.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { ImportParseError, ImportRejected, importRecords, importText } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
+import { recordReadsEverything } from '../fixtures/credentials.js';
 import { employee, ids, smallDataset, tokens } from '../fixtures/small.js';
 import { engines, useThrowawayDatabase } from '../helpers/databases.js';
 import { startTestServer } from '../helpers/server.js';
@@ -166,14 +167,20 @@ describe.each(engines)('import on %s', (engine) => {
 
   it('stores only a hash of a fixture token, and a given hash as it is', async () => {
     const hash = hashToken('plk_imported_by_hash_0000001').toString('hex');
-    await importRecords(database.db, [{ type: 'credential', name: 'by hash', tokenHash: hash, companies: ['acme-corp'] }], 'US');
+    await importRecords(database.db, [{ type: 'credential', name: 'by hash', tokenHash: hash, companies: ['acme-corp'], ...recordReadsEverything }], 'US');
     const rows = await database.db.query<{ name: string; token_hash: Uint8Array }>('SELECT name, token_hash FROM credentials ORDER BY name');
     expect(Buffer.from(rows.find((r) => r.name === 'by hash')!.token_hash).toString('hex')).toBe(hash);
     expect(JSON.stringify(rows)).not.toContain(tokens.both);
   });
 
   it('refuses a credential name `credentials list` could not show on one line, naming the rule in words', async () => {
-    const named = (name: string, n: number) => ({ type: 'credential' as const, name, token: `plk_badly_named_token_000${n}`, companies: ['acme-corp'] });
+    const named = (name: string, n: number) => ({
+      type: 'credential' as const,
+      name,
+      token: `plk_badly_named_token_000${n}`,
+      companies: ['acme-corp'],
+      ...recordReadsEverything,
+    });
     const error = await importRecords(database.db, [named('a\nb', 1), named('   ', 2), named('\u001b[31mred', 3)], 'US').catch((e) => e);
     expect(error).toBeInstanceOf(ImportRejected);
     const rule = '/name must hold a character other than a space, and no control character (a newline, a tab, an escape)';
@@ -190,7 +197,13 @@ describe('imported credentials', () => {
     const server = await startTestServer({
       records: [
         ...smallDataset(),
-        { type: 'credential', name: 'hashed', tokenHash: hashToken('plk_hashed_token_value_01').toString('hex'), companies: ['globex'] },
+        {
+          type: 'credential',
+          name: 'hashed',
+          tokenHash: hashToken('plk_hashed_token_value_01').toString('hex'),
+          companies: ['globex'],
+          ...recordReadsEverything,
+        },
       ],
     });
     try {

@@ -34,7 +34,7 @@ describe('a service on PGLITE_DATA_DIR', () => {
     const file = join(dir, 'one.ndjson');
     writeFileSync(file, `${JSON.stringify({ type: 'company', id: 'initech', name: 'Initech' })}\n`);
     const refusals = await Promise.all([
-      runCommand('credentials', ['create', 'beside the service', 'acme-corp'], env),
+      runCommand('credentials', ['create', 'beside the service', 'acme-corp', '--fields', 'all', '--purpose', 'tests: beside the service'], env),
       runCommand('credentials', ['list'], env),
       runCommand('import', [file], env),
       runCommand('erase', ['company', 'globex'], env),
@@ -58,7 +58,7 @@ describe('a service on PGLITE_DATA_DIR', () => {
   it('after a crash, a command takes the directory over and its write is there at the next start', async () => {
     server.process.kill('SIGKILL');
     await server.exited;
-    const created = await runCommand('credentials', ['create', 'after the crash', 'acme-corp'], env);
+    const created = await runCommand('credentials', ['create', 'after the crash', 'acme-corp', '--fields', 'all', '--purpose', 'tests: after the crash'], env);
     expect(created.code, created.stderr).toBe(0);
     const token = /token \(shown once, store it now\): (plk_\S+)/.exec(created.stdout)![1]!;
     server = await startChildServer(serviceEnv);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { demoCredentials } from '../../server/demo/credentials.js';
+import { formatFieldSet } from '../../server/domain/fieldGroups.js';
 import { contractCall } from '../helpers/call.js';
 import { type ChildServer, startChildServer } from '../helpers/childServer.js';
 import { runServiceToExit } from '../helpers/commands.js';
@@ -44,6 +45,8 @@ describe('development on an address other than loopback', () => {
     const server = await start({ HOST: '0.0.0.0', DEMO_ON_ALL_INTERFACES: '1' });
     // The banner with the tokens follows the `listening` log line.
     await printed(server, demoToken);
+    // Every demo token, with the field groups it reads.
+    for (const c of demoCredentials) expect(server.output()).toMatch(new RegExp(`  ${c.token} +${c.name} +reads ${formatFieldSet(c.fields)}\n`));
     expect((await contractCall(server.url)('GET', '/v1/companies/acme-corp/hello', { token: demoToken })).status).toBe(200);
     await server.stop();
   }, 360_000);
@@ -58,7 +61,7 @@ describe('development on an address other than loopback', () => {
     const refused = await runServiceToExit({ PATH: process.env.PATH, HOME: process.env.HOME, PGLITE_DATA_DIR: dataDir, HOST: '0.0.0.0' }, 180_000);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(
-      'configuration error: HOST=0.0.0.0 is reachable from other machines, and this database holds the demo tokens the README publishes (demo: acme-corp only, demo: every company, demo: globex and initech): revoke them (npm run credentials -- list, then revoke <id>), listen on 127.0.0.1, or set DEMO_ON_ALL_INTERFACES=1 to serve them anyway\n',
+      'configuration error: HOST=0.0.0.0 is reachable from other machines, and this database holds the demo tokens the README publishes (demo: acme-corp only, demo: benefits tool, demo: every company, demo: globex and initech, demo: scheduling tool): revoke them (npm run credentials -- list, then revoke <id>), listen on 127.0.0.1, or set DEMO_ON_ALL_INTERFACES=1 to serve them anyway\n',
     );
   }, 480_000);
 });

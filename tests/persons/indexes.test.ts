@@ -11,6 +11,7 @@ import type { LookupKey } from '../../server/db/reads/lookups.js';
 import { findPersons, findPersonsByKey } from '../../server/db/reads/queries.js';
 import { foldName } from '../../server/domain/names.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
+import { readsEverything } from '../fixtures/credentials.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { everyFieldScope } from '../helpers/readScope.js';
 
@@ -85,7 +86,12 @@ describe.skipIf(!process.env.DATABASE_URL)('person query plans on PostgreSQL', (
         JOIN persons p ON p.id = ('00000000-0000-4000-8000-' || lpad(to_hex(1 + i % 20000), 12, '0'))::uuid
         CROSS JOIN LATERAL (SELECT (ARRAY['Anna','Ben','Chloé','Dmitri','Elif','Farid'])[1 + i % 6] || (i % 97) AS f,
                                    (ARRAY['Alvarez','Brown','Chen','Dubois','Eze','Fischer'])[1 + i % 6] || (i % 89) AS l) n`);
-    await db.query(`INSERT INTO credentials (id, name, token_hash) VALUES ($1, 'one', '\\x01'), ($2, 'many', '\\x02')`, [CREDENTIAL, MANY]);
+    await db.query(`INSERT INTO credentials (id, name, token_hash, fields, purpose) VALUES ($1, 'one', '\\x01', $3, $4), ($2, 'many', '\\x02', $3, $4)`, [
+      CREDENTIAL,
+      MANY,
+      readsEverything.fields,
+      readsEverything.purpose,
+    ]);
     await db.query(`INSERT INTO credential_companies SELECT $1::uuid, 'co-7' UNION ALL SELECT $2::uuid, 'co-' || i FROM generate_series(1, 40) i`, [
       CREDENTIAL,
       MANY,

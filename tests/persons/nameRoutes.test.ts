@@ -14,6 +14,7 @@ import { foldName } from '../../server/domain/names.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { EmployeeRecord, ImportRecord } from '../../server/importing/records.js';
+import { recordReadsEverything } from '../fixtures/credentials.js';
 import { employee as fixtureEmployee } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { everyFieldScope } from '../helpers/readScope.js';
@@ -51,7 +52,7 @@ function dataset(): { records: ImportRecord[]; employees: EmployeeRecord[] } {
     }
   }
   records.push(...employees);
-  records.push({ type: 'credential', name: 'three of four', token: `plk_test_${'r'.repeat(24)}`, companies: credentialCompanies });
+  records.push({ type: 'credential', name: 'three of four', token: `plk_test_${'r'.repeat(24)}`, companies: credentialCompanies, ...recordReadsEverything });
   return { records, employees };
 }
 

@@ -10,6 +10,7 @@ import { findPersons, findPersonsByKey } from '../../server/db/reads/queries.js'
 import { insertCredential } from '../../server/db/stores/credentials.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
+import { readsEverything } from '../fixtures/credentials.js';
 import { ids, smallDataset } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { everyFieldScope } from '../helpers/readScope.js';
@@ -36,7 +37,12 @@ describe.each(engines)('exact lookups, many at once, on %s', (engine) => {
     database = await throwawayDatabase(engine);
     await importRecords(database.db, smallDataset(), 'US');
     for (const [name, companies] of Object.entries(companyLists)) {
-      const id = await insertCredential(database.db, `by-key ${name}`, hashToken(`plk_test_by_key_${name}_000000`), companies);
+      const id = await insertCredential(database.db, {
+        name: `by-key ${name}`,
+        tokenHash: hashToken(`plk_test_by_key_${name}_000000`),
+        companies,
+        ...readsEverything,
+      });
       const [row] = await database.db.query<{ set: string }>('SELECT company_set_id AS set FROM credentials WHERE id = $1', [id]);
       sets[name] = row!.set;
     }

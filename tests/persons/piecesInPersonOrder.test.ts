@@ -9,6 +9,7 @@ import { findPersons } from '../../server/db/reads/queries.js';
 import type { PersonFilter } from '../../server/domain/persons.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
+import { recordReadsEverything } from '../fixtures/credentials.js';
 import { employee } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { everyFieldScope } from '../helpers/readScope.js';
@@ -45,7 +46,7 @@ function records(): { records: ImportRecord[]; onlyOutside: string[] } {
       );
     }
   }
-  out.push({ type: 'credential', name: 'four of five', token: `plk_test_${'x'.repeat(24)}`, companies: inside });
+  out.push({ type: 'credential', name: 'four of five', token: `plk_test_${'x'.repeat(24)}`, companies: inside, ...recordReadsEverything });
   return { records: out, onlyOutside };
 }
 

@@ -9,6 +9,7 @@ import { type DatasetShape, generateEntities, type Identity, type Vocabulary } f
 import { Random } from '../../server/dataset/random.js';
 import { entityRecords } from '../../server/dataset/toRecords.js';
 import type { ImportRecord } from '../../server/importing/records.js';
+import { recordReadsEverything } from '../fixtures/credentials.js';
 import type { ModelQuery } from './model.js';
 
 export const firstNames = [
@@ -115,7 +116,8 @@ export function randomDataset(seed: number): RandomDataset {
   }));
   // And one of every company, whose name searches read the name pieces in person order (db/reads/persons/plan.ts).
   credentials.push({ token: `plk_random_${seed}_3_${'x'.repeat(12)}`, companies: new Set(companies) });
-  for (const [i, c] of credentials.entries()) records.push({ type: 'credential', name: `random ${i}`, token: c.token, companies: [...c.companies] });
+  for (const [i, c] of credentials.entries())
+    records.push({ type: 'credential', name: `random ${i}`, token: c.token, companies: [...c.companies], ...recordReadsEverything });
   return { records, companies, persons, credentials };
 }
 

@@ -9,6 +9,7 @@ import { insertCredential } from '../../server/db/stores/credentials.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { importRecords } from '../../server/importing/index.js';
 import type { ImportRecord } from '../../server/importing/records.js';
+import { readsEverything } from '../fixtures/credentials.js';
 import { employee as fixtureEmployee } from '../fixtures/small.js';
 import { engines, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { everyFieldScope } from '../helpers/readScope.js';
@@ -69,7 +70,7 @@ describe.each(engines)('people rollups on %s', (engine) => {
       companies.map((id) => ({ type: 'company', id, name: id })),
       'US',
     );
-    credentialAB = await insertCredential(db, 'a and b', hashToken('plk_ab'), ['co-a', 'co-b']);
+    credentialAB = await insertCredential(db, { name: 'a and b', tokenHash: hashToken('plk_ab'), companies: ['co-a', 'co-b'], ...readsEverything });
   });
   afterAll(() => database?.drop());
 
@@ -144,7 +145,7 @@ describe.each(engines)('people rollups on %s', (engine) => {
   });
 
   it('counts a credential created after its companies were filled', async () => {
-    const late = await insertCredential(db, 'every company', hashToken('plk_every'), companies);
+    const late = await insertCredential(db, { name: 'every company', tokenHash: hashToken('plk_every'), companies, ...readsEverything });
     const expected = await everyMatch(companies);
     const page = await findPersons(db, {
       ...everyFieldScope,

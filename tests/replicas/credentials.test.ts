@@ -5,6 +5,7 @@ import { insertCredential, revokeCredential } from '../../server/db/stores/crede
 import { hashToken, newToken } from '../../server/domain/tokens.js';
 import { CONFIRMATIONS_PER_SECOND } from '../../server/http/authenticate.js';
 import type { ReplicatedCluster } from '../../support/replicatedCluster.js';
+import { readsEverything } from '../fixtures/credentials.js';
 import { ids, tokens } from '../fixtures/small.js';
 import { type ReplicaSetup, replicatedSmallDataset } from '../helpers/replicaSetup.js';
 import { describeReplication } from '../helpers/replicaSuite.js';
@@ -45,7 +46,7 @@ describeReplication('credentials across replication lag', () => {
   it('serves a credential created on the primary at once, its reads where its company set is', async () => {
     await whilePaused(async () => {
       const token = newToken();
-      await insertCredential(primary, 'created during lag', hashToken(token), ['acme-corp', 'globex']);
+      await insertCredential(primary, { name: 'created during lag', tokenHash: hashToken(token), companies: ['acme-corp', 'globex'], ...readsEverything });
       expect((await hello('globex', token)).status).toBe(200);
       const found = await search({ lastName: 'dur' }, token);
       expect(found.status).toBe(200);
@@ -56,7 +57,7 @@ describeReplication('credentials across replication lag', () => {
 
   it('serves a rotated token at once', async () => {
     const token = newToken();
-    const id = await insertCredential(primary, 'to rotate', hashToken(token), ['acme-corp']);
+    const id = await insertCredential(primary, { name: 'to rotate', tokenHash: hashToken(token), companies: ['acme-corp'], ...readsEverything });
     await cluster.caughtUp();
     expect((await hello('acme-corp', token)).status).toBe(200);
     await whilePaused(async () => {
@@ -68,7 +69,7 @@ describeReplication('credentials across replication lag', () => {
 
   it('serves a company granted on the primary at once, to a credential cached from the standby', async () => {
     const token = newToken();
-    const id = await insertCredential(primary, 'to grant', hashToken(token), ['acme-corp']);
+    const id = await insertCredential(primary, { name: 'to grant', tokenHash: hashToken(token), companies: ['acme-corp'], ...readsEverything });
     await cluster.caughtUp();
     expect((await hello('acme-corp', token)).status).toBe(200); // cached now, as the standby has it
     expect((await hello('globex', token)).status).toBe(403);
@@ -102,7 +103,7 @@ describeReplication('credentials across replication lag', () => {
     const cached = await setup.start({ REPLICA_MAX_LAG_MS: '600000', CREDENTIAL_CACHE_MS: '300' });
     try {
       const token = newToken();
-      const id = await insertCredential(primary, 'to revoke', hashToken(token), ['acme-corp']);
+      const id = await insertCredential(primary, { name: 'to revoke', tokenHash: hashToken(token), companies: ['acme-corp'], ...readsEverything });
       await cluster.caughtUp();
       const call = () => cached.call('GET', '/v1/companies/acme-corp/hello', { token });
       expect((await call()).status).toBe(200);

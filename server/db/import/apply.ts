@@ -66,8 +66,9 @@ export async function applyImport(tx: Transaction, reach: Reach): Promise<Upkeep
 
 async function writeCredentials(tx: Transaction): Promise<void> {
   await tx.query(`
-    INSERT INTO credentials (id, name, token_hash) SELECT id, name, token_hash FROM import_credential_outcomes WHERE outcome IN ('added', 'changed')
-    ON CONFLICT (id) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash`);
+    INSERT INTO credentials (id, name, token_hash, fields, purpose)
+    SELECT id, name, token_hash, fields, purpose FROM import_credential_outcomes WHERE outcome IN ('added', 'changed')
+    ON CONFLICT (id) DO UPDATE SET name = excluded.name, token_hash = excluded.token_hash, fields = excluded.fields, purpose = excluded.purpose`);
   // A new credential's first company set has its own id; a stored credential whose
   // companies change gets a new set, as every change of companies does (db/stores/credentials.ts).
   await tx.query(`

@@ -57,6 +57,9 @@ export const stagingTables = {
     { column: 'name', type: 'text' },
     { column: 'token_hash', type: 'bytea' },
     { column: 'companies', type: 'text[]' },
+    // The groups in fieldGroups' order, `all` expanded (check.ts).
+    { column: 'fields', type: 'text[]' },
+    { column: 'purpose', type: 'text' },
   ],
 } satisfies Record<string, Columns>;
 

@@ -9,6 +9,8 @@ CREATE TABLE access_audit (
   person_ids uuid[] NOT NULL,
   not_found_person_id uuid,
   employee_ids uuid[] NOT NULL DEFAULT '{}'::uuid[],
+  purpose text,
+  fields text[],
   CONSTRAINT access_audit_operation_check CHECK ((operation = ANY (ARRAY['searchPersons'::text, 'getPerson'::text, 'searchEmployees'::text])))
 );
 CREATE INDEX access_audit_at ON public.access_audit USING brin (at);
@@ -55,9 +57,13 @@ CREATE TABLE credentials (
   previous_token_valid_until timestamp with time zone,
   last_used_at timestamp with time zone,
   previous_token_last_used_at timestamp with time zone,
+  fields text[] NOT NULL,
+  purpose text NOT NULL,
+  CONSTRAINT credentials_fields_named CHECK ((cardinality(fields) > 0)),
   CONSTRAINT credentials_pkey PRIMARY KEY (id),
   CONSTRAINT credentials_previous_token_bounded CHECK (((previous_token_hash IS NULL) = (previous_token_valid_until IS NULL))),
   CONSTRAINT credentials_previous_token_hash_key UNIQUE (previous_token_hash),
+  CONSTRAINT credentials_purpose_given CHECK (((purpose ~ '\S'::text) AND (char_length(purpose) <= 500))),
   CONSTRAINT credentials_token_hash_key UNIQUE (token_hash)
 );
 CREATE TRIGGER credentials_first_company_set BEFORE INSERT ON public.credentials FOR EACH ROW EXECUTE FUNCTION credential_first_company_set();

@@ -1,9 +1,10 @@
 // Credentials in the database: looked up by token hash, managed by the CLI. Only token
 // hashes are stored. A credential's companies are an immutable company set that a change
 // replaces (credential_companies), so a cached credential always reads one consistent set.
+// Its field groups are stored as a list of group names, `all` expanded (migration 006).
 import { randomUUID } from 'node:crypto';
 import type { ActiveCredentials, Credential } from '../../domain/credentials.js';
-import { everyField } from '../../domain/fieldGroups.js';
+import { type FieldSet, fieldSetOf, isFieldGroup } from '../../domain/fieldGroups.js';
 import type { Database, Queryable } from '../engines/database.js';
 import { READ_POSITION, walPosition } from '../replicas/walPosition.js';
 
@@ -19,6 +20,8 @@ export async function findActiveCredential(db: Queryable, tokenHash: Buffer, pos
     companySetId: string;
     companies: string[];
     companiesOutside: number;
+    fields: string[];
+    purpose: string;
     validUntil: Date | null;
     byPreviousToken: boolean;
     read_position?: string;
@@ -27,6 +30,7 @@ export async function findActiveCredential(db: Queryable, tokenHash: Buffer, pos
             ARRAY(SELECT cc.company_id FROM credential_companies cc WHERE cc.credential_id = c.company_set_id ORDER BY cc.company_id) AS companies,
             -- (Every company of a set is one of companies: a foreign key.)
             (SELECT count(*) FROM companies)::int - (SELECT count(*) FROM credential_companies cc WHERE cc.credential_id = c.company_set_id)::int AS "companiesOutside",
+            c.fields, c.purpose,
             least(c.expires_at, CASE WHEN c.token_hash = $1 THEN NULL ELSE c.previous_token_valid_until END) AS "validUntil",
             c.token_hash <> $1 AS "byPreviousToken"
        FROM credentials c
@@ -43,9 +47,8 @@ export async function findActiveCredential(db: Queryable, tokenHash: Buffer, pos
     companies: new Set(row.companies),
     companyList: row.companies,
     companiesOutside: row.companiesOutside,
-    // Until credentials record their groups and purpose (migration 006), each reads every group.
-    fields: everyField,
-    purpose: 'not recorded (created before purposes)',
+    fields: storedFields(row.fields),
+    purpose: row.purpose,
     validUntil: row.validUntil?.getTime(),
     byPreviousToken: row.byPreviousToken,
     ...(row.read_position === undefined ? {} : { readPosition: walPosition(row.read_position) }),
@@ -64,10 +67,18 @@ export class SqlCredentials implements ActiveCredentials {
   }
 }
 
+/**
+ * A stored list of groups as a FieldSet. A name this build does not know (written by a
+ * newer release, during a rollout or a rollback) grants nothing here.
+ */
+const storedFields = (names: readonly string[]): FieldSet => fieldSetOf(names.filter(isFieldGroup));
+
 export interface CredentialSummary {
   id: string;
   name: string;
   companies: string[];
+  fields: FieldSet;
+  purpose: string;
   createdAt: Date;
   revokedAt: Date | null;
   expiresAt: Date | null;
@@ -77,13 +88,14 @@ export interface CredentialSummary {
   previousTokenLastUsedAt: Date | null;
 }
 
-const summaryColumns = `c.id, c.name, c.created_at AS "createdAt", c.revoked_at AS "revokedAt", c.expires_at AS "expiresAt",
+const summaryColumns = `c.id, c.name, c.fields, c.purpose, c.created_at AS "createdAt", c.revoked_at AS "revokedAt", c.expires_at AS "expiresAt",
        c.last_used_at AS "lastUsedAt", c.previous_token_valid_until AS "previousTokenValidUntil",
        c.previous_token_last_used_at AS "previousTokenLastUsedAt",
        ARRAY(SELECT cc.company_id FROM credential_companies cc WHERE cc.credential_id = c.company_set_id ORDER BY cc.company_id) AS companies`;
 
 export async function listCredentials(db: Queryable): Promise<CredentialSummary[]> {
-  return db.query<CredentialSummary>(`SELECT ${summaryColumns} FROM credentials c ORDER BY c.created_at, c.id`);
+  const rows = await db.query<CredentialSummary>(`SELECT ${summaryColumns} FROM credentials c ORDER BY c.created_at, c.id`);
+  return rows.map((row) => ({ ...row, fields: storedFields(row.fields) }));
 }
 
 /** One credential, locked against concurrent changes until the transaction ends. */
@@ -97,20 +109,31 @@ export async function lockCredential(tx: Queryable, id: string): Promise<(Creden
     `SELECT ${summaryColumns}, c.company_set_id AS "companySetId" FROM credentials c WHERE c.id = $1`,
     [id],
   );
-  return row;
+  return row && { ...row, fields: storedFields(row.fields) };
+}
+
+/** What a new credential is: its name, token, companies, and what it reads and why. */
+export interface NewCredential {
+  name: string;
+  tokenHash: Buffer;
+  companies: readonly string[];
+  fields: FieldSet;
+  purpose: string;
+  expiresAt?: Date | null;
 }
 
 /** A new credential and its companies (each once), in one transaction: both are written, or neither. */
-export async function insertCredential(
-  db: Database,
-  name: string,
-  tokenHash: Buffer,
-  companies: readonly string[],
-  expiresAt: Date | null = null,
-): Promise<string> {
+export async function insertCredential(db: Database, { name, tokenHash, companies, fields, purpose, expiresAt = null }: NewCredential): Promise<string> {
   const id = randomUUID();
   await db.transaction(async (tx) => {
-    await tx.query('INSERT INTO credentials (id, name, token_hash, expires_at) VALUES ($1, $2, $3, $4)', [id, name, tokenHash, expiresAt]);
+    await tx.query('INSERT INTO credentials (id, name, token_hash, fields, purpose, expires_at) VALUES ($1, $2, $3, $4, $5, $6)', [
+      id,
+      name,
+      tokenHash,
+      fieldSetOf(fields),
+      purpose,
+      expiresAt,
+    ]);
     const distinct = [...new Set(companies)];
     if (distinct.length) await tx.query('INSERT INTO credential_companies (credential_id, company_id) SELECT $1, unnest($2::text[])', [id, distinct]);
   });
@@ -185,6 +208,15 @@ export async function rotateToken(tx: Queryable, id: string, tokenHash: Buffer, 
 
 export async function setExpiry(tx: Queryable, id: string, expiresAt: Date | null): Promise<void> {
   await tx.query('UPDATE credentials SET expires_at = $2 WHERE id = $1', [id, expiresAt]);
+}
+
+/** The groups the credential reads from now on, stored in fieldGroups' order (`all` expanded). */
+export async function setFields(tx: Queryable, id: string, fields: FieldSet): Promise<void> {
+  await tx.query('UPDATE credentials SET fields = $2 WHERE id = $1', [id, fieldSetOf(fields)]);
+}
+
+export async function setPurpose(tx: Queryable, id: string, purpose: string): Promise<void> {
+  await tx.query('UPDATE credentials SET purpose = $2 WHERE id = $1', [id, purpose]);
 }
 
 export interface CredentialUse {

@@ -184,17 +184,18 @@ SET LOCAL enable_mergejoin = on
     ),
     matched AS (
       SELECT l.*, c.id AS stored_id, c.name AS stored_name, c.token_hash AS stored_hash, c.company_set_id AS stored_set,
+             c.fields AS stored_fields, c.purpose AS stored_purpose,
              (SELECT coalesce(array_agg(cc.company_id ORDER BY cc.company_id), '{}') FROM credential_companies cc WHERE cc.credential_id = c.company_set_id) AS stored_companies
         FROM last l
         LEFT JOIN credentials c ON (l.id IS NOT NULL AND c.id = l.id) OR (l.id IS NULL AND c.token_hash = l.token_hash)
     )
     SELECT line, coalesce(stored_id, id, gen_random_uuid()) AS id, name, token_hash,
-           ARRAY(SELECT DISTINCT unnest(companies) ORDER BY 1) AS companies,
+           ARRAY(SELECT DISTINCT unnest(companies) ORDER BY 1) AS companies, fields, purpose,
            stored_id IS NOT NULL AS stored, stored_set, stored_companies,
            
   CASE WHEN NOT (true) THEN CASE WHEN stored_id IS NOT NULL THEN 'deleted' WHEN false THEN 'already_absent' END
        WHEN NOT (stored_id IS NOT NULL) THEN 'added'
-       WHEN (stored_name, stored_hash, stored_companies) IS DISTINCT FROM (name, token_hash, ARRAY(SELECT DISTINCT unnest(companies) ORDER BY 1)) THEN 'changed' ELSE 'unchanged' END AS outcome
+       WHEN (stored_name, stored_hash, stored_companies, stored_fields, stored_purpose) IS DISTINCT FROM (name, token_hash, ARRAY(SELECT DISTINCT unnest(companies) ORDER BY 1), fields, purpose) THEN 'changed' ELSE 'unchanged' END AS outcome
       FROM matched
 
 -- next statement
