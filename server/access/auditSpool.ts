@@ -29,6 +29,9 @@ export function spoolLine(entry: SpooledEntry): string {
     not_found_person_id: entry.notFoundPersonId ?? null,
     // Only Search employees' entries name employment records; the others' lines stay as they were.
     ...(entry.employeeIds && { employee_ids: `{${entry.employeeIds.join(',')}}` }),
+    // Why the read was allowed (group names are identifiers: the literal needs no quoting).
+    purpose: entry.purpose,
+    fields: `{${entry.fields.join(',')}}`,
   });
 }
 

@@ -1,18 +1,21 @@
 // npm run access-audit -- person <personId> | employee <employeeId> | credential <credentialId> [--since <when>] [--until <when>] [--json]
-// Who retrieved a person or an unlinked employment record, or what a credential retrieved, from the access audit.
+// Who retrieved a person or an unlinked employment record, or what a credential retrieved, from the access audit;
+// and why each read was allowed: the field groups the credential could read and its purpose, as they were then.
 import { loadConfig } from '../config.js';
 import { type AuditPeriod, type AuditRecord, auditOfCredential, auditOfEmployee, auditOfPerson } from '../db/stores/accessAudit.js';
 import { parseDuration, parseInstant } from '../domain/durations.js';
+import { type FieldSet, formatFieldSet, isFieldGroup } from '../domain/fieldGroups.js';
 import { canonicalUuid } from '../domain/formats.js';
 import { commandOf, fail, failOn, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
 const usage = `usage: npm run access-audit -- person <personId> | employee <employeeId> | credential <credentialId> [--since <when>] [--until <when>] [--json]
-  person <personId>          every retrieval of the person, and every request for them by id that returned nothing
+  person <personId>          every retrieval of the person, and every request for them by id that returned nothing: who read which of their data, and why
   employee <employeeId>      every Search employees answer that returned this employment record (one with no person)
   credential <credentialId>  every person operation of the credential and the people it returned
   --since, --until           an RFC 3339 instant with an offset, or a duration ago (7d, 12h); --since is inclusive, --until exclusive
   --json                     one JSON object per entry (NDJSON) instead of text
+Each entry is followed by the field groups the credential could read and its purpose, as they were at the read.
 Entries are kept AUDIT_RETENTION_DAYS.`;
 
 async function main(argv: string[]): Promise<void> {
@@ -38,12 +41,12 @@ async function main(argv: string[]): Promise<void> {
     }
     if (subject === 'employee') {
       out(`employee ${id}: ${records.length} ${records.length === 1 ? 'entry' : 'entries'}`);
-      for (const r of records) out(`${r.at.toISOString()}  ${r.operation.padEnd(15)}  returned  credential ${credential(r)}`);
+      for (const r of records) out(`${r.at.toISOString()}  ${r.operation.padEnd(15)}  returned  credential ${credential(r)}\n${grant(r)}`);
     } else if (subject === 'person') {
       out(`person ${id}: ${records.length} ${records.length === 1 ? 'entry' : 'entries'}`);
       for (const r of records) {
         const outcome = r.notFoundPersonId === id ? 'asked for, not returned' : 'returned';
-        out(`${r.at.toISOString()}  ${r.operation.padEnd(13)}  ${outcome.padEnd(23)}  credential ${credential(r)}`);
+        out(`${r.at.toISOString()}  ${r.operation.padEnd(13)}  ${outcome.padEnd(23)}  credential ${credential(r)}\n${grant(r)}`);
       }
     } else {
       const people = new Set(records.flatMap((r) => r.personIds));
@@ -53,7 +56,9 @@ async function main(argv: string[]): Promise<void> {
       for (const r of records) {
         const ids = r.operation === 'searchEmployees' ? r.employeeIds : r.personIds;
         const returned = ids.length ? `${ids.length} returned: ${ids.join(' ')}` : 'none returned';
-        out(`${r.at.toISOString()}  ${r.operation.padEnd(13)}  ${returned}${r.notFoundPersonId ? `  (asked for ${r.notFoundPersonId}, not returned)` : ''}`);
+        out(
+          `${r.at.toISOString()}  ${r.operation.padEnd(13)}  ${returned}${r.notFoundPersonId ? `  (asked for ${r.notFoundPersonId}, not returned)` : ''}\n${grant(r)}`,
+        );
       }
     }
   } finally {
@@ -62,6 +67,16 @@ async function main(argv: string[]): Promise<void> {
 }
 
 const credential = (r: AuditRecord) => `${r.credentialId}${r.credentialName ? ` "${r.credentialName}"` : ''}`;
+
+/**
+ * An entry's second line: why the read was allowed. Groups as the credentials command shows
+ * them (`all` only if they were every group there is now: a group added since was not read).
+ */
+function grant(r: AuditRecord): string {
+  if (r.fields === null || r.purpose === null) return '    field groups and purpose not recorded (an entry from before they were)';
+  const fields = r.fields.every(isFieldGroup) ? formatFieldSet(r.fields as FieldSet) : r.fields.join(',');
+  return `    could read ${fields}; purpose: ${r.purpose}`;
+}
 
 /** An instant as RFC 3339 with an offset, or a duration (`7d`) meaning that long ago. */
 function instantOrFail(flag: string, text: string | undefined): Date | undefined {

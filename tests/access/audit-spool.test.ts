@@ -77,6 +77,8 @@ describe.runIf(databaseUrl)('access audit spool', () => {
           operation: 'searchPersons',
           person_ids: `{${res.body.persons.map((p: { id: string }) => p.id).join(',')}}`,
           not_found_person_id: null,
+          purpose: 'tests: reads every field group',
+          fields: `{${everyField.join(',')}}`,
         },
       ]);
       await server.auditShipped();
@@ -98,6 +100,25 @@ describe.runIf(databaseUrl)('access audit spool', () => {
     expect(await shipAuditSpoolBatch(db(), name, 0, to, batch)).toBe(true);
     expect(await shipAuditSpoolBatch(db(), name, 0, to, batch)).toBe(false);
     expect(await count()).toBe(2);
+  });
+
+  it('ships the purpose and field groups of each line, and a line spooled before they were recorded with neither', async () => {
+    const name = newSpoolName();
+    await registerAuditSpool(db(), name);
+    const narrow = spoolLine({ ...entry(1), purpose: 'shift scheduling: "rota" \\ plans', fields: ['name', 'email'] });
+    // As an instance of the release before wrote it: no purpose, no fields.
+    const older = JSON.stringify({
+      at: entry(2).at,
+      credential_id: credentialId,
+      operation: 'getPerson',
+      person_ids: `{${ids.ana}}`,
+      not_found_person_id: null,
+    });
+    expect(await shipAuditSpoolBatch(db(), name, 0, 2, `[${narrow},${older}]`)).toBe(true);
+    expect(await db().query('SELECT purpose, fields FROM access_audit ORDER BY at')).toEqual([
+      { purpose: 'shift scheduling: "rota" \\ plans', fields: ['name', 'email'] },
+      { purpose: null, fields: null },
+    ]);
   });
 
   it('ships every entry exactly once when shipping fails between batches', async () => {
@@ -200,6 +221,8 @@ describe.runIf(databaseUrl)('a spool that cannot be written', () => {
   it('fails the request with 503 service_unavailable in the contract shape; every 200 has its entry, and only those', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'audit-spool-full-'));
     // Files of at most 64 KiB: the spool file fills after a few dozen pages, as a full disk would.
+    // A page of 45 people is a line of about 2 KB; the whole lines leave 1.8 KB of the file,
+    // room for a 404's entry (about 360 bytes) below, unless a failed write left a part behind.
     const server = await startChildServer(
       { DATABASE_URL: database.url!, DEMO_DATA: 'false', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', AUDIT_SPOOL_DIR: dir },
       90_000,
@@ -211,7 +234,7 @@ describe.runIf(databaseUrl)('a spool that cannot be written', () => {
       const token = demoCredentials[0]!.token;
       const statuses: number[] = [];
       for (let i = 0; i < 80; i++) {
-        const res = await call('POST', '/v1/persons/search', { token, body: { limit: 50, offset: i % 5 } });
+        const res = await call('POST', '/v1/persons/search', { token, body: { limit: 45, offset: i % 5 } });
         statuses.push(res.status);
         if (res.status !== 200) {
           expect(res.status).toBe(503);

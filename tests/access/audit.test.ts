@@ -8,6 +8,7 @@ import { auditOfCredential, auditOfPerson, insertAuditEntries } from '../../serv
 import { findActiveCredential } from '../../server/db/stores/credentials.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { createLogger } from '../../server/observability/logger.js';
+import { readsEverything } from '../fixtures/credentials.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { engines } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -155,6 +156,7 @@ describe.each(engines)('access audit on %s', (engine) => {
         at: new Date(),
         credentialId: acme,
         operation: 'searchPersons' as const,
+        ...readsEverything,
         personIds: Array.from({ length: 50 }, (_, i) => someone(page * 50 + i)),
       }));
       for (let i = 0; i < pages.length; i += 400) await insertAuditEntries(db(), pages.slice(i, i + 400));
@@ -169,7 +171,13 @@ describe.each(engines)('access audit on %s', (engine) => {
   describe('retention', () => {
     const day = 86_400_000;
     beforeEach(async () => {
-      const old = (days: number) => ({ at: new Date(Date.now() - days * day), credentialId: acme, operation: 'getPerson' as const, personIds: [ids.ana] });
+      const old = (days: number) => ({
+        at: new Date(Date.now() - days * day),
+        credentialId: acme,
+        operation: 'getPerson' as const,
+        ...readsEverything,
+        personIds: [ids.ana],
+      });
       await insertAuditEntries(db(), [old(400), old(366), old(364), old(1)]);
     });
 

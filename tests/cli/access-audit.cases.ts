@@ -1,18 +1,26 @@
 // `npm run access-audit`, run as a process after the service answered person operations
-// on the same database (a persistent embedded one, and PostgreSQL).
+// on the same database (a persistent embedded one, and PostgreSQL): who read whom, and
+// why, the credential's field groups and purpose at each read.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { changePurpose } from '../../server/access/credentialChanges.js';
 import { migrate } from '../../server/db/schema/migrate.js';
-import { findActiveCredential } from '../../server/db/stores/credentials.js';
+import { insertAuditEntries } from '../../server/db/stores/accessAudit.js';
+import { findActiveCredential, insertCredential } from '../../server/db/stores/credentials.js';
+import { everyField } from '../../server/domain/fieldGroups.js';
 import { hashToken } from '../../server/domain/tokens.js';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
+import { recordsGrant } from '../helpers/auditGrant.js';
 import { runCommand } from '../helpers/commands.js';
 import { describeOnEngines, type Engine, openMigratedDataDir, type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 import { startTestServer } from '../helpers/server.js';
 
 const ISO = '\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z';
+/** Someone only the entries written below name (the audit holds ids, with no foreign key). */
+const READ_BY_SCHEDULER = '00000000-0000-4000-8000-00000000a115';
+const NOT_RECORDED = '    field groups and purpose not recorded (an entry from before they were)';
 
 /** The access-audit command, on each of `engines` (none: a skipped placeholder). */
 export function accessAuditCommand(engines: readonly Engine[]): void {
@@ -23,7 +31,11 @@ export function accessAuditCommand(engines: readonly Engine[]): void {
     let both: string;
     let acme: string;
     let listedFirst: string;
+    let scheduler: string;
+    /** The second line of an entry the test server wrote: the fixtures' credentials read every group. */
+    let grantLine: string;
     beforeAll(async () => {
+      grantLine = recordsGrant(engine) ? '    could read all; purpose: tests: reads every field group' : NOT_RECORDED;
       let database: ThrowawayDatabase;
       if (engine === 'postgres') {
         database = postgres = await throwawayDatabase('postgres');
@@ -44,6 +56,23 @@ export function accessAuditCommand(engines: readonly Engine[]): void {
       both = (await findActiveCredential(database.db, hashToken(tokens.both)))!.id;
       acme = (await findActiveCredential(database.db, hashToken(tokens.acme)))!.id;
       await server.close();
+      // A narrow credential's reads, its purpose changed since; and one from before purposes were recorded.
+      scheduler = await insertCredential(database.db, {
+        name: 'scheduler',
+        tokenHash: hashToken('plk_test_audit_scheduler_001'),
+        companies: ['acme-corp'],
+        fields: ['name', 'email'],
+        purpose: 'shift scheduling',
+      });
+      const read = (second: number) => ({ at: new Date(Date.UTC(2026, 0, 2, 9, 0, second)), credentialId: scheduler, personIds: [READ_BY_SCHEDULER] });
+      await insertAuditEntries(database.db, [{ ...read(1), operation: 'searchPersons', fields: ['name', 'email'], purpose: 'shift scheduling' }]);
+      await changePurpose(database.db, scheduler, 'rota planning');
+      await insertAuditEntries(database.db, [{ ...read(2), operation: 'getPerson', fields: ['name', 'email'], purpose: 'rota planning' }]);
+      await database.db.query(`INSERT INTO access_audit (at, credential_id, operation, person_ids) VALUES ($1, $2, 'getPerson', $3)`, [
+        new Date(Date.UTC(2026, 0, 1, 9, 0, 0)),
+        acme,
+        [READ_BY_SCHEDULER],
+      ]);
       // The embedded database is one process's at a time: the command's, from here on.
       if (engine === 'pglite') await database.drop();
     }, 60_000);
@@ -52,15 +81,46 @@ export function accessAuditCommand(engines: readonly Engine[]): void {
       rmSync(dir, { recursive: true, force: true });
     });
     const audit = (...args: string[]) => runCommand('accessAudit', args, env);
+    const jsonGrant = () => (recordsGrant(engine) ? { fields: everyField, purpose: 'tests: reads every field group' } : { fields: null, purpose: null });
 
     it("prints a person's history: when, which operation, returned or asked for in vain, by which credential", async () => {
       const emile = await audit('person', ids.emile);
       expect(emile.code, emile.stderr).toBe(0);
       const lines = emile.stdout.trim().split('\n');
       expect(lines[0]).toBe(`person ${ids.emile}: ${listedFirst === ids.emile ? 2 : 1} ${listedFirst === ids.emile ? 'entries' : 'entry'}`);
-      expect(lines.at(-1)).toMatch(new RegExp(`^${ISO}  getPerson      returned                 credential ${acme} "acme only"$`));
+      expect(lines.at(-2)).toMatch(new RegExp(`^${ISO}  getPerson      returned                 credential ${acme} "acme only"$`));
+      expect(lines.at(-1)).toBe(grantLine);
       const hidden = await audit('person', ids.hidden);
-      expect(hidden.stdout.trim().split('\n')[1]).toMatch(new RegExp(`^${ISO}  getPerson      asked for, not returned  credential ${acme} "acme only"$`));
+      expect(hidden.stdout.trim().split('\n').slice(1)).toEqual([
+        expect.stringMatching(new RegExp(`^${ISO}  getPerson      asked for, not returned  credential ${acme} "acme only"$`)),
+        grantLine,
+      ]);
+    });
+
+    it('says, per read of a person, which field groups the credential could read and its purpose then, not now', async () => {
+      const result = await audit('person', READ_BY_SCHEDULER);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(
+        [
+          `person ${READ_BY_SCHEDULER}: 3 entries`,
+          `2026-01-01T09:00:00.000Z  getPerson      returned                 credential ${acme} "acme only"`,
+          NOT_RECORDED,
+          `2026-01-02T09:00:01.000Z  searchPersons  returned                 credential ${scheduler} "scheduler"`,
+          '    could read name,email; purpose: shift scheduling',
+          `2026-01-02T09:00:02.000Z  getPerson      returned                 credential ${scheduler} "scheduler"`,
+          '    could read name,email; purpose: rota planning',
+          '',
+        ].join('\n'),
+      );
+      const json = (await audit('person', READ_BY_SCHEDULER, '--json')).stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(json.map((e) => [e.credentialName, e.fields, e.purpose])).toEqual([
+        ['acme only', null, null],
+        ['scheduler', ['name', 'email'], 'shift scheduling'],
+        ['scheduler', ['name', 'email'], 'rota planning'],
+      ]);
     });
 
     it('prints who retrieved an unlinked employment record through Search employees', async () => {
@@ -69,6 +129,7 @@ export function accessAuditCommand(engines: readonly Engine[]): void {
       expect(result.stdout.trim().split('\n')).toEqual([
         `employee ${ids.unlinked}: 1 entry`,
         expect.stringMatching(new RegExp(`^${ISO}  searchEmployees  returned  credential ${both} "acme and globex"$`)),
+        grantLine,
       ]);
       expect((await audit('employee', ids.emileAcme)).stdout).toBe(`employee ${ids.emileAcme}: 0 entries\n`);
     });
@@ -77,9 +138,13 @@ export function accessAuditCommand(engines: readonly Engine[]): void {
       const text = await audit('credential', acme);
       expect(text.code, text.stderr).toBe(0);
       expect(text.stdout.trim().split('\n')).toEqual([
-        `credential ${acme} "acme only": 2 entries, 1 distinct people returned`,
+        `credential ${acme} "acme only": 3 entries, 2 distinct people returned`,
+        expect.stringMatching(new RegExp(`^2026-01-01T09:00:00.000Z  getPerson      1 returned: ${READ_BY_SCHEDULER}$`)),
+        NOT_RECORDED,
         expect.stringMatching(new RegExp(`^${ISO}  getPerson      1 returned: ${ids.emile}$`)),
+        grantLine,
         expect.stringMatching(new RegExp(`^${ISO}  getPerson      none returned  \\(asked for ${ids.hidden}, not returned\\)$`)),
+        grantLine,
       ]);
       const json = await audit('credential', both, '--json');
       expect(
@@ -96,6 +161,7 @@ export function accessAuditCommand(engines: readonly Engine[]): void {
           personIds: [listedFirst],
           notFoundPersonId: null,
           employeeIds: [],
+          ...jsonGrant(),
         },
         {
           at: expect.stringMatching(new RegExp(`^${ISO}$`)),
@@ -105,6 +171,7 @@ export function accessAuditCommand(engines: readonly Engine[]): void {
           personIds: [],
           notFoundPersonId: null,
           employeeIds: [ids.unlinked],
+          ...jsonGrant(),
         },
       ]);
       expect((await audit('credential', both, '--since', '2999-01-01T00:00:00Z')).stdout).toBe(`credential ${both}: 0 entries, 0 distinct people returned\n`);

@@ -1,10 +1,11 @@
 // The access audit's table (access_audit): entries written by the person query itself
 // (server/db/reads/) or here, read back per person or per credential, and deleted past
 // their retention by the housekeeping job; and the spool files' progress (access_audit_spools).
-import type { AuditedOperation } from '../../domain/accessAudit.js';
+import type { AuditedOperation, SpooledEntry } from '../../domain/accessAudit.js';
 import type { Queryable } from '../engines/database.js';
 
-export interface AuditEntry {
+/** An entry as written here (tests, tools); the credential's purpose and groups as SpooledEntry holds them. */
+export interface AuditEntry extends Pick<SpooledEntry, 'purpose' | 'fields'> {
   /** The instant of the read the response was built from (its asOf). */
   at: Date;
   credentialId: string;
@@ -24,10 +25,10 @@ export interface AuditEntry {
  */
 export async function insertAuditEntries(db: Queryable, entries: readonly AuditEntry[], { synchronousCommit = true } = {}): Promise<void> {
   await db.query(
-    `INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id, employee_ids)
-     SELECT e.at, e.credential_id, e.operation, e.person_ids::uuid[], e.not_found_person_id, e.employee_ids::uuid[]
-       FROM unnest($1::timestamptz[], $2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::text[])
-         AS e(at, credential_id, operation, person_ids, not_found_person_id, employee_ids)
+    `INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id, employee_ids, purpose, fields)
+     SELECT e.at, e.credential_id, e.operation, e.person_ids::uuid[], e.not_found_person_id, e.employee_ids::uuid[], e.purpose, e.fields::text[]
+       FROM unnest($1::timestamptz[], $2::uuid[], $3::text[], $4::text[], $5::uuid[], $6::text[], $7::text[], $8::text[])
+         AS e(at, credential_id, operation, person_ids, not_found_person_id, employee_ids, purpose, fields)
        ${synchronousCommit ? '' : `CROSS JOIN (SELECT set_config('synchronous_commit', 'off', true)) AS this_transaction`}`,
     [
       entries.map((e) => e.at.toISOString()),
@@ -38,6 +39,8 @@ export async function insertAuditEntries(db: Queryable, entries: readonly AuditE
       entries.map((e) => `{${e.personIds.join(',')}}`),
       entries.map((e) => e.notFoundPersonId ?? null),
       entries.map((e) => `{${(e.employeeIds ?? []).join(',')}}`),
+      entries.map((e) => e.purpose),
+      entries.map((e) => `{${e.fields.join(',')}}`),
     ],
     { prepared: true },
   );
@@ -52,6 +55,9 @@ export interface AuditRecord {
   notFoundPersonId: string | null;
   /** The employment records with no person the response held (Search employees; empty otherwise). */
   employeeIds: string[];
+  /** The credential's purpose and field groups at the read; null on entries written before they were recorded (migration 006). */
+  purpose: string | null;
+  fields: string[] | null;
 }
 
 export interface AuditPeriod {
@@ -60,7 +66,8 @@ export interface AuditPeriod {
 }
 
 const recordColumns = `a.at, a.credential_id AS "credentialId", c.name AS "credentialName", a.operation,
-       a.person_ids::text[] AS "personIds", a.not_found_person_id AS "notFoundPersonId", a.employee_ids::text[] AS "employeeIds"`;
+       a.person_ids::text[] AS "personIds", a.not_found_person_id AS "notFoundPersonId", a.employee_ids::text[] AS "employeeIds",
+       a.purpose, a.fields`;
 const inPeriod = `($2::timestamptz IS NULL OR a.at >= $2) AND ($3::timestamptz IS NULL OR a.at < $3)`;
 
 /** Every entry that returned the person or asked for them in vain, oldest first. */
@@ -144,8 +151,9 @@ export async function auditSpoolProgress(db: Queryable, names: readonly string[]
 }
 
 /**
- * Inserts a batch of spooled entries (`entries`: a JSON array of the spool's lines, ids as
- * array literals; read as json, not jsonb, which would parse it twice) and
+ * Inserts a batch of spooled entries (`entries`: a JSON array of the spool's lines, ids and
+ * field groups as array literals; read as json, not jsonb, which would parse it twice; a
+ * line spooled before purposes were recorded has neither, and its entry null) and
  * moves the file's progress from `from` to `to` bytes, in one statement: both commit or
  * neither. The insert happens only if the file was shipped exactly to `from`, so a batch
  * shipped twice (a retry after a lost answer, two shippers) is inserted once. Run it on a
@@ -157,10 +165,11 @@ export async function shipAuditSpoolBatch(db: Queryable, name: string, from: num
     `WITH progress AS (
        UPDATE access_audit_spools SET shipped_bytes = $3 WHERE name = $1 AND shipped_bytes = $2 RETURNING 1
      ), shipped AS (
-       INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id, employee_ids)
-       SELECT e.at, e.credential_id, e.operation, e.person_ids, e.not_found_person_id, coalesce(e.employee_ids, '{}')
+       INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id, employee_ids, purpose, fields)
+       SELECT e.at, e.credential_id, e.operation, e.person_ids, e.not_found_person_id, coalesce(e.employee_ids, '{}'), e.purpose, e.fields
          FROM json_to_recordset($4::json)
-              AS e(at timestamptz, credential_id uuid, operation text, person_ids uuid[], not_found_person_id uuid, employee_ids uuid[])
+              AS e(at timestamptz, credential_id uuid, operation text, person_ids uuid[], not_found_person_id uuid, employee_ids uuid[],
+                   purpose text, fields text[])
         WHERE EXISTS (SELECT FROM progress)
        RETURNING 1
      )
