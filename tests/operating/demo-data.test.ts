@@ -3,8 +3,11 @@
 // source-record state, the named people and the published tokens; and it loads.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changeFields } from '../../server/access/credentialChanges.js';
 import { demoCompanies, demoCredentials, demoDataset } from '../../server/demo/dataset.js';
 import { loadDemoIfEmpty } from '../../server/demo/load.js';
+import { credentialPurposeProblem } from '../../server/domain/credentials.js';
+import { everyField } from '../../server/domain/fieldGroups.js';
 import type { ImportRecord } from '../../server/importing/records.js';
 import { type ThrowawayDatabase, throwawayDatabase } from '../helpers/databases.js';
 
@@ -68,9 +71,19 @@ describe('the demo dataset', () => {
     expect(without('coverage')).toBe(true);
   });
 
-  it('carries the published demo tokens', () => {
+  it('carries the published demo tokens, narrow ones among them, each with a purpose', () => {
     expect(ofType('credential').map((c) => c.token)).toEqual(demoCredentials.map((c) => c.token));
-    expect(readFileSync(new URL('../../README.md', import.meta.url), 'utf8')).toContain(`TOKEN=${demoCredentials[0]!.token}`);
+    expect(ofType('credential').map((c) => [c.name, c.fields.join(',')])).toEqual([
+      ['demo: every company', everyField.join(',')],
+      ['demo: acme-corp only', everyField.join(',')],
+      ['demo: globex and initech', everyField.join(',')],
+      ['demo: scheduling tool', 'name,email'],
+      ['demo: benefits tool', 'name,gender,email,phone,externalIds,membership,participation,coverage'],
+    ]);
+    for (const c of ofType('credential')) expect(credentialPurposeProblem(c.purpose)).toBeUndefined();
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    expect(readme).toContain(`TOKEN=${demoCredentials[0]!.token}`);
+    for (const narrow of demoCredentials.slice(3)) expect(readme).toContain(`\`${narrow.token}\``);
   });
 
   describe('loaded into an empty database', () => {
@@ -87,5 +100,20 @@ describe('the demo dataset', () => {
       );
       expect((await loadDemoIfEmpty(database.db, 'US'))?.loaded).toBe(false);
     }, 60_000);
+
+    it('gives npm start every demo token with the field groups it reads on this database', async () => {
+      const fields = async () => (await loadDemoIfEmpty(database.db, 'US'))?.tokens.map((t) => [t.name, t.fields]);
+      expect(await fields()).toEqual([
+        ['demo: every company', 'all'],
+        ['demo: acme-corp only', 'all'],
+        ['demo: globex and initech', 'all'],
+        ['demo: scheduling tool', 'name,email'],
+        ['demo: benefits tool', 'name,gender,email,phone,externalIds,membership,participation,coverage'],
+      ]);
+      // As stored: an operator's set-fields shows at the next start.
+      const [{ id }] = (await database.db.query<{ id: string }>(`SELECT id FROM credentials WHERE name = 'demo: scheduling tool'`)) as [{ id: string }];
+      await changeFields(database.db, id, ['name']);
+      expect((await fields())?.[3]).toEqual(['demo: scheduling tool', 'name']);
+    });
   });
 });
