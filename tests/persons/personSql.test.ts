@@ -16,6 +16,8 @@ import type { PersonFilter } from '../../server/domain/persons.js';
 import { everyFieldScope } from '../helpers/readScope.js';
 
 const CREDENTIAL = '00000000-0000-4000-8000-0000000000c1';
+/** A cursor's key, as the domain reads it from a cursor. */
+const START = { at: '2024-01-15T08:30:00.123456Z', id: '00000000-0000-4000-8000-000000000077' };
 const PERSON = '00000000-0000-4000-8000-000000000042';
 const companies = (n: number) => Array.from({ length: n }, (_, i) => `co-${i + 1}`);
 
@@ -80,6 +82,16 @@ const shapes: [string, PersonFilter, AuditInStatement?][] = [
   ],
   ['last-name-with-company', filter(3, { lastName: 'durand', companyId: 'co-3' })],
   ['systems-and-read-position', filter(2, { lastName: 'durand', externalIdSystems: ['hr', 'payroll'], readPosition: 42n }), audit],
+  // A page asked for by cursor, in every paging: from the rollups (one company, the company set's), collected, in person order.
+  ['after-key-listing-one-company', filter(1, { start: START })],
+  ['after-key-listing-created-range-joined', filter(5, { start: START, createdFrom: '2024-01-01T12:00:00Z', createdBefore: '2024-03-01T00:00:00Z' })],
+  ['after-key-phone-audited', filter(2, { start: START, phone: '+14155550999' }), audit],
+  ['after-key-last-name-pieces', filter(3, { start: START, lastName: 'durand' })],
+  ['after-key-last-name-pieces-person-order', filter(5, { start: START, lastName: 'durand', companiesOutside: 1 })],
+  // Narrow field sets: none of a withheld group's columns is named.
+  ['fields-name-email', filter(2, { lastName: 'durand', fields: ['name', 'email'] })],
+  ['fields-none-audited', filter(1, { fields: [] }), { ...audit, fields: [] }],
+  ['fields-without-external-ids-systems-asked', filter(2, { fields: ['name', 'membership', 'coverage'], externalIdSystems: ['hr'] })],
 ];
 
 describe('the person query sends', () => {
@@ -157,6 +169,9 @@ describe('the employees query sends', () => {
     ['company', employees(3, { companyId: 'co-2' })],
     ['first-name', employees(3, { firstName: 'anna' })],
     ['last-name', employees(1, { lastName: 'durand' })],
+    ['after-key-listing-joined-audited', employees(5, { start: START }), searched],
+    ['after-key-last-name', employees(1, { start: START, lastName: 'durand' })],
+    ['fields-name-email', employees(3, { fields: ['name', 'email'] })],
     ['last-name-escaped', employees(1, { lastName: 'd%_\\r' })],
     ['names-both-audited-async', employees(3, { firstName: 'émi', lastName: 'dur', externalIdSystems: ['payroll'], limit: 2, offset: 4 }), async],
     ['phone', employees(3, { phone: '+14155550132' })],

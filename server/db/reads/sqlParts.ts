@@ -179,11 +179,17 @@ export const auditParameters = (audit: AuditInStatement | undefined): Parameters
     ? [
         ['audit credential', audit.credentialId],
         ['audit operation', audit.operation],
+        ['audit purpose', audit.purpose],
+        ['audit fields', audit.fields],
       ]
     : [];
 
-/** The entry's `at`, `credential_id` and `operation`: the response's asOf, who asked, and for what. */
-export const auditedBy = ($: Placeholders) => `${AS_OF}, ${$('audit credential')}::uuid, ${$('audit operation')}`;
+/** The entry's columns that auditedBy fills. */
+export const AUDITED_BY_COLUMNS = 'at, credential_id, operation, purpose, fields';
+
+/** The entry's `at`, `credential_id`, `operation`, `purpose` and `fields`: the response's asOf, who asked, for what, and under which grant. */
+export const auditedBy = ($: Placeholders) =>
+  `${AS_OF}, ${$('audit credential')}::uuid, ${$('audit operation')}, ${$('audit purpose')}, ${$('audit fields')}::text[]`;
 
 /** The page's ids in response order, as the entry names them. */
 export const PAGE_IDS = 'ARRAY(SELECT id FROM page ORDER BY created_at, id)';

@@ -6,6 +6,7 @@
 // every shape.
 import { employeeJson } from '../employeeJson.js';
 import {
+  AUDITED_BY_COLUMNS,
   auditCommit,
   auditedBy,
   auditParameters,
@@ -82,7 +83,7 @@ function auditEntry({ audit }: EmployeesPlan, $: Placeholders): string {
   if (!audit) return '';
   return `,
      audited AS (
-       INSERT INTO access_audit (at, credential_id, operation, person_ids, employee_ids)
+       INSERT INTO access_audit (${AUDITED_BY_COLUMNS}, person_ids, employee_ids)
        SELECT ${auditedBy($)}, '{}', ${PAGE_IDS}
        ${auditCommit(audit)}
      )`;

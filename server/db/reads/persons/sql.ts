@@ -5,6 +5,7 @@
 // tests/persons/personSql.test.ts holds the text of every shape.
 import { employeeJson, iso } from '../employeeJson.js';
 import {
+  AUDITED_BY_COLUMNS,
   auditCommit,
   auditedBy,
   auditParameters,
@@ -178,7 +179,7 @@ function auditEntry({ audit }: PersonsPlan, $: Placeholders): string {
   if (!audit) return '';
   const notFound = audit.personId === undefined ? 'NULL' : `CASE WHEN (SELECT n FROM total) = 0 THEN ${$('audit person')}::uuid END`;
   return `, audited AS (
-       INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id)
+       INSERT INTO access_audit (${AUDITED_BY_COLUMNS}, person_ids, not_found_person_id)
        SELECT ${auditedBy($)},
               ${PAGE_IDS},
               ${notFound}

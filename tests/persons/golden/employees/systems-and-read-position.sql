@@ -1,4 +1,4 @@
--- params: [["co-1","co-2"],"%durand%",50,0,["hr","payroll"],"00000000-0000-4000-8000-0000000000c1","searchEmployees"]
+-- params: [["co-1","co-2"],"%durand%",50,0,["hr","payroll"],"00000000-0000-4000-8000-0000000000c1","searchEmployees","tests",["name","dateOfBirth","gender","email","phone","address","externalIds","membership","participation","coverage"]]
 -- options: {"prepared":true,"after":"42n"}
 WITH page AS MATERIALIZED (
        SELECT e.created_at, e.id FROM employees e WHERE e.person_id IS NULL AND e.company_id = ANY($1::text[]) AND e.last_name_folded LIKE $2
@@ -6,8 +6,8 @@ WITH page AS MATERIALIZED (
      ),
      total AS (SELECT count(*) AS n FROM employees e WHERE e.person_id IS NULL AND e.company_id = ANY($1::text[]) AND e.last_name_folded LIKE $2),
      audited AS (
-       INSERT INTO access_audit (at, credential_id, operation, person_ids, employee_ids)
-       SELECT date_trunc('milliseconds', statement_timestamp()), $6::uuid, $7, '{}', ARRAY(SELECT id FROM page ORDER BY created_at, id)
+       INSERT INTO access_audit (at, credential_id, operation, purpose, fields, person_ids, employee_ids)
+       SELECT date_trunc('milliseconds', statement_timestamp()), $6::uuid, $7, $8, $9::text[], '{}', ARRAY(SELECT id FROM page ORDER BY created_at, id)
        
      )
      SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of, 1 AS ask, (SELECT n FROM total) AS total, $4::int8 AS page_offset,

@@ -1,4 +1,4 @@
--- params: [["co-1","co-2"],null,null,50,10000,"00000000-0000-4000-8000-0000000000c1","00000000-0000-4000-8000-0000000000c1","searchPersons"]
+-- params: [["co-1","co-2"],null,null,50,10000,"00000000-0000-4000-8000-0000000000c1","00000000-0000-4000-8000-0000000000c1","searchPersons","tests",["name","dateOfBirth","gender","email","phone","address","externalIds","membership","participation","coverage"]]
 -- options: {"prepared":true}
 WITH 
    bounds AS (
@@ -37,8 +37,8 @@ WITH
       ORDER BY 1, 2 LIMIT $4 OFFSET (SELECT $5 - before_lo FROM spanned)
    ),
    total AS (SELECT coalesce(sum(people), 0) AS n FROM buckets), audited AS (
-       INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id)
-       SELECT date_trunc('milliseconds', statement_timestamp()), $7::uuid, $8,
+       INSERT INTO access_audit (at, credential_id, operation, purpose, fields, person_ids, not_found_person_id)
+       SELECT date_trunc('milliseconds', statement_timestamp()), $7::uuid, $8, $9, $10::text[],
               ARRAY(SELECT id FROM page ORDER BY created_at, id),
               NULL
        FROM (SELECT set_config('synchronous_commit', 'off', true)) AS this_transaction

@@ -1,4 +1,4 @@
--- params: [["co-1","co-2"],"00000000-0000-4000-8000-000000000042",50,0,"00000000-0000-4000-8000-0000000000c1","getPerson","00000000-0000-4000-8000-000000000042"]
+-- params: [["co-1","co-2"],"00000000-0000-4000-8000-000000000042",50,0,"00000000-0000-4000-8000-0000000000c1","getPerson","tests",["name","dateOfBirth","gender","email","phone","address","externalIds","membership","participation","coverage"],"00000000-0000-4000-8000-000000000042"]
 -- options: {"prepared":true}
 WITH 
      page AS MATERIALIZED (
@@ -7,10 +7,10 @@ WITH
         ORDER BY created_at, id LIMIT $3 OFFSET $4
      ),
      total AS (SELECT coalesce((SELECT n FROM page LIMIT 1), (SELECT count(*) FROM (SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM employees e WHERE e.person_id IS NOT NULL AND e.company_id = ANY($1::text[]) AND e.person_id = $2::uuid) m)) AS n), audited AS (
-       INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id)
-       SELECT date_trunc('milliseconds', statement_timestamp()), $5::uuid, $6,
+       INSERT INTO access_audit (at, credential_id, operation, purpose, fields, person_ids, not_found_person_id)
+       SELECT date_trunc('milliseconds', statement_timestamp()), $5::uuid, $6, $7, $8::text[],
               ARRAY(SELECT id FROM page ORDER BY created_at, id),
-              CASE WHEN (SELECT n FROM total) = 0 THEN $7::uuid END
+              CASE WHEN (SELECT n FROM total) = 0 THEN $9::uuid END
        
      )
      SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of, 1 AS ask, (SELECT n FROM total) AS total, $4::int8 AS page_offset,

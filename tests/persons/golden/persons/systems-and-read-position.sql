@@ -1,4 +1,4 @@
--- params: [["co-1","co-2"],"dur","%durand%",50,0,["hr","payroll"],"00000000-0000-4000-8000-0000000000c1","searchPersons"]
+-- params: [["co-1","co-2"],"dur","%durand%",50,0,["hr","payroll"],"00000000-0000-4000-8000-0000000000c1","searchPersons","tests",["name","dateOfBirth","gender","email","phone","address","externalIds","membership","participation","coverage"]]
 -- options: {"prepared":true,"after":"42n"}
 WITH 
      page AS MATERIALIZED (
@@ -7,8 +7,8 @@ WITH
         ORDER BY created_at, id LIMIT $4 OFFSET $5
      ),
      total AS (SELECT coalesce((SELECT n FROM page LIMIT 1), (SELECT count(*) FROM (SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM last_name_pieces e WHERE e.person_id IS NOT NULL AND e.company_id = ANY($1::text[]) AND e.piece = $2 AND e.last_name_folded LIKE $3) m)) AS n), audited AS (
-       INSERT INTO access_audit (at, credential_id, operation, person_ids, not_found_person_id)
-       SELECT date_trunc('milliseconds', statement_timestamp()), $7::uuid, $8,
+       INSERT INTO access_audit (at, credential_id, operation, purpose, fields, person_ids, not_found_person_id)
+       SELECT date_trunc('milliseconds', statement_timestamp()), $7::uuid, $8, $9, $10::text[],
               ARRAY(SELECT id FROM page ORDER BY created_at, id),
               NULL
        

@@ -1,0 +1,38 @@
+-- params: ["00000000-0000-4000-8000-0000000000c1",50,"2024-01-15T08:30:00.123456Z","00000000-0000-4000-8000-000000000077","00000000-0000-4000-8000-0000000000c1","searchEmployees","tests",["name","dateOfBirth","gender","email","phone","address","externalIds","membership","participation","coverage"]]
+-- options: {"prepared":true}
+WITH page AS MATERIALIZED (
+       SELECT e.created_at, e.id FROM credential_companies cc JOIN employees e ON cc.credential_id = $1::uuid AND e.company_id = cc.company_id WHERE e.person_id IS NULL AND (e.created_at, e.id) > ($3::timestamptz, $4::uuid)
+        ORDER BY e.created_at, e.id LIMIT $2
+     ),
+     counted AS MATERIALIZED (
+       SELECT count(*) AS n, count(*) FILTER (WHERE (e.created_at, e.id) <= ($3::timestamptz, $4::uuid)) AS before FROM credential_companies cc JOIN employees e ON cc.credential_id = $1::uuid AND e.company_id = cc.company_id WHERE e.person_id IS NULL
+     ),
+     total AS (SELECT n FROM counted),
+     before AS (SELECT before AS n FROM counted),
+     audited AS (
+       INSERT INTO access_audit (at, credential_id, operation, purpose, fields, person_ids, employee_ids)
+       SELECT date_trunc('milliseconds', statement_timestamp()), $5::uuid, $6, $7, $8::text[], '{}', ARRAY(SELECT id FROM page ORDER BY created_at, id)
+       
+     )
+     SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of, 1 AS ask, (SELECT n FROM total) AS total, (SELECT n FROM before) AS page_offset,
+            page.id AS item_id, to_char(page.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_at,
+            CASE WHEN page.id IS NOT NULL THEN json_build_object(
+    'id', e.id,
+    'companyId', e.company_id,
+    'personId', e.person_id,
+    'externalIds', e.external_ids,
+    'demographics', json_build_object('firstName', e.first_name, 'lastName', e.last_name, 'dateOfBirth', e.date_of_birth, 'gender', e.gender),
+    'contact', json_build_object('email', e.email, 'phone', e.phone, 'address', json_build_object('line1', e.address_line1, 'line2', e.address_line2, 'city', e.city, 'state', e.state, 'postalCode', e.postal_code)),
+    'membership', json_build_object('status', CASE WHEN e.membership_status = 'active' THEN 'active'
+               WHEN e.membership_status = 'revoked' OR e.linked_user_status = 'deactivated' THEN 'revoked_access'
+               WHEN e.invitation_status = 'pending' AND date_trunc('milliseconds', e.invitation_expires_at) > date_trunc('milliseconds', statement_timestamp()) THEN 'invited_pending'
+               WHEN e.invitation_status = 'pending' THEN 'invited_expired'
+               ELSE 'not_invited' END, 'invitation', CASE WHEN e.invitation_status IS NOT NULL THEN json_build_object('status', e.invitation_status, 'invitedAt', to_char(e.invitation_invited_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'expiresAt', to_char(e.invitation_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END),
+    'participation', CASE WHEN e.has_participation THEN json_build_object('decision', e.participation_decision, 'decidedAt', to_char(e.participation_decided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END,
+    'coverage', CASE WHEN e.coverage_status IS NOT NULL THEN json_build_object('status', e.coverage_status, 'startsAt', to_char(e.coverage_starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'endsAt', to_char(e.coverage_ends_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'planTier', e.coverage_plan_tier) END,
+    'createdAt', to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'updatedAt', to_char(e.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text END AS item
+       FROM (SELECT 1) AS always
+       LEFT JOIN page ON true
+       LEFT JOIN employees e ON e.id = page.id
+      ORDER BY page.created_at, page.id

@@ -1,0 +1,48 @@
+-- params: [["co-1","co-2"],"+14155550999",50,"2024-01-15T08:30:00.123456Z","00000000-0000-4000-8000-000000000077","00000000-0000-4000-8000-0000000000c1","searchPersons","tests",["name","dateOfBirth","gender","email","phone","address","externalIds","membership","participation","coverage"]]
+-- options: {"prepared":true}
+WITH 
+     page AS MATERIALIZED (
+       SELECT created_at, id, n, before
+         FROM (
+           SELECT created_at, id, count(*) OVER () AS n, count(*) FILTER (WHERE (created_at, id) <= ($4::timestamptz, $5::uuid)) OVER () AS before
+             FROM (SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM employees e WHERE e.person_id IS NOT NULL AND e.company_id = ANY($1::text[]) AND e.phone = $2 ORDER BY 1, 2) m
+         ) counted
+        WHERE (created_at, id) > ($4::timestamptz, $5::uuid)
+        ORDER BY created_at, id LIMIT $3
+     ),
+     total AS (SELECT coalesce((SELECT n FROM page LIMIT 1), (SELECT count(*) FROM (SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM employees e WHERE e.person_id IS NOT NULL AND e.company_id = ANY($1::text[]) AND e.phone = $2) m)) AS n),
+     before AS (SELECT coalesce((SELECT before FROM page LIMIT 1), (SELECT count(*) FROM (SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM employees e WHERE e.person_id IS NOT NULL AND e.company_id = ANY($1::text[]) AND e.phone = $2 AND (e.person_created_at, e.person_id) <= ($4::timestamptz, $5::uuid)) m)) AS n), audited AS (
+       INSERT INTO access_audit (at, credential_id, operation, purpose, fields, person_ids, not_found_person_id)
+       SELECT date_trunc('milliseconds', statement_timestamp()), $6::uuid, $7, $8, $9::text[],
+              ARRAY(SELECT id FROM page ORDER BY created_at, id),
+              NULL
+       
+     )
+     SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of, 1 AS ask, (SELECT n FROM total) AS total, (SELECT n FROM before) AS page_offset,
+            page.id AS item_id, to_char(page.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_at,
+            CASE WHEN page.id IS NOT NULL THEN
+              json_build_object('id', page.id, 'employments', p.employments, 'createdAt', to_char(page.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'updatedAt', p.updated_at)::text
+            END AS item
+       FROM (SELECT 1) AS always
+       LEFT JOIN page ON true
+       LEFT JOIN LATERAL (
+         SELECT json_agg(json_build_object(
+    'id', e.id,
+    'companyId', e.company_id,
+    'personId', e.person_id,
+    'externalIds', e.external_ids,
+    'demographics', json_build_object('firstName', e.first_name, 'lastName', e.last_name, 'dateOfBirth', e.date_of_birth, 'gender', e.gender),
+    'contact', json_build_object('email', e.email, 'phone', e.phone, 'address', json_build_object('line1', e.address_line1, 'line2', e.address_line2, 'city', e.city, 'state', e.state, 'postalCode', e.postal_code)),
+    'membership', json_build_object('status', CASE WHEN e.membership_status = 'active' THEN 'active'
+               WHEN e.membership_status = 'revoked' OR e.linked_user_status = 'deactivated' THEN 'revoked_access'
+               WHEN e.invitation_status = 'pending' AND date_trunc('milliseconds', e.invitation_expires_at) > date_trunc('milliseconds', statement_timestamp()) THEN 'invited_pending'
+               WHEN e.invitation_status = 'pending' THEN 'invited_expired'
+               ELSE 'not_invited' END, 'invitation', CASE WHEN e.invitation_status IS NOT NULL THEN json_build_object('status', e.invitation_status, 'invitedAt', to_char(e.invitation_invited_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'expiresAt', to_char(e.invitation_expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END),
+    'participation', CASE WHEN e.has_participation THEN json_build_object('decision', e.participation_decision, 'decidedAt', to_char(e.participation_decided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END,
+    'coverage', CASE WHEN e.coverage_status IS NOT NULL THEN json_build_object('status', e.coverage_status, 'startsAt', to_char(e.coverage_starts_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'endsAt', to_char(e.coverage_ends_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'planTier', e.coverage_plan_tier) END,
+    'createdAt', to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    'updatedAt', to_char(e.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) ORDER BY e.created_at, e.id) AS employments,
+                to_char(max(e.person_updated_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at
+           FROM employees e WHERE e.person_id = page.id AND e.company_id = ANY($1::text[])
+       ) p ON true
+      ORDER BY page.created_at, page.id
