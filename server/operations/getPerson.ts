@@ -5,15 +5,18 @@ import { withheldGroups } from '../domain/fieldGroups.js';
 import { type PersonQueryOptions, searchScope } from '../domain/persons.js';
 import type { LookupReads } from '../domain/reads.js';
 import { ApiError } from '../errors.js';
+import { decidedOnCurrent } from './confirmed.js';
 import { getPersonResponseJson } from './responses.js';
 import { type OperationHandler, PERSONAL_DATA_HEADERS, readerOf } from './types.js';
 
 export function getPerson(reads: LookupReads, options: PersonQueryOptions): OperationHandler {
-  return async ({ params, query, credential }) => {
+  return async ({ params, query, ...input }) => {
     const personId = params.personId!;
     const systems = query.externalIdSystems;
     const externalIdSystems = systems === undefined ? undefined : ([] as string[]).concat(systems);
-    const scope = searchScope('persons', { limit: 1, offset: 0, externalIdSystems }, { personId }, credential, options, '/query');
+    const { credential, decided: scope } = await decidedOnCurrent(input.credential, (c) =>
+      searchScope('persons', { limit: 1, offset: 0, externalIdSystems }, { personId }, c, options, '/query'),
+    );
     const {
       asOf,
       items: [person],

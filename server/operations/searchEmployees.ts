@@ -5,12 +5,15 @@ import { employeeSearchFilter, type SearchEmployeesRequest } from '../domain/emp
 import { withheldGroups } from '../domain/fieldGroups.js';
 import type { PersonQueryOptions } from '../domain/persons.js';
 import type { LookupReads } from '../domain/reads.js';
+import { decidedOnCurrent } from './confirmed.js';
 import { searchResponseJson } from './responses.js';
 import { type OperationHandler, PERSONAL_DATA_HEADERS, readerOf } from './types.js';
 
 export function searchEmployees(reads: LookupReads, options: PersonQueryOptions): OperationHandler {
-  return async ({ body, credential }) => {
-    const filter = employeeSearchFilter(body as SearchEmployeesRequest, credential, options);
+  return async (input) => {
+    const { credential, decided: filter } = await decidedOnCurrent(input.credential, (c) =>
+      employeeSearchFilter(input.body as SearchEmployeesRequest, c, options),
+    );
     const page = await reads.searchEmployees(filter, readerOf(credential));
     const json = searchResponseJson('employees', page, filter, withheldGroups(credential.fields));
     return { status: 200, body: undefined, json, headers: PERSONAL_DATA_HEADERS };

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { grantCompanies, rotate } from '../../server/access/credentialChanges.js';
+import { changeFields, grantCompanies, rotate } from '../../server/access/credentialChanges.js';
 import type { Database } from '../../server/db/engines/database.js';
 import { insertCredential, revokeCredential } from '../../server/db/stores/credentials.js';
 import { hashToken, newToken } from '../../server/domain/tokens.js';
@@ -81,6 +81,24 @@ describeReplication('credentials across replication lag', () => {
       expect(globex.body.persons[0].employments.map((e: any) => e.companyId)).toEqual(['globex', 'acme-corp']);
       // A company the primary does not grant either stays 403.
       expect((await hello('secret-co', token)).status).toBe(403);
+    });
+  });
+
+  it('serves a field group granted on the primary at once, to a credential cached from the standby', async () => {
+    const token = newToken();
+    const fields = { fields: ['name', 'email'] as const, purpose: 'tests: a scheduling tool, later given phones' };
+    const id = await insertCredential(primary, { name: 'to widen', tokenHash: hashToken(token), companies: ['acme-corp', 'globex'], ...fields });
+    await cluster.caughtUp();
+    expect((await search({ lastName: 'dur' }, token)).body.withheld).toContain('phone'); // cached now, as the standby has it
+    expect((await search({ phone: '(415) 555-0132' }, token)).status).toBe(403);
+    await whilePaused(async () => {
+      await changeFields(primary, id, ['name', 'email', 'phone']);
+      const found = await search({ phone: '(415) 555-0132' }, token);
+      expect(found.status).toBe(200);
+      expect(personIds(found)).toEqual([ids.emile]);
+      expect(found.body.withheld).not.toContain('phone');
+      // A group the primary does not grant either stays 403.
+      expect((await search({ externalIdSystems: ['payroll'] }, token)).status).toBe(403);
     });
   });
 
