@@ -18,17 +18,18 @@ export const retryDefaults: Required<RetryOptions> = { retries: 2, maxDelayMs: 5
 
 // 429 rate_limited and 503 service_unavailable both mean "nothing was done, come back after
 // Retry-After", so any method may be repeated. A network error may have happened after the
-// server acted, so only methods that are safe to repeat are retried then.
+// server acted, so only requests that are safe to repeat are retried then: the safe methods,
+// and the POSTs that only read (the searches, which take their filters in a body).
 const retryableStatuses = new Set([429, 503]);
-const idempotentMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 // Node's fetch aborts a request only while the Request objects on the way are reachable
 // (undici follows signals through weak references). The body is read after this function
 // returns, so each response keeps its requests alive for as long as it lives itself.
 const keptAlive = new WeakMap<Response, readonly Request[]>();
 
-export function resilientFetch(fetch: Fetch, options: { timeoutMs: number; retry: RetryOptions | false }): Fetch {
-  const { timeoutMs } = options;
+export function resilientFetch(fetch: Fetch, options: { timeoutMs: number; retry: RetryOptions | false; readPosts?: readonly string[] }): Fetch {
+  const { timeoutMs, readPosts = [] } = options;
   if (!(timeoutMs > 0)) throw new TypeError(`timeoutMs must be a positive number of milliseconds, got ${timeoutMs}`);
   const { retries, maxDelayMs, baseDelayMs } = options.retry === false ? { ...retryDefaults, retries: 0 } : { ...retryDefaults, ...options.retry };
   if (!(Number.isInteger(retries) && retries >= 0)) throw new TypeError(`retry.retries must be an integer >= 0, got ${retries}`);
@@ -36,6 +37,9 @@ export function resilientFetch(fetch: Fetch, options: { timeoutMs: number; retry
     const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
     return ceiling / 2 + Math.random() * (ceiling / 2);
   };
+  // Matched on the path's end: a base URL may carry a prefix (https://gateway.example/lookup).
+  const safeToRepeat = (request: Request) =>
+    safeMethods.has(request.method) || (request.method === 'POST' && readPosts.some((path) => new URL(request.url).pathname.endsWith(path)));
 
   return async (request) => {
     const signal = deadline(request.signal, timeoutMs);
@@ -48,7 +52,7 @@ export function resilientFetch(fetch: Fetch, options: { timeoutMs: number; retry
       try {
         response = await fetch(sent);
       } catch (error) {
-        if (last || signal.aborted || !idempotentMethods.has(request.method)) throw signal.aborted ? signal.reason : error;
+        if (last || signal.aborted || !safeToRepeat(request)) throw signal.aborted ? signal.reason : error;
         await sleep(backoff(attempt), signal);
         continue;
       }

@@ -1,8 +1,10 @@
 // Retries against a local server that misbehaves on purpose: 429/503 with Retry-After,
-// dropped connections. Only GET/HEAD/OPTIONS are retried after a network error.
+// dropped connections. Only reads (GET, HEAD, OPTIONS and the two searches) are retried after a
+// network error.
 import { describe, expect, it } from 'vitest';
 import { createLookupDraftsClient } from '../../client/src/drafts.js';
 import { createLookupClient, type RetryOptions } from '../../client/src/index.js';
+import { resilientFetch } from '../../client/src/resilient-fetch.js';
 import { drop, helloAcme as hello, json, helloAcmeOk as ok, useLocalServer } from '../helpers/localServer.js';
 
 const server = useLocalServer();
@@ -95,10 +97,26 @@ describe('retries on network errors', () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it('never retries a POST: it may have been processed', async () => {
+  it('retries the searches’ network errors as a GET’s: they take a body but only read', async () => {
+    const drafts = createLookupDraftsClient({ baseUrl: `${server.url}/gateway/lookup`, token: 't', retry: { baseDelayMs: 10 } });
+    for (const path of ['/v1/persons/search', '/v1/employees/search'] as const) {
+      server.script(
+        drop,
+        drop,
+        json(200, { asOf: '2026-01-01T00:00:00Z', [path.includes('persons') ? 'persons' : 'employees']: [], pagination: { limit: 1, offset: 0, total: 0 } }),
+      );
+      const { data } = await drafts.POST(path, { body: { lastName: 'Durán', limit: 1 } });
+      expect(data?.pagination.total).toBe(0);
+      expect(server.requests.map((r) => [r.method, r.url, r.body])).toEqual(
+        Array(3).fill(['POST', `/gateway/lookup${path}`, '{"lastName":"Durán","limit":1}']),
+      );
+    }
+  });
+
+  it('never retries any other POST: it may have been processed', async () => {
     server.script(drop, ok);
-    const drafts = createLookupDraftsClient({ baseUrl: server.url, token: 't', retry: { baseDelayMs: 10 } });
-    await expect(drafts.POST('/v1/persons/search', { body: {} })).rejects.toThrow(TypeError);
+    const fetch = resilientFetch((request) => globalThis.fetch(request), { timeoutMs: 5000, retry: { baseDelayMs: 10 }, readPosts: ['/v1/persons/search'] });
+    await expect(fetch(new Request(`${server.url}/v1/persons/search/export`, { method: 'POST', body: '{}' }))).rejects.toThrow(TypeError);
     expect(server.requests).toHaveLength(1);
   });
 });

@@ -1,0 +1,76 @@
+// What a failed call is, in one shape: the service's `{ error, details? }` body when it is the
+// contract's, or `unexpected_response` for anything else that answered (an HTML 502 from a
+// proxy, an empty 504, a JSON body that is not the service's). The non-throwing form returns
+// it as `error`; `unwrap` and the query layer throw it as a LookupApiError.
+import { retryAfterMs } from './retry-after.js';
+
+/** The code of an answer that is not the contract's: a proxy's page, an empty body, JSON of another shape. */
+export type UnexpectedCode = 'unexpected_response';
+
+/** The `error` of a call whose answer is not the contract's. `body` is what came: its text, or JSON of another shape. */
+export interface UnexpectedResponse {
+  error: UnexpectedCode;
+  body: unknown;
+}
+
+/** A body the service sends on failure: a code, and for some codes `details`. */
+export interface ErrorBody {
+  error: string;
+  details?: readonly unknown[];
+}
+
+/** The detail entries any failure body of the contract may carry (`invalid_request`'s `{ path, message }`, ...). */
+type DetailsOf<Body> = Body extends { details?: infer D } ? NonNullable<D> : never;
+
+/**
+ * A failed call, thrown by `unwrap` and by the query layer. `code` narrows to the codes the
+ * operation can answer (plus `unexpected_response`); `details` says which inputs were wrong.
+ */
+export class LookupApiError<Body extends ErrorBody = ErrorBody | UnexpectedResponse> extends Error {
+  override readonly name = 'LookupApiError';
+  /** The HTTP status. */
+  readonly status: number;
+  /** The service's error code, or `unexpected_response` for an answer that is not the contract's. */
+  readonly code: Body['error'];
+  /** Entries saying what was wrong (`invalid_request`: `{ path, message }`), when the service sent them. */
+  readonly details: DetailsOf<Body> | undefined;
+  /** Seconds the service asked to wait before trying again (`Retry-After`), when it said. */
+  readonly retryAfter: number | undefined;
+  /** `X-Request-Id`: quote it when you report a problem; it finds the request in the service's logs. */
+  readonly requestId: string | undefined;
+  /** The body as received (for `unexpected_response`, its text or JSON). */
+  readonly body: Body;
+  /** The HTTP response (its body already read). */
+  readonly response: Response;
+
+  constructor(body: Body, response: Response) {
+    const requestId = response.headers.get('X-Request-Id') ?? undefined;
+    super(describe(body, response.status, requestId));
+    this.status = response.status;
+    this.code = body.error;
+    this.details = (body as { details?: DetailsOf<Body> }).details;
+    const wait = retryAfterMs(response.headers.get('Retry-After'));
+    this.retryAfter = wait === undefined ? undefined : Math.ceil(wait / 1000);
+    this.requestId = requestId;
+    this.body = body;
+    this.response = response;
+  }
+}
+
+/** `403 forbidden (request 6f1c…)`, with what was wrong for invalid_request. */
+function describe(body: ErrorBody | UnexpectedResponse, status: number, requestId: string | undefined): string {
+  const details = (body as ErrorBody).details?.map((d) => (d && typeof d === 'object' ? Object.values(d).join(' ') : String(d))).join('; ');
+  return `${status} ${body.error}${details ? `: ${details}` : ''}${requestId ? ` (request ${requestId})` : ''}`;
+}
+
+/**
+ * The failure body of a call as the contract promises it: the service's own when it is an
+ * object whose `error` is one of `codes` (the operation's; any code when not given),
+ * otherwise `unexpected_response` holding what came. `raw` is what openapi-fetch read:
+ * parsed JSON, text, or undefined for an empty body.
+ */
+export function errorBodyOf(raw: unknown, codes?: readonly string[]): ErrorBody | UnexpectedResponse {
+  const code = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { error?: unknown }).error : undefined;
+  if (typeof code === 'string' && (!codes || codes.includes(code))) return raw as ErrorBody;
+  return { error: 'unexpected_response', body: raw ?? '' };
+}
