@@ -21,17 +21,18 @@ export interface ErrorBody {
 
 /** The detail entries any failure body of the contract may carry (`invalid_request`'s `{ path, message }`, ...). */
 type DetailsOf<Body> = Body extends { details?: infer D } ? NonNullable<D> : never;
+type CodeOf<Body> = Body extends { error: infer Code } ? Code : never;
 
 /**
  * A failed call, thrown by `unwrap` and by the query layer. `code` narrows to the codes the
  * operation can answer (plus `unexpected_response`); `details` says which inputs were wrong.
  */
-export class LookupApiError<Body extends ErrorBody = ErrorBody | UnexpectedResponse> extends Error {
+export class LookupApiError<Body = ErrorBody | UnexpectedResponse> extends Error {
   override readonly name = 'LookupApiError';
   /** The HTTP status. */
   readonly status: number;
   /** The service's error code, or `unexpected_response` for an answer that is not the contract's. */
-  readonly code: Body['error'];
+  readonly code: CodeOf<Body>;
   /** Entries saying what was wrong (`invalid_request`: `{ path, message }`), when the service sent them. */
   readonly details: DetailsOf<Body> | undefined;
   /** Seconds the service asked to wait before trying again (`Retry-After`), when it said. */
@@ -45,9 +46,9 @@ export class LookupApiError<Body extends ErrorBody = ErrorBody | UnexpectedRespo
 
   constructor(body: Body, response: Response) {
     const requestId = response.headers.get('X-Request-Id') ?? undefined;
-    super(describe(body, response.status, requestId));
+    super(describe(body as ErrorBody, response.status, requestId));
     this.status = response.status;
-    this.code = body.error;
+    this.code = (body as ErrorBody).error as CodeOf<Body>;
     this.details = (body as { details?: DetailsOf<Body> }).details;
     const wait = retryAfterMs(response.headers.get('Retry-After'));
     this.retryAfter = wait === undefined ? undefined : Math.ceil(wait / 1000);

@@ -45,8 +45,12 @@ type CallMethod<Paths, M extends Method> = <P extends PathsWith<Paths, M>>(
   ...init: InitArgs<OperationAt<Paths, P, M>>
 ) => Promise<ResultOf<OperationAt<Paths, P, M>>>;
 
+/** Never a value: it makes clients of two contracts two types (their methods alone would not). */
+declare const contract: unique symbol;
+
 /** The typed client: one method per HTTP method the contract uses, and openapi-fetch's middleware hooks. */
 export interface TypedClient<Paths> {
+  readonly [contract]?: Paths;
   GET: CallMethod<Paths, 'get'>;
   POST: CallMethod<Paths, 'post'>;
   /** Adds openapi-fetch middleware (`onRequest`, `onResponse`, `onError`). */

