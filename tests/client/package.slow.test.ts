@@ -8,20 +8,16 @@
 // Each is type-checked under --strict (drafts are a compile error in the default client), then
 // run against a real local HTTP server. The installs run side by side, offline where npm's
 // cache allows.
-import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, type LocalServer, startLocalServer } from '../helpers/localServer.js';
+import { packClient, run } from '../helpers/packedClient.js';
 
-const exec = promisify(execFile);
 const repo = resolve(import.meta.dirname, '../..');
 const fixtures = join(import.meta.dirname, 'fixtures', 'consumers');
-const env = { ...process.env, NO_UPDATE_NOTIFIER: '1', npm_config_audit: 'false', npm_config_fund: 'false' };
-const run = async (command: string, args: string[], cwd: string) => (await exec(command, args, { cwd, env, maxBuffer: 16 << 20 })).stdout;
 
 /** How each consumer compiles (or bundles) its app and runs it against `url`; prints one JSON line. */
 const consumers: Record<string, { build: (app: string) => Promise<unknown>; start: (app: string, url: string) => Promise<string> }> = {
@@ -68,10 +64,7 @@ beforeAll(async () => {
     if (req.url === '/v1/companies/acme-corp/hello') return json(200, { message: 'Hello, acme-corp!' })(req, res, received);
     return json(403, { error: 'forbidden' })(req, res, received);
   });
-  await run('npm', ['run', '--silent', 'client:build'], repo);
-  const [packed] = JSON.parse(await run('npm', ['pack', './client', '--json', '--pack-destination', work], repo));
-  tarball = join(work, packed.filename);
-  packedFiles = packed.files.map((f: { path: string }) => f.path);
+  ({ tarball, files: packedFiles } = await packClient(work));
   // Every consumer installs, compiles and bundles at once: most of the time is npm and tsc.
   await Promise.all(
     Object.entries(consumers).map(async ([kind, consumer]) => {
@@ -90,11 +83,12 @@ afterAll(async () => {
 
 describe('the packed @lookup/client', () => {
   it('is laid out flat: an ES-module and a CommonJS build, each with its types and the contract types', () => {
-    const flat = ['index', 'drafts'].flatMap((entry) => ['esm', 'cjs'].flatMap((format) => [`dist/${format}/${entry}.js`, `dist/${format}/${entry}.d.ts`]));
+    const flat = ['index', 'drafts', 'react-query'].flatMap((entry) => ['esm', 'cjs'].flatMap((format) => [`dist/${format}/${entry}.js`, `dist/${format}/${entry}.d.ts`]));
     expect(packedFiles).toEqual(
       expect.arrayContaining([
         'package.json',
         'README.md',
+        'CHANGELOG.md',
         'LICENSE',
         ...flat,
         'dist/cjs/package.json',
@@ -102,10 +96,20 @@ describe('the packed @lookup/client', () => {
         'dist/cjs/generated/types.full.d.ts',
       ]),
     );
-    expect(packedFiles.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(f))).toEqual([]);
+    expect(packedFiles.filter((f) => !f.startsWith('dist/') && !['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE'].includes(f))).toEqual([]);
     expect(packedFiles.filter((f) => f.includes('/client/') || f.includes('/src/'))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(repo, 'client', 'package.json'), 'utf8'));
     expect(manifest.license).toBe('MIT');
+  });
+
+  it('is ready to publish: public, with provenance, TanStack an optional peer, the changelog naming its version', () => {
+    const manifest = JSON.parse(readFileSync(join(repo, 'client', 'package.json'), 'utf8'));
+    expect(tarball.endsWith(`lookup-client-${manifest.version}.tgz`)).toBe(true);
+    expect(manifest.publishConfig).toEqual({ access: 'public', provenance: true });
+    expect(manifest.peerDependencies).toEqual({ '@tanstack/react-query': '^5.80.0' });
+    expect(manifest.peerDependenciesMeta).toEqual({ '@tanstack/react-query': { optional: true } });
+    expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch']);
+    expect(readFileSync(join(repo, 'client', 'CHANGELOG.md'), 'utf8')).toContain(`## ${manifest.version}\n`);
   });
 
   it.each(Object.keys(consumers))('installs into a %s project, type-checks and calls a real server', async (kind) => {

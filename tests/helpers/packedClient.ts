@@ -1,0 +1,21 @@
+// The client as consumers get it: `npm run client:build`, then `npm pack ./client` into `dir`.
+import { execFile } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const repo = resolve(import.meta.dirname, '../..');
+const exec = promisify(execFile);
+/** npm without its notices, audits and funding appeals. */
+export const quietNpmEnv = { ...process.env, NO_UPDATE_NOTIFIER: '1', npm_config_audit: 'false', npm_config_fund: 'false' };
+
+/** `command args` in `cwd`, its stdout (a failure rejects with the output). */
+export async function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = quietNpmEnv): Promise<string> {
+  return (await exec(command, args, { cwd, env, maxBuffer: 16 << 20 })).stdout;
+}
+
+/** Builds and packs the client into `dir`: the tarball's path and the files it holds. */
+export async function packClient(dir: string): Promise<{ tarball: string; files: string[] }> {
+  await run('npm', ['run', '--silent', 'client:build'], repo);
+  const [packed] = JSON.parse(await run('npm', ['pack', './client', '--json', '--pack-destination', dir], repo));
+  return { tarball: join(dir, packed.filename), files: packed.files.map((f: { path: string }) => f.path) };
+}
