@@ -29,6 +29,8 @@ export type Invitation = Schemas['Invitation'];
 export type Participation = Schemas['Participation'];
 export type Coverage = Schemas['Coverage'];
 export type Pagination = Schemas['Pagination'];
+/** `pagination.next`, sent back as `cursor`: opaque. */
+export type PageCursor = Schemas['PageCursor'];
 export type SearchPersonsRequest = Schemas['SearchPersonsRequest'];
 export type SearchPersonsResponse = Schemas['SearchPersonsResponse'];
 export type GetPersonResponse = Schemas['GetPersonResponse'];
@@ -41,6 +43,7 @@ export type SearchEmployeesError = ErrorOf<operations['searchEmployees']>;
 export type HelloError = ErrorOf<operations['hello']>;
 
 export { type ErrorCode, errorCodes } from './draft-codes.js';
+export { type FieldGroup, fieldGroups, type WithheldFields } from './field-groups.js';
 export {
   type BaseUrl,
   type DataOf,
@@ -56,6 +59,7 @@ export {
   type UnexpectedResponse,
   unwrap,
 } from './index.js';
+export { type PageFilters, paginate, type RowOf, type SearchPath } from './paginate.js';
 export {
   type CoverageStatus,
   coverageStatuses,

@@ -8,11 +8,12 @@
 // - One layer retries: the client (429/503 after Retry-After, network errors of reads).
 //   TanStack's own retry is off here, or one 503 would cost 3 x 4 requests.
 // docs/decisions/0024-consumer-sdk.md says why these choices.
-import { queryOptions } from '@tanstack/react-query';
+import { type InfiniteData, infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { operations } from '../../generated/types.full.js';
 import type { LookupDraftsClient } from './drafts.js';
 import type { LookupApiError } from './errors.js';
 import type { LookupClient } from './index.js';
+import { type PageFilters, type SearchPath, searchPage } from './paginate.js';
 import type { DataOf, ErrorOf, ResultOf } from './typed-client.js';
 import { unwrap } from './unwrap.js';
 
@@ -33,6 +34,26 @@ function callOptions<Operation extends keyof operations, const Key extends reado
   return queryOptions<DataOf<operations[Operation]>, QueryError<Operation>, DataOf<operations[Operation]>, Key>({
     queryKey,
     queryFn: ({ signal }) => unwrap(call(signal)),
+    retry,
+  });
+}
+
+type SearchOperation<Path extends SearchPath> = Path extends '/v1/persons/search' ? 'searchPersons' : 'searchEmployees';
+
+/**
+ * Infinite options for a search: the first page without a cursor, each next one with the
+ * cursor the page before answered (`pagination.next`), none after a null. The key is the
+ * search's own with 'infinite' after it: TanStack keeps pages, not a page, under it.
+ */
+function pagesOptions<Path extends SearchPath>(client: LookupDraftsClient, path: Path, filters: PageFilters<Path>) {
+  type Page = DataOf<operations[SearchOperation<Path>]>;
+  const queryKey = ['post', path, { body: filters }, 'infinite'] as const;
+  return infiniteQueryOptions<Page, QueryError<SearchOperation<Path>>, InfiniteData<Page, string | undefined>, typeof queryKey, string | undefined>({
+    queryKey,
+    queryFn: ({ pageParam, signal }) => searchPage(client, path, filters, pageParam, signal) as Promise<Page>,
+    initialPageParam: undefined,
+    // A cursor answered back for itself (a static mock does) would be read forever: stop there.
+    getNextPageParam: (last, _pages, cursor) => (last.pagination.next === cursor ? null : last.pagination.next),
     retry,
   });
 }
@@ -61,13 +82,17 @@ function draftQueries(client: LookupDraftsClient) {
         client.GET('/v1/persons/{personId}', { ...init, signal }),
       );
     },
-    /** One page of people (`offset`/`limit`); for a list that grows page by page, `searchPersonsInfinite`. */
+    /** One page of people; for a list that grows page by page, `searchPersonsInfinite`. */
     searchPersons: (body: Body<'searchPersons'>) => {
       const init = { body };
       return callOptions<'searchPersons', readonly ['post', '/v1/persons/search', typeof init]>(['post', '/v1/persons/search', init], (signal) =>
         client.POST('/v1/persons/search', { ...init, signal }),
       );
     },
+    /** People page by page, by cursor: `useInfiniteQuery`, `fetchNextPage`, `hasNextPage`. */
+    searchPersonsInfinite: (filters: PageFilters<'/v1/persons/search'>) => pagesOptions(client, '/v1/persons/search', filters),
+    /** Unlinked employment records page by page, by cursor. */
+    searchEmployeesInfinite: (filters: PageFilters<'/v1/employees/search'>) => pagesOptions(client, '/v1/employees/search', filters),
     /** One page of unlinked employment records. */
     searchEmployees: (body: Body<'searchEmployees'>) => {
       const init = { body };
@@ -95,3 +120,5 @@ export function createLookupQueries(client: LookupClient): LookupQueries;
 export function createLookupQueries(client: LookupClient | LookupDraftsClient): LookupQueries | LookupDraftQueries {
   return draftQueries(client as LookupDraftsClient);
 }
+
+export { LookupApiError } from './errors.js';

@@ -83,7 +83,9 @@ afterAll(async () => {
 
 describe('the packed @lookup/client', () => {
   it('is laid out flat: an ES-module and a CommonJS build, each with its types and the contract types', () => {
-    const flat = ['index', 'drafts', 'react-query'].flatMap((entry) => ['esm', 'cjs'].flatMap((format) => [`dist/${format}/${entry}.js`, `dist/${format}/${entry}.d.ts`]));
+    const flat = ['index', 'drafts', 'react-query'].flatMap((entry) =>
+      ['esm', 'cjs'].flatMap((format) => [`dist/${format}/${entry}.js`, `dist/${format}/${entry}.d.ts`]),
+    );
     expect(packedFiles).toEqual(
       expect.arrayContaining([
         'package.json',

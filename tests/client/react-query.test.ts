@@ -73,6 +73,19 @@ describe('query options', () => {
     expect(client.getQueryState(lookup().searchPersons({ limit: 1000 }).queryKey)?.error).toBe(invalid);
   });
 
+  it('page an infinite search by cursor until pagination.next is null', async () => {
+    const options = lookup().searchPersonsInfinite({ limit: 1 });
+    expect(options.queryKey).toEqual(['post', '/v1/persons/search', { body: { limit: 1 } }, 'infinite']);
+    const data = await queryClient().fetchInfiniteQuery({ ...options, pages: 5 });
+    expect(data.pages.flatMap((page) => page.persons.map((p) => p.id))).toEqual([ids.ana, ids.emile]);
+    expect(data.pageParams).toEqual([undefined, expect.any(String)]);
+    expect(data.pages.at(-1)!.pagination.next).toBeNull();
+    const employees = await queryClient().fetchInfiniteQuery({ ...lookup().searchEmployeesInfinite({ limit: 1 }), pages: 10 });
+    const unlinked = employees.pages.flatMap((page) => page.employees);
+    expect(unlinked.length).toBe(employees.pages[0]!.pagination.total);
+    expect(new Set(unlinked.map((e) => e.id)).size).toBe(unlinked.length);
+  });
+
   it('give hello alone to a client of the released operations', () => {
     const released = createLookupQueries(createLookupClient({ baseUrl: server.url, token: tokens.both }));
     expect(released.hello('acme-corp').queryKey[1]).toBe('/v1/companies/{companyId}/hello');
@@ -97,6 +110,14 @@ describe('one layer retries: the client’s', () => {
     local.script(unavailable, json(200, { message: 'Hello, acme-corp!' }));
     expect(await queryClient().fetchQuery(queries().hello('acme-corp'))).toEqual({ message: 'Hello, acme-corp!' });
     expect(local.requests).toHaveLength(2);
+  });
+
+  it('an infinite query stops where a cursor comes back for itself (a static mock’s example)', async () => {
+    const page = json(200, { asOf: '2026-01-01T00:00:00Z', persons: [], pagination: { limit: 1, offset: 0, total: 3, next: 'same' } });
+    local.script(page);
+    const data = await queryClient().fetchInfiniteQuery({ ...queries().searchPersonsInfinite({}), pages: 5 });
+    expect(data.pages).toHaveLength(2);
+    expect(local.requests.map((r) => JSON.parse(r.body))).toEqual([{}, { cursor: 'same' }]);
   });
 
   it('a 4xx is not retried by anyone', async () => {

@@ -8,14 +8,14 @@ import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { createLookupDraftsClient } from '../../client/src/drafts.js';
+import { createLookupDraftsClient, paginate } from '../../client/src/drafts.js';
 import { createLookupClient, LookupApiError, unwrap } from '../../client/src/index.js';
 import { createLookupQueries } from '../../client/src/react-query.js';
 
 const src = resolve(import.meta.dirname, '../../client/src');
 // esbuild drops a re-exported name it cannot find (in TypeScript it might be a type), so the
 // names bundled below are imported here too, where tsc holds that they exist.
-void [createLookupClient, unwrap, LookupApiError, createLookupDraftsClient, createLookupQueries];
+void [createLookupClient, unwrap, LookupApiError, createLookupDraftsClient, paginate, createLookupQueries];
 
 /** Bytes, gzipped, of a browser bundle of `code` (an app's imports), with `external` left out. */
 async function gzipped(code: string, external: string[] = []): Promise<{ bytes: number; text: string }> {
@@ -45,7 +45,7 @@ describe('the client’s size in an app', () => {
 
   it('drafts client, paginate and the query layer together: at most 9 kB gzip, TanStack excluded', async () => {
     const { bytes, text } = await gzipped(
-      `export { createLookupDraftsClient, unwrap, LookupApiError } from './drafts.ts';
+      `export { createLookupDraftsClient, paginate, unwrap, LookupApiError } from './drafts.ts';
        export { createLookupQueries } from './react-query.ts';`,
       ['@tanstack/react-query'],
     );

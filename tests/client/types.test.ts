@@ -1,5 +1,6 @@
 // Type tests: what the compiler allows and infers for consumers. `npm run typecheck` (tsc over
 // tests/) is what enforces them; vitest runs the file too, but no request is ever sent.
+import { QueryClient, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type Address,
@@ -10,7 +11,9 @@ import {
   createLookupDraftsClient,
   type Demographics,
   type Employee,
+  type FieldGroup,
   type ErrorCode as FullErrorCode,
+  type fieldGroups,
   type errorCodes as fullErrorCodes,
   type GetPersonError,
   type GetPersonResponse,
@@ -26,6 +29,7 @@ import {
   type Participation,
   type ParticipationDecision,
   type Person,
+  paginate,
   type participationDecisions,
   type SearchEmployeesError,
   type SearchEmployeesRequest,
@@ -33,6 +37,7 @@ import {
   type SearchPersonsError,
   type SearchPersonsResponse,
   unwrap as unwrapFromDrafts,
+  type WithheldFields,
 } from '../../client/src/drafts.js';
 import {
   createLookupClient,
@@ -46,6 +51,7 @@ import {
   type UnexpectedResponse,
   unwrap,
 } from '../../client/src/index.js';
+import { createLookupQueries, type QueryError } from '../../client/src/react-query.js';
 import type { components, operations } from '../../generated/types.full.js';
 
 const neverFetch = async (): Promise<Response> => {
@@ -253,6 +259,17 @@ describe('the drafts client (explicit opt-in)', () => {
     expectTypeOf<(typeof participationDecisions)[number]>().toEqualTypeOf<ParticipationDecision>();
     expectTypeOf<Participation['decision']>().toEqualTypeOf<ParticipationDecision | null>();
     expectTypeOf<(typeof fullErrorCodes)[number]>().toEqualTypeOf<FullErrorCode>();
+    expectTypeOf<(typeof fieldGroups)[number]>().toEqualTypeOf<FieldGroup>();
+    expectTypeOf<SearchPersonsResponse['withheld']>().toEqualTypeOf<WithheldFields | undefined>();
+    expectTypeOf<GetPersonResponse['withheld']>().toEqualTypeOf<WithheldFields | undefined>();
+    expectTypeOf<WithheldFields>().toEqualTypeOf<FieldGroup[]>();
+    // A withheld group's key is absent; a value recorded as empty is null: both are in the type.
+    expectTypeOf<Employee['coverage']>().toEqualTypeOf<Coverage | null | undefined>();
+    expectTypeOf<Employee['demographics']['gender']>().toEqualTypeOf<string | null | undefined>();
+    const forbidden = (error: SearchPersonsError) => {
+      if (error.error === 'forbidden' && error.details) expectTypeOf(error.details[0]!.fieldGroup).toEqualTypeOf<FieldGroup>();
+    };
+    expectTypeOf(forbidden).toBeFunction();
     expectTypeOf<ErrorCode>().toExtend<FullErrorCode>();
     // An exhaustive label map: a state the contract adds is a compile error here.
     const labels = {
@@ -263,5 +280,55 @@ describe('the drafts client (explicit opt-in)', () => {
       revoked_access: 'Revoked',
     } satisfies Record<MembershipStatus, string>;
     expectTypeOf(labels).toBeObject();
+  });
+});
+
+describe('paging and the query layer', () => {
+  it('paginate yields the rows of its search; the cursor and the offset are its own', () => {
+    expectTypeOf(paginate(drafts, '/v1/persons/search', { lastName: 'dur', limit: 100 })).toEqualTypeOf<AsyncGenerator<Person, void, undefined>>();
+    expectTypeOf(paginate(drafts, '/v1/employees/search', { companyId: 'acme-corp' })).toEqualTypeOf<AsyncGenerator<Employee, void, undefined>>();
+    expectTypeOf<Pagination['next']>().toEqualTypeOf<string | null>();
+    const notCompiled = () => {
+      // @ts-expect-error the pager sends the cursor
+      void paginate(drafts, '/v1/persons/search', { cursor: 'abc' });
+      // @ts-expect-error a cursor refuses an offset: the pager never sends one
+      void paginate(drafts, '/v1/persons/search', { offset: 50 });
+      // @ts-expect-error lastname: the filter is lastName
+      void paginate(drafts, '/v1/persons/search', { lastname: 'dur' });
+      // @ts-expect-error Get person is no search
+      void paginate(drafts, '/v1/persons/{personId}', {});
+      // @ts-expect-error paging needs the drafts client: the default one has no search
+      void paginate(client, '/v1/persons/search', {});
+    };
+    expectTypeOf(notCompiled).toBeFunction();
+  });
+
+  it('gives TanStack options typed with the data, the LookupApiError and the key', () => {
+    const queries = createLookupQueries(drafts);
+    const person = queries.getPerson('p');
+    expectTypeOf(person.queryKey).toExtend<readonly ['get', '/v1/persons/{personId}', unknown]>();
+    expectTypeOf(new QueryClient().getQueryData(person.queryKey)).toEqualTypeOf<GetPersonResponse | undefined>();
+    const Component = () => {
+      const { data, error } = useQuery(queries.searchPersons({ lastName: 'dur' }));
+      expectTypeOf(data).toEqualTypeOf<SearchPersonsResponse | undefined>();
+      expectTypeOf(error).toEqualTypeOf<QueryError<'searchPersons'> | null>();
+      if (error) expectTypeOf(error.code).toEqualTypeOf<SearchPersonsError['error']>();
+      const pages = useInfiniteQuery(queries.searchPersonsInfinite({ lastName: 'dur', limit: 20 }));
+      expectTypeOf(pages.data?.pages).toEqualTypeOf<SearchPersonsResponse[] | undefined>();
+      expectTypeOf(pages.error).toEqualTypeOf<QueryError<'searchPersons'> | null>();
+      const unlinked = useInfiniteQuery(queries.searchEmployeesInfinite({}));
+      expectTypeOf(unlinked.data?.pages).toEqualTypeOf<SearchEmployeesResponse[] | undefined>();
+    };
+    expectTypeOf(Component).toBeFunction();
+    const notCompiled = () => {
+      // @ts-expect-error the infinite options page by cursor: no offset
+      void queries.searchPersonsInfinite({ offset: 10 });
+      // @ts-expect-error lastname: the filter is lastName
+      void queries.searchPersons({ lastname: 'dur' });
+      // @ts-expect-error a client of the released operations gets hello alone
+      void createLookupQueries(client).getPerson('p');
+    };
+    expectTypeOf(notCompiled).toBeFunction();
+    expectTypeOf(createLookupQueries(client).hello).toEqualTypeOf(queries.hello);
   });
 });
