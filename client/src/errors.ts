@@ -13,15 +13,22 @@ export interface UnexpectedResponse {
   body: unknown;
 }
 
+/** One thing that was wrong with a request: where (a JSON Pointer such as `/body/limit`) and what, in words. */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
 /** A body the service sends on failure: a code, and for some codes `details`. */
 export interface ErrorBody {
   error: string;
-  details?: readonly unknown[];
+  details?: readonly ErrorDetail[];
 }
 
-/** The detail entries any failure body of the contract may carry (`invalid_request`'s `{ path, message }`, ...). */
-type DetailsOf<Body> = Body extends { details?: infer D } ? NonNullable<D> : never;
-type CodeOf<Body> = Body extends { error: infer Code } ? Code : never;
+// What a LookupApiError's fields hold for a known body; for one not known (`instanceof`
+// narrows to LookupApiError<unknown>), what every body of the contract has.
+type CodeOf<Body> = unknown extends Body ? string : Body extends { error: infer Code } ? Code : never;
+type DetailsOf<Body> = unknown extends Body ? readonly ErrorDetail[] : Body extends { details?: infer D } ? NonNullable<D> : never;
 
 /**
  * A failed call, thrown by `unwrap` and by the query layer. `code` narrows to the codes the
@@ -71,7 +78,12 @@ function describe(body: ErrorBody | UnexpectedResponse, status: number, requestI
  * parsed JSON, text, or undefined for an empty body.
  */
 export function errorBodyOf(raw: unknown, codes?: readonly string[]): ErrorBody | UnexpectedResponse {
-  const code = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { error?: unknown }).error : undefined;
-  if (typeof code === 'string' && (!codes || codes.includes(code))) return raw as ErrorBody;
+  const body = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { error?: unknown; details?: unknown }) : {};
+  const known = typeof body.error === 'string' && (!codes || codes.includes(body.error));
+  if (known && (body.details === undefined || isDetails(body.details))) return raw as ErrorBody;
   return { error: 'unexpected_response', body: raw ?? '' };
+}
+
+function isDetails(value: unknown): value is ErrorDetail[] {
+  return Array.isArray(value) && value.every((d) => typeof d?.path === 'string' && typeof d?.message === 'string');
 }

@@ -72,6 +72,7 @@ describe('answers that are not the contract’s', () => {
     ['a JSON string', json(500, 'oops'), 500, 'oops'],
     ['an error code hello never answers (a base URL that reaches another service)', json(404, { error: 'not_found' }), 404, { error: 'not_found' }],
     ['a code the service does not have', json(400, { error: 'bad_thing' }), 400, { error: 'bad_thing' }],
+    ['details of another shape', json(400, { error: 'invalid_request', details: 'limit' }), 400, { error: 'invalid_request', details: 'limit' }],
   ])('%s: error is unexpected_response with what came, and unwrap throws it', async (_, answer, status, body) => {
     server.script(answer);
     const { data, error, response } = await callHello();

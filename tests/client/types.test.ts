@@ -155,6 +155,14 @@ describe('the default client', () => {
     expectTypeOf<LookupApiError['retryAfter']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<LookupApiError['response']>().toEqualTypeOf<Response>();
     expectTypeOf<LookupApiError<HelloError>['code']>().toEqualTypeOf<HelloError['error']>();
+    // Caught as unknown and narrowed by instanceof: what every failure has.
+    const caught = (error: unknown) => {
+      if (error instanceof LookupApiError) {
+        expectTypeOf(error.code).toBeString();
+        expectTypeOf(error.details).toEqualTypeOf<readonly { path: string; message: string }[] | undefined>();
+      }
+    };
+    expectTypeOf(caught).toBeFunction();
     // The drafts entry hands out the same class: one instanceof check for both.
     expectTypeOf(LookupApiErrorFromDrafts).toEqualTypeOf(LookupApiError);
     expectTypeOf(unwrapFromDrafts).toEqualTypeOf(unwrap);

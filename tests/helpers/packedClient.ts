@@ -8,9 +8,14 @@ const exec = promisify(execFile);
 /** npm without its notices, audits and funding appeals. */
 export const quietNpmEnv = { ...process.env, NO_UPDATE_NOTIFIER: '1', npm_config_audit: 'false', npm_config_fund: 'false' };
 
-/** `command args` in `cwd`, its stdout (a failure rejects with the output). */
+/** `command args` in `cwd`, its stdout (a failure rejects with what the command printed). */
 export async function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = quietNpmEnv): Promise<string> {
-  return (await exec(command, args, { cwd, env, maxBuffer: 16 << 20 })).stdout;
+  try {
+    return (await exec(command, args, { cwd, env, maxBuffer: 16 << 20 })).stdout;
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(' ')} (in ${cwd}) failed:\n${stdout}${stderr}`);
+  }
 }
 
 /** Builds and packs the client into `dir`: the tarball's path and the files it holds. */
