@@ -141,7 +141,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
     }),
     authenticator: new Authenticator(new SqlCredentials(reads, !!replicas), config.credentialCacheMs, databaseDeadlineMs(config), jobs.lastUse, confirmation),
     limits,
-    cors: createCors(config.corsOrigins),
+    cors: createCors({ origins: config.corsOrigins, loopback: config.corsLoopback }),
     clientAddress: clientAddressResolver(config.trustedProxies),
     config,
     logger,

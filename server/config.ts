@@ -77,6 +77,8 @@ export interface Config {
   auditSpoolDir: string;
   /** Origins whose pages may call the service from a browser (CORS); none by default. */
   corsOrigins: string[];
+  /** Pages this machine serves (http://localhost:<any port>, 127.0.0.1, [::1]) may call it too: development only, never configurable elsewhere. */
+  corsLoopback: boolean;
   /** Addresses and CIDR ranges of the proxies whose X-Forwarded-For is believed. */
   trustedProxies: string[];
   /** OpenTelemetry traces, from the standard OTEL_* variables; absent (off) unless an OTLP endpoint is set. */
@@ -218,6 +220,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
         );
       return normalized;
     }),
+    corsLoopback: environment === 'development',
     trustedProxies: trustedProxies(env),
     tracing: tracingSettings(env),
   };

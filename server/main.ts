@@ -83,6 +83,8 @@ function banner(config: Config, demo: DemoLoad, url: string, bound: string, data
     `  open ${url}/docs`,
     '',
   );
+  if (config.corsLoopback)
+    lines.push('Browsers: pages on http://localhost:<any port> or http://127.0.0.1:<any port> may call it (development only; CORS_ORIGINS adds others).', '');
   return `${lines.join('\n')}\n`;
 }
 

@@ -71,6 +71,12 @@ describe('settings for browsers and balancers', () => {
     }
   });
 
+  it('pages this machine serves may call in development only, and that is no setting', () => {
+    expect(loadConfig({}).corsLoopback).toBe(true);
+    expect(loadConfig({ APP_ENV: 'sandbox' }).corsLoopback).toBe(false);
+    expect(loadConfig({ APP_ENV: 'production', CORS_ORIGINS: 'http://localhost:5173' }).corsLoopback).toBe(false);
+  });
+
   it('TRUSTED_PROXIES: addresses and CIDR ranges only', () => {
     expect(loadConfig({ TRUSTED_PROXIES: '10.0.0.0/8, 127.0.0.1,::1, fd00::/8' }).trustedProxies).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8']);
     for (const bad of ['10.0.0.0/33', 'localhost', '10.0.0/8', '10.0.0.0/8/1', '::1/129', '*']) {
