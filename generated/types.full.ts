@@ -37,8 +37,8 @@ export interface paths {
         /**
          * Search employees (draft)
          * @description > **Draft — do not call from sandbox or production.** This operation is unavailable
-         *     > there (it answers 404 `not_found`); its host name and contract may change before
-         *     > release. It is served only where drafts are enabled (local development).
+         *     > there (it answers 404 `draft_unavailable`); its host name and contract may change
+         *     > before release. It is served only where drafts are enabled (local development).
          *
          *     Finds employment records that have **no Person link** (`personId` null: the identity
          *     is not resolved yet), the records Search persons leaves out. Each is returned as a
@@ -78,8 +78,8 @@ export interface paths {
         /**
          * Get person (draft)
          * @description > **Draft — do not call from sandbox or production.** This operation is unavailable
-         *     > there (it answers 404 `not_found`); its host name and contract may change before
-         *     > release. It is served only where drafts are enabled (local development).
+         *     > there (it answers 404 `draft_unavailable`); its host name and contract may change
+         *     > before release. It is served only where drafts are enabled (local development).
          *
          *     Returns one person with every employment in the credential's companies, terminated
          *     ones included, as complete Employee objects with top-level `participation` and
@@ -112,8 +112,8 @@ export interface paths {
         /**
          * Search persons (draft)
          * @description > **Draft — do not call from sandbox or production.** This operation is unavailable
-         *     > there (it answers 404 `not_found`); its host name and contract may change before
-         *     > release. It is served only where drafts are enabled (local development).
+         *     > there (it answers 404 `draft_unavailable`); its host name and contract may change
+         *     > before release. It is served only where drafts are enabled (local development).
          *
          *     Finds people by filters over their employments and returns each matching person
          *     once, with **every** employment in the credential's companies — terminated ones
@@ -316,13 +316,14 @@ export interface components {
          *     | `payload_too_large` | 413 | request body over the configured limit (16 KiB by default) |
          *     | `unsupported_media_type` | 415 | a request body that is not `application/json` |
          *     | `forbidden` | 403 | a well-formed `companyId` the credential is not authorized for, whether or not the company exists; a request field that reads a field group the credential was not granted (`details` names it) |
-         *     | `not_found` | 404 | unknown route; an unknown person or one with no employment in an authorized company; a draft operation where drafts are off |
+         *     | `not_found` | 404 | unknown route; an unknown person or one with no employment in an authorized company |
+         *     | `draft_unavailable` | 404 | a draft operation on a server where drafts are off (sandbox, production): not an unknown person |
          *     | `method_not_allowed` | 405 | a known path with a method it does not serve (`POST` to hello); the `Allow` header lists the methods it does |
          *     | `internal_error` | 500 | anything unexpected (never a stack trace or SQL text) |
          *     | `service_unavailable` | 503 | the database cannot be reached or did not answer in time, or the access audit could not record a person operation's answer (which is then not sent); retry later |
          * @enum {string}
          */
-        ErrorCode: "invalid_api_key" | "rate_limited" | "invalid_company_id" | "invalid_person_id" | "invalid_request" | "payload_too_large" | "unsupported_media_type" | "forbidden" | "not_found" | "internal_error" | "service_unavailable" | "method_not_allowed";
+        ErrorCode: "invalid_api_key" | "rate_limited" | "invalid_company_id" | "invalid_person_id" | "invalid_request" | "payload_too_large" | "unsupported_media_type" | "forbidden" | "not_found" | "internal_error" | "service_unavailable" | "method_not_allowed" | "draft_unavailable";
         /** @description An identifier of the employment in an external system. */
         ExternalId: {
             /**
@@ -713,6 +714,26 @@ export interface components {
     };
     responses: {
         /**
+         * @description Drafts are off on this server (sandbox and production, or `DRAFTS_ENABLED=false`): the
+         *     operation exists only where drafts are enabled, such as a local development server or
+         *     the mock. This says nothing about the request's data; call a server with drafts on.
+         */
+        DraftUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
+                    error: "draft_unavailable";
+                };
+            };
+        };
+        /**
          * @description The request carries an `Expect` header other than `100-continue`, the only expectation
          *     this service meets (RFC 9110 §10.1.1). The connection closes after the answer.
          */
@@ -788,6 +809,36 @@ export interface components {
                      */
                     error: "invalid_person_id";
                 }) | components["schemas"]["InvalidRequestError"];
+            };
+        };
+        /**
+         * @description `not_found`: the person does not exist, or has no employment in a company the credential
+         *     is authorized for (the two cannot be told apart).
+         *     `draft_unavailable`: drafts are off on this server (sandbox and production, or
+         *     `DRAFTS_ENABLED=false`), whatever the person; call a server with drafts on.
+         */
+        GetPersonNotFound: {
+            headers: {
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": (components["schemas"]["Error"] & {
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
+                    error: "not_found";
+                }) | (components["schemas"]["Error"] & {
+                    /**
+                     * @constant
+                     * @enum {string}
+                     */
+                    error: "draft_unavailable";
+                });
             };
         };
         /**
@@ -874,25 +925,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["InvalidRequestError"];
-            };
-        };
-        /** @description Nothing here for this credential: an unknown route, an unknown person, a person with no employment in an authorized company (indistinguishable from an unknown one), or a draft operation where drafts are disabled. */
-        NotFound: {
-            headers: {
-                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                "X-Request-Id": components["headers"]["X-Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"] & {
-                    /**
-                     * @constant
-                     * @enum {string}
-                     */
-                    error: "not_found";
-                };
             };
         };
         /** @description The request body is larger than the configured limit (16 KiB by default). */
@@ -1112,7 +1144,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["FieldsForbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["DraftUnavailable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["PersonExpectationFailed"];
@@ -1162,7 +1194,7 @@ export interface operations {
             400: components["responses"]["GetPersonBadRequest"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["FieldsForbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["GetPersonNotFound"];
             417: components["responses"]["PersonExpectationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -1199,7 +1231,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["InvalidApiKey"];
             403: components["responses"]["FieldsForbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["DraftUnavailable"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             417: components["responses"]["PersonExpectationFailed"];
@@ -1218,7 +1250,7 @@ type ReadonlyArray<T> = [
     unknown[]
 ] ? Readonly<Exclude<T, undefined>> : Readonly<Exclude<T, undefined>[]>;
 export const coverageStatusValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["Coverage"]["status"]> = ["enrolled", "enrolled_not_paying", "awaiting_coverage", "waived", "terminated"];
-export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_api_key", "rate_limited", "invalid_company_id", "invalid_person_id", "invalid_request", "payload_too_large", "unsupported_media_type", "forbidden", "not_found", "internal_error", "service_unavailable", "method_not_allowed"];
+export const errorCodeValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["ErrorCode"]> = ["invalid_api_key", "rate_limited", "invalid_company_id", "invalid_person_id", "invalid_request", "payload_too_large", "unsupported_media_type", "forbidden", "not_found", "internal_error", "service_unavailable", "method_not_allowed", "draft_unavailable"];
 export const fieldGroupValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldGroup"]> = ["name", "dateOfBirth", "gender", "email", "phone", "address", "externalIds", "membership", "participation", "coverage"];
 export const fieldsForbiddenErrorErrorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["FieldsForbiddenError"]["error"]> = ["forbidden"];
 export const invalidRequestErrorErrorValues: ReadonlyArray<FlattenedDeepRequired<components>["schemas"]["InvalidRequestError"]["error"]> = ["invalid_request"];

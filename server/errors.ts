@@ -34,7 +34,9 @@ export const errorRegistry: Record<ErrorCode, ErrorDefinition> = {
     expected: true,
     meaning: 'A well-formed companyId the credential is not authorized for, existing or not; or a request field reading a field group the credential lacks.',
   },
-  not_found: { status: 404, expected: true, meaning: 'Unknown route, invisible person, or a draft operation where drafts are off.' },
+  not_found: { status: 404, expected: true, meaning: 'Unknown route, or an unknown or invisible person.' },
+  // Not not_found: a drafts client pointed at the wrong server must not read "no such person" (docs/decisions/0025-local-development-backend.md).
+  draft_unavailable: { status: 404, expected: true, meaning: 'A draft operation on a server where drafts are off (DRAFTS_ENABLED).' },
   method_not_allowed: { status: 405, expected: true, meaning: 'A known path with a method it does not serve; Allow lists the ones it does.' },
   internal_error: { status: 500, expected: false, meaning: 'Anything unexpected.' },
   service_unavailable: {

@@ -22,13 +22,14 @@ export const errorCodes = valuesOf<ErrorCode>()([
   'internal_error',
   'service_unavailable',
   'method_not_allowed',
+  'draft_unavailable',
 ]);
 
 const searchCodes = valuesOf<ServiceCodeOf<operations['searchPersons']>>()([
   'invalid_request',
   'invalid_api_key',
   'forbidden',
-  'not_found',
+  'draft_unavailable',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',
@@ -46,6 +47,7 @@ export const draftCodes: CodesByOperation = {
     'invalid_api_key',
     'forbidden',
     'not_found',
+    'draft_unavailable',
     'rate_limited',
     'internal_error',
     'service_unavailable',

@@ -1,6 +1,6 @@
 // @lookup/client/drafts: the explicit opt-in to the full contract, draft operations
 // included, for teams that test drafts in development. Drafts are unavailable in sandbox
-// and production (they answer 404 not_found there): point it at a development server or the mock.
+// and production (they answer 404 draft_unavailable there): point it at a development server or the mock.
 import type { components, operations, paths } from '../../generated/types.full.js';
 import { type ClientOptions, createConfiguredClient } from './create-client.js';
 import { draftCodes } from './draft-codes.js';

@@ -180,7 +180,7 @@ function answerWithoutOperation(deps: PipelineDeps, exchange: Exchange): { serve
   const pathname = queryStart === -1 ? url : url.slice(0, queryStart);
   if (req.method === 'OPTIONS') {
     // `OPTIONS *` asks about the server as a whole (RFC 9110 §9.3.7).
-    const methods = pathname === '*' ? ['GET', 'HEAD', 'POST'] : deps.router.methodsFor(pathname, deps.config.draftsEnabled);
+    const methods = pathname === '*' ? ['GET', 'HEAD', 'POST'] : deps.router.methodsFor(pathname);
     if (!methods.length) throw new ApiError('not_found');
     exchange.route = 'options';
     exchange.beforeAnswer();
@@ -188,7 +188,7 @@ function answerWithoutOperation(deps: PipelineDeps, exchange: Exchange): { serve
     return { served: undefined };
   }
   const found = deps.router.find(req.method ?? 'GET', pathname);
-  if (!found) throw notFoundOrNotAllowed(deps.router.methodsFor(pathname, deps.config.draftsEnabled));
+  if (!found) throw notFoundOrNotAllowed(deps.router.methodsFor(pathname));
   const { route } = found;
   if (route.kind === 'plain') {
     // The template, not the path: a label per requested /docs/... path would let any
@@ -199,7 +199,9 @@ function answerWithoutOperation(deps: PipelineDeps, exchange: Exchange): { serve
     return { served: route.handle(req, res) };
   }
   exchange.route = route.operation.operationId;
-  if (route.draft && !deps.config.draftsEnabled) throw new ApiError('not_found');
+  // Drafts off: a code of its own, before authentication, so that a drafts client pointed at
+  // the wrong server learns so whatever its token (docs/decisions/0025-local-development-backend.md).
+  if (route.draft && !deps.config.draftsEnabled) throw new ApiError('draft_unavailable');
   exchange.template = route.operation.path;
   exchange.operationRoute = route;
   exchange.params = found.params;

@@ -30,10 +30,11 @@ export interface OperationRoute {
 export interface Router {
   find(method: string, path: string): { route: Route; params: Record<string, string | undefined> } | undefined;
   /**
-   * The methods a path answers (OPTIONS' and a 405's Allow), empty for an unknown path.
-   * Without `drafts`, a draft operation's path answers nothing, as if it did not exist.
+   * The methods a path answers (OPTIONS' and a 405's Allow), empty for an unknown path. A
+   * draft's path answers its methods where drafts are off too (with draft_unavailable), so
+   * that a browser's preflight passes and its page can read that code.
    */
-  methodsFor(path: string, drafts: boolean): string[];
+  methodsFor(path: string): string[];
 }
 
 const METHODS = ['GET', 'HEAD', 'POST'] as const;
@@ -67,11 +68,7 @@ export function buildRouter(api: ServedContract, plain: Record<string, PlainHand
     const found = tree.find(as as any, path) ?? (path.includes('%') ? tree.find(as as any, escapeUndecodable(path)) : null);
     return found ? { route: found.store as Route, params: found.params } : undefined;
   };
-  const methodsFor: Router['methodsFor'] = (path, drafts) =>
-    METHODS.filter((method) => {
-      const route = find(method, path)?.route;
-      return route !== undefined && (drafts || route.kind !== 'operation' || !route.draft);
-    });
+  const methodsFor: Router['methodsFor'] = (path) => METHODS.filter((method) => find(method, path) !== undefined);
   return { find, methodsFor };
 }
 

@@ -130,11 +130,11 @@ describe.each(engines)('typed client against the real server on %s', (engine) =>
       expect(error && 'details' in error ? error.details?.length : 0).toBeGreaterThan(0);
     });
 
-    it('finds no draft operation on a sandbox-configured server: 404 not_found, hello unaffected', async () => {
+    it('finds no draft operation on a sandbox-configured server: 404 draft_unavailable (not an unknown person), hello unaffected', async () => {
       const search = await drafts(tokens.both, sandbox).POST('/v1/persons/search', { body: { lastName: 'dur' } });
-      expect(search.error).toEqual({ error: 'not_found' });
+      expect(search.error).toEqual({ error: 'draft_unavailable' });
       const get = await drafts(tokens.both, sandbox).GET('/v1/persons/{personId}', { params: { path: { personId: ids.emile } } });
-      expect(get.error).toEqual({ error: 'not_found' });
+      expect(get.error).toEqual({ error: 'draft_unavailable' });
       const greeting = await client(tokens.both, sandbox).GET('/v1/companies/{companyId}/hello', hello('acme-corp'));
       expect(greeting.data).toEqual({ message: 'Hello, acme-corp!' });
     });

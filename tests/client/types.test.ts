@@ -221,7 +221,7 @@ describe('the drafts client (explicit opt-in)', () => {
       | 'invalid_request'
       | 'invalid_api_key'
       | 'forbidden'
-      | 'not_found'
+      | 'draft_unavailable'
       | 'payload_too_large'
       | 'unsupported_media_type'
       | 'rate_limited'
@@ -234,7 +234,15 @@ describe('the drafts client (explicit opt-in)', () => {
     // An unlinked record has no person: personId is not a filter here.
     expectTypeOf<'personId' extends keyof SearchEmployeesRequest ? true : false>().toEqualTypeOf<false>();
     expectTypeOf<ServiceCodeOf<operations['getPerson']>>().toEqualTypeOf<
-      'invalid_person_id' | 'invalid_request' | 'invalid_api_key' | 'forbidden' | 'not_found' | 'rate_limited' | 'internal_error' | 'service_unavailable'
+      | 'invalid_person_id'
+      | 'invalid_request'
+      | 'invalid_api_key'
+      | 'forbidden'
+      | 'not_found'
+      | 'draft_unavailable'
+      | 'rate_limited'
+      | 'internal_error'
+      | 'service_unavailable'
     >();
     const details = (error: GetPersonError) => {
       if (error.error === 'invalid_request') {

@@ -160,11 +160,11 @@ describe.each(engines)('search employees with the audit written by its own state
 });
 
 describe('search employees where drafts are off', () => {
-  it('answers 404 not_found, as if the route did not exist', async () => {
+  it('answers 404 draft_unavailable', async () => {
     const server = await startTestServer({ records: [...smallDataset(), ...unlinkedRecords()], env: { DRAFTS_ENABLED: 'false' } });
     try {
       const res = await server.call('POST', '/v1/employees/search', { token: tokens.both, body: {} });
-      expect([res.status, res.body]).toEqual([404, { error: 'not_found' }]);
+      expect([res.status, res.body]).toEqual([404, { error: 'draft_unavailable' }]);
     } finally {
       await server.close();
     }

@@ -12,6 +12,7 @@ const NAMES = [
   'invalid_person_id',
   'payload_too_large',
   'unsupported_media_type',
+  'draft_unavailable',
   'x-draft',
   'localhost:3000',
 ];

@@ -266,7 +266,7 @@ const scenarios: Scenario[] = [
     path: '/v1/persons/search',
     body: json({ lastName: 'dur' }),
     status: 404,
-    error: 'not_found',
+    error: 'draft_unavailable',
     badRequest: false,
   },
 
@@ -349,7 +349,7 @@ const scenarios: Scenario[] = [
     path: '/v1/employees/search',
     body: json({ lastName: 'dur' }),
     status: 404,
-    error: 'not_found',
+    error: 'draft_unavailable',
     badRequest: false,
   },
 
@@ -444,7 +444,7 @@ const scenarios: Scenario[] = [
     method: 'GET',
     path: `/v1/persons/${ids.emile}`,
     status: 404,
-    error: 'not_found',
+    error: 'draft_unavailable',
     badRequest: false,
   },
 ];

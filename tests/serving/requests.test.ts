@@ -1,5 +1,5 @@
 // Request bodies and environments: media type, size, JSON syntax and depth, and the
-// draft operations being absent where drafts are off.
+// draft operations answering draft_unavailable where drafts are off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids, smallDataset, tokens } from '../fixtures/small.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -51,26 +51,25 @@ describe.each(['sandbox', 'production'])('draft operations in %s', (environment)
   });
   afterAll(() => server?.close());
 
-  it('answer 404 not_found as if they did not exist, while hello works', async () => {
-    const search = await server.call('POST', '/v1/persons/search', { token: tokens.both, body: {} });
-    expect(search.status).toBe(404);
-    expect(search.body).toEqual({ error: 'not_found' });
-    const get = await server.call('GET', `/v1/persons/${ids.emile}`, { token: tokens.both });
-    expect(get.status).toBe(404);
+  it('answer 404 draft_unavailable, not an unknown person, whatever the token; hello works', async () => {
+    for (const token of [tokens.both, undefined, 'plk_not_a_token_00000000000']) {
+      const search = await server.call('POST', '/v1/persons/search', { token, body: {} });
+      expect([search.status, search.body]).toEqual([404, { error: 'draft_unavailable' }]);
+      const get = await server.call('GET', `/v1/persons/${ids.emile}`, { token });
+      expect([get.status, get.body]).toEqual([404, { error: 'draft_unavailable' }]);
+      const employees = await server.call('POST', '/v1/employees/search', { token, body: {} });
+      expect([employees.status, employees.body]).toEqual([404, { error: 'draft_unavailable' }]);
+    }
+    // Malformed input changes nothing: the operation is not there to validate it.
+    expect((await server.call('GET', '/v1/persons/not-a-uuid', { token: tokens.both })).body).toEqual({ error: 'draft_unavailable' });
     expect((await server.call('GET', '/v1/companies/acme-corp/hello', { token: tokens.both })).status).toBe(200);
   });
 
-  it('their paths answer other methods and OPTIONS 404 too, not 405 or an Allow that names them', async () => {
-    for (const [method, path] of [
-      ['GET', '/v1/persons/search'],
-      ['DELETE', `/v1/persons/${ids.emile}`],
-      ['OPTIONS', '/v1/persons/search'],
-      ['OPTIONS', `/v1/persons/${ids.emile}`],
-    ] as const) {
-      const res = await server.call(method, path, { token: tokens.both });
-      expect(res.status, `${method} ${path}`).toBe(404);
-      expect(res.body).toEqual({ error: 'not_found' });
-      expect(res.headers.get('allow')).toBeNull();
-    }
+  it('their paths answer OPTIONS (a preflight passes, so a page reads the code) and other methods 405', async () => {
+    const options = await server.call('OPTIONS', '/v1/persons/search');
+    expect([options.status, options.headers.get('allow')]).toEqual([204, 'GET, HEAD, POST, OPTIONS']);
+    const other = await server.call('DELETE', `/v1/persons/${ids.emile}`, { token: tokens.both });
+    expect([other.status, other.body, other.headers.get('allow')]).toEqual([405, { error: 'method_not_allowed' }, 'GET, HEAD, OPTIONS']);
+    expect((await server.call('GET', '/v1/nothing-here', { token: tokens.both })).body).toEqual({ error: 'not_found' });
   });
 });
