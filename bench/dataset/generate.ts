@@ -7,7 +7,7 @@ import { Random, zipfWeights } from '../../server/dataset/random.js';
 import { realisticVocabulary } from '../../server/dataset/vocabulary.js';
 
 /** Bump when the generated data or how it is loaded changes, so that stored datasets get rebuilt. */
-export const GENERATOR_VERSION = 3;
+export const GENERATOR_VERSION = 4;
 
 export interface Scale {
   people: number;

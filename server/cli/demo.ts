@@ -5,7 +5,7 @@ import { failUsage, parseCommandLine } from './commandLine.js';
 
 const usage = `usage: npm run demo:export -- [people] [seed] > demo.ndjson
 Writes the demo dataset (the one npm start loads: 300 people, seed 20261120) as NDJSON, the
-import's format. people: a whole number from 1 to 100,000 (it is built in memory);
+import's format, as of 2026-11-20T12:00:00Z (npm start loads it as of its start). people: a whole number from 1 to 100,000 (it is built in memory);
 seed: a whole number, the same seed writing the same data.`;
 
 const MAX_PEOPLE = 100_000;

@@ -58,7 +58,7 @@ export interface DatasetShape {
   vocabulary: Vocabulary;
   /** Source-record states in realistic shares, or each employment the next combination of them (every state even in a small dataset). */
   states: 'shares' | 'cycle';
-  /** Every created, updated, decided and start time drawn from these few (ties, day edges) instead of a range. */
+  /** Every created, updated, decided and start time drawn from these few (ties, day edges) within its range, instead of from the whole range. */
   instants?: readonly number[];
   /** People, then unlinked records, who carry these identities first (names the docs use). */
   fixed?: { people?: readonly Identity[]; unlinked?: readonly Identity[] };
@@ -138,10 +138,16 @@ class Draws {
     return this.companies.draw(this.random);
   }
 
-  /** An instant in [from, to), or one of the shape's few instants. */
+  /**
+   * An instant in [from, to) (`from` where that is empty), or one of the shape's few
+   * instants in it (`from` where none is): a time drawn after another stays after it.
+   */
   within(from: number, to: number): number {
     const { random, shape } = this;
-    if (shape.instants) return random.pick(shape.instants);
+    if (shape.instants) {
+      const inRange = shape.instants.filter((instant) => instant >= from && instant < to);
+      return inRange.length ? random.pick(inRange) : from;
+    }
     return to <= from ? from : from + Math.floor(random.next() * (to - from));
   }
 

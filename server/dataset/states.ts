@@ -26,13 +26,7 @@ export function stateShares(random: Random, now: number, within: Within, created
   const membership = m < 0.45 ? 'active' : m < 0.53 ? 'revoked' : null;
 
   const k = random.next();
-  let invitation: SourceRecords['invitation'] = null;
-  if (k >= 0.25) {
-    // pending and still valid, pending and expired, accepted, revoked
-    const status = k < 0.35 ? 'pending' : k < 0.45 ? 'pending' : k < 0.9 ? 'accepted' : 'revoked';
-    const expiresAt = k < 0.35 ? validUntil(random, now) : within(createdAt + 14 * DAY, now - DAY);
-    invitation = { status, invitedAt: expiresAt - 30 * DAY, expiresAt };
-  }
+  const invitation = k < 0.25 ? null : invitationOf(now, within, createdAt, k < 0.35 ? 'valid' : k < 0.45 ? 'expired' : k < 0.9 ? 'accepted' : 'revoked');
 
   const u = random.next();
   const linkedUser = u < 0.2 ? 'active' : u < 0.25 ? 'deactivated' : null;
@@ -57,11 +51,7 @@ export function stateCycle(random: Random, now: number, within: Within): (create
     const i = n++;
     const membership = ([null, 'active', 'revoked', null, null, 'active'] as const)[i % 6]!;
     const kind = (['none', 'valid', 'expired', 'accepted', 'revoked', 'valid', 'accepted'] as const)[i % 7]!;
-    let invitation: SourceRecords['invitation'] = null;
-    if (kind !== 'none') {
-      const expiresAt = kind === 'valid' ? validUntil(random, now) : within(createdAt + 14 * DAY, now - DAY);
-      invitation = { status: kind === 'valid' || kind === 'expired' ? 'pending' : kind, invitedAt: expiresAt - 30 * DAY, expiresAt };
-    }
+    const invitation = kind === 'none' ? null : invitationOf(now, within, createdAt, kind);
     const linkedUser = i % 5 === 3 ? (i % 10 === 3 ? 'deactivated' : 'active') : null;
     const decision = ([null, 'opt_in', 'opt_out', 'undecided'] as const)[i % 4]!;
     const participation: SourceRecords['participation'] =
@@ -72,15 +62,37 @@ export function stateCycle(random: Random, now: number, within: Within): (create
   };
 }
 
-/** A pending invitation's expiry that is still ahead of the dataset's instant. */
-const validUntil = (random: Random, now: number) => now + random.int(30, 400) * DAY;
+/** How long an invitation stays valid once sent. */
+const VALIDITY = 30 * DAY;
+const HOUR = 3_600_000;
 
+/**
+ * An invitation of one kind, sent after its employment was created and before the
+ * dataset's instant (`now`: an answer's `asOf` is never earlier), expiring after it was
+ * sent. A still valid one was sent within the last VALIDITY, so it expires after `now`;
+ * an expired one expired before `now` (an invitation sent less than VALIDITY before it
+ * was given a shorter validity).
+ */
+function invitationOf(now: number, within: Within, createdAt: number, kind: 'valid' | 'expired' | 'accepted' | 'revoked'): SourceRecords['invitation'] {
+  if (kind === 'valid') {
+    const invitedAt = within(Math.max(createdAt, now - VALIDITY + HOUR), now);
+    return { status: 'pending', invitedAt, expiresAt: invitedAt + VALIDITY };
+  }
+  if (kind === 'expired') {
+    const invitedAt = within(createdAt, now - DAY);
+    return { status: 'pending', invitedAt, expiresAt: Math.min(invitedAt + VALIDITY, now - HOUR) };
+  }
+  const invitedAt = within(createdAt, now);
+  return { status: kind, invitedAt, expiresAt: invitedAt + VALIDITY };
+}
+
+/** Coverage that starts after its employment was created (perhaps after `now`: awaiting) and, if it ends, ends after it starts. */
 function coverageOf(random: Random, now: number, within: Within, createdAt: number, status: CoverageStatus): SourceRecords['coverage'] {
   const startsAt = within(createdAt, now + 30 * DAY);
   return {
     status,
     startsAt,
-    endsAt: status === 'terminated' ? within(startsAt, now + 60 * DAY) : null,
+    endsAt: status === 'terminated' ? within(startsAt + DAY, now + 60 * DAY) : null,
     planTier: random.pick(planTiers),
   };
 }

@@ -16,7 +16,11 @@ import { demoCompanies, demoCredentials } from './credentials.js';
 export interface DemoOptions {
   people?: number;
   seed?: number;
-  /** The instant the data is generated "as of"; invitations expire around it. */
+  /**
+   * The instant the data is generated "as of": every invitation, decision and update lies
+   * before it, and still-valid invitations expire after it. A fixed one by default, so that
+   * an export is the same every time; `npm start` loads the demo as of its start (load.ts).
+   */
   now?: Date;
 }
 

@@ -20,7 +20,12 @@ export interface DemoLoad {
   tokens: DemoToken[];
 }
 
-export async function loadDemoIfEmpty(db: Database, defaultPhoneRegion: string, withCredentials = true): Promise<DemoLoad | undefined> {
+/**
+ * `now`: the instant the demo is generated as of, the load's by default, so that every
+ * time in it (an invitation sent, a decision taken) lies before the answers' `asOf` and a
+ * pending invitation is still valid for weeks after the start.
+ */
+export async function loadDemoIfEmpty(db: Database, defaultPhoneRegion: string, withCredentials = true, now = new Date()): Promise<DemoLoad | undefined> {
   const [{ count }] = (await db.query<{ count: string }>('SELECT count(*) FROM companies')) as [{ count: string }];
   if (Number(count) > 0) {
     // Data is present: show the demo tokens only if they are what is there.
@@ -29,7 +34,7 @@ export async function loadDemoIfEmpty(db: Database, defaultPhoneRegion: string, 
   }
   // The generator (faker) and the importer are loaded only when there is something to load.
   const [{ importRecords }, { demoDataset }] = await Promise.all([import('../importing/index.js'), import('./dataset.js')]);
-  const records = withCredentials ? demoDataset() : demoDataset().filter((record) => record.type !== 'credential');
+  const records = demoDataset({ now }).filter((record) => withCredentials || record.type !== 'credential');
   const counts = await importRecords(db, records, defaultPhoneRegion);
   return {
     loaded: true,
