@@ -14,10 +14,11 @@ export function operationLines(doc: Record<string, any> = readContractDocument()
   );
 }
 
-export function banner(url: string, mode: { dynamic: boolean; seed?: string }): string {
+export function banner(url: string, mode: { dynamic: boolean; seed?: string; portFrom?: string }): string {
+  const port = mode.portFrom && mode.portFrom !== 'default' ? ` (port from ${mode.portFrom})` : '';
   return [
     '',
-    `Lookup mock (Prism) on ${url}, ${mode.dynamic ? `dynamic bodies, seed "${mode.seed}"` : "the contract's examples"}`,
+    `Lookup mock (Prism) on ${url}${port}, ${mode.dynamic ? `dynamic bodies, seed "${mode.seed}"` : "the contract's examples"}`,
     ...operationLines(),
     '',
     '  Any bearer token is accepted; no token gets 401 invalid_api_key.',

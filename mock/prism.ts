@@ -33,8 +33,9 @@ export interface MockServer {
 
 export const defaultSeed = 'lookup';
 const prismBin = join(dirname(createRequire(import.meta.url).resolve('@stoplight/prism-cli/package.json')), 'dist/index.js');
-// Makes the contract's `x-faker` values follow --seed too (see the file).
-const seededFaker = fileURLToPath(new URL('./seeded-faker.cjs', import.meta.url));
+// Loaded into Prism's process: the contract's `x-faker` values follow --seed too, and a
+// generated page agrees with its pagination (see each file).
+const preloads = ['./seeded-faker.cjs', './coherent-bodies.cjs'].flatMap((file) => ['--require', fileURLToPath(new URL(file, import.meta.url))]);
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC starts the ANSI colour codes this strips
 const ansi = /\x1b\[[0-9;]*m/g;
 
@@ -44,7 +45,7 @@ export function prismArgs(options: MockOptions): string[] {
 }
 
 export function startPrism(options: MockOptions, startTimeoutMs = 60_000): Promise<MockServer> {
-  return runPrism(prismArgs(options), { nodeArgs: ['--require', seededFaker], onLog: options.onLog, startTimeoutMs });
+  return runPrism(prismArgs(options), { nodeArgs: preloads, onLog: options.onLog, startTimeoutMs });
 }
 
 export interface PrismProcess extends MockServer {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLookupDraftsClient } from '../../client/src/drafts.js';
 import { createLookupClient } from '../../client/src/index.js';
+import type { components } from '../../generated/types.full.js';
 import { type MockServer, startPrism } from '../../mock/prism.js';
 import { loadContract } from '../../server/contract.js';
 import { expectConforms } from '../helpers/contractByOperation.js';
@@ -43,6 +44,28 @@ describe('mock in dynamic mode', () => {
         expectConforms(api, op.operationId!, response, status < 400 ? data : error);
       }
     }
+  });
+
+  it('answers searches with a page of people (each employed) or records that its pagination counts', async () => {
+    const calls = callsOn(mocks[0]!);
+    const persons = (await calls.searchPersons!()).data as components['schemas']['SearchPersonsResponse'];
+    const employees = (await calls.searchEmployees!()).data as components['schemas']['SearchEmployeesResponse'];
+    for (const [items, { limit, offset, total, next }] of [
+      [persons.persons, persons.pagination],
+      [employees.employees, employees.pagination],
+    ] as const) {
+      expect(items.length).toBeGreaterThanOrEqual(1);
+      expect(items.length).toBeLessThanOrEqual(limit);
+      expect(offset % limit).toBe(0);
+      // The last page has no next cursor and ends the total; another is followed by more.
+      expect(next === null ? total === offset + items.length : items.length === limit && total > offset + items.length).toBe(true);
+    }
+    expect([persons.withheld, employees.withheld]).toEqual([undefined, undefined]);
+    for (const person of persons.persons) {
+      expect(person.employments.length).toBeGreaterThanOrEqual(1);
+      expect(person.employments.every((e) => e.personId === person.id)).toBe(true);
+    }
+    expect(employees.employees.every((e) => e.personId === null)).toBe(true);
   });
 
   it('gives the same bodies for the same seed', async () => {

@@ -60,9 +60,24 @@ function oddities(employee: Employee, asOf: number): string[] {
 
 function personOddities(person: Person, asOf: number): string[] {
   const odd = person.employments.flatMap((employee) => oddities(employee, asOf));
+  if (person.employments.length === 0) odd.push(`a person without employments: ${person.id}`);
+  for (const employee of person.employments) if (employee.personId !== person.id) odd.push(`an employment of ${person.id} linked to ${employee.personId}`);
   if (!(time(person.createdAt) >= Date.UTC(2000, 0) && time(person.updatedAt) >= time(person.createdAt) && time(person.updatedAt) <= asOf)) {
     odd.push(`person times: ${person.createdAt} ${person.updatedAt} (asOf ${new Date(asOf).toISOString()})`);
   }
+  return odd;
+}
+
+/** What makes a generated page disagree with itself: 1..limit items, offset on a page boundary, a total that counts them. */
+function pageOddities(items: unknown[], pagination: { limit: number; offset: number; total: number; next: string | null }): string[] {
+  const { limit, offset, total, next } = pagination;
+  const odd: string[] = [];
+  const check = (ok: boolean, what: string) => ok || odd.push(`${what}: ${items.length} items, ${JSON.stringify(pagination)}`);
+  check(items.length >= 1 && items.length <= limit, '1..limit items');
+  check(offset % limit === 0, 'offset on a page boundary');
+  check(total >= offset + items.length, 'total counts the page');
+  check(items.length === limit || total === offset + items.length, 'a short page is the last');
+  check((next === null) === (total === offset + items.length), 'a next cursor exactly where more follow');
   return odd;
 }
 
@@ -76,6 +91,8 @@ describe('dynamic mock data is plausible', () => {
   it('search persons: 100 pages of people that look real, with bounded pagination', async () => {
     const odd: string[] = [];
     let employments = 0;
+    const pageSizes = new Set<number>();
+    let pagesWithNext = 0;
     for (let i = 0; i < 100; i++) {
       const { body } = await call('searchPersons', '/v1/persons/search', { method: 'POST', body: '{}' });
       expectRecent(body.asOf);
@@ -86,12 +103,33 @@ describe('dynamic mock data is plausible', () => {
       expect(offset).toBeLessThanOrEqual(10_000);
       expect(total).toBeGreaterThanOrEqual(0);
       expect(total).toBeLessThanOrEqual(10_000);
+      odd.push(...pageOddities(body.persons, body.pagination));
+      if (body.withheld !== undefined) odd.push(`withheld ${body.withheld} though every field is there`);
+      pageSizes.add(body.persons.length);
+      if (body.pagination.next !== null) pagesWithNext++;
       for (const person of body.persons as Person[]) {
         employments += person.employments.length;
         odd.push(...personOddities(person, time(body.asOf)));
       }
     }
     expect(employments, 'employments seen').toBeGreaterThan(50);
+    expect(odd).toEqual([]);
+    expect(pageSizes.size, 'pages of several sizes').toBeGreaterThan(2);
+    expect(pagesWithNext, 'pages followed by more').toBeGreaterThan(0);
+    expect(pagesWithNext, 'last pages').toBeLessThan(100);
+  });
+
+  it('search employees: 50 pages of unlinked records that look real, their pagination counting them', async () => {
+    const odd: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      const { body } = await call('searchEmployees', '/v1/employees/search', { method: 'POST', body: '{}' });
+      expectRecent(body.asOf);
+      odd.push(...pageOddities(body.employees, body.pagination));
+      for (const employee of body.employees as Employee[]) {
+        if (employee.personId !== null) odd.push(`an unlinked record with a person: ${employee.personId}`);
+        odd.push(...oddities(employee, time(body.asOf)));
+      }
+    }
     expect(odd).toEqual([]);
   });
 
@@ -124,6 +162,20 @@ describe('dynamic mock data is plausible', () => {
       expect(reset).toBeLessThanOrEqual(60);
       expect(limited.response.headers.get('x-request-id')).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
     }
+  });
+
+  it('the page checks can fail: the page Prism gave before, no one on it and a total of 241', () => {
+    expect(pageOddities([], { limit: 50, offset: 0, total: 241, next: null }).map((m) => m.split(':')[0])).toEqual([
+      '1..limit items',
+      'a short page is the last',
+      'a next cursor exactly where more follow',
+    ]);
+    expect(pageOddities([1, 2, 3], { limit: 2, offset: 7, total: 4, next: 'abc' }).map((m) => m.split(':')[0])).toEqual([
+      '1..limit items',
+      'offset on a page boundary',
+      'total counts the page',
+      'a short page is the last',
+    ]);
   });
 
   it('the checks can fail: the data Prism gave before the contract had its hints is refused', () => {
