@@ -408,12 +408,22 @@ export interface components {
         };
         /** @description An `invalid_request` failure of a person operation, optionally saying which inputs were wrong. */
         InvalidRequestError: {
-            /** @description One entry per problem found. Messages are for people; match on `path`, not on `message`. */
+            /**
+             * @description One entry per problem found, each naming its field and saying what it must be, in
+             *     words: `limit must be at most 100`, `personId must be a UUID: …`, `lastname is not a
+             *     field of this request: did you mean lastName?`. Messages are for people and may be
+             *     reworded; a program matches on `path`, not on `message`.
+             */
             details?: {
-                /** @example must be <= 100 */
+                /**
+                 * @description The field, named, and what it must be, in plain words. Never a regular expression.
+                 * @example limit must be at most 100
+                 */
                 message: string;
                 /**
-                 * @description JSON Pointer to the offending input, e.g. `/body/limit` or `/query/externalIdSystems`.
+                 * @description JSON Pointer to the offending input: `/body/limit`, `/query/externalIdSystems/0`,
+                 *     or `/body` for the body as a whole (not JSON, not an object, or a field it must
+                 *     not have).
                  * @example /body/limit
                  */
                 path: string;
@@ -911,9 +921,10 @@ export interface components {
         /**
          * @description The request is malformed: the body is not JSON, has an unknown field, a wrong type, an
          *     out-of-range `limit` or `offset`, a bad date-time or a phone number that cannot be
-         *     parsed (`details` says which inputs were wrong); or the request is one HTTP does not
-         *     allow (no `Host`, a header twice, a malformed body framing), answered without `details`
-         *     before anything else is checked, after which the connection closes.
+         *     parsed (`details` has one entry per problem, naming the input and saying what it must
+         *     be); or the request is one HTTP does not allow (no `Host`, a header twice, a malformed
+         *     body framing), answered without `details` before anything else is checked, after which
+         *     the connection closes.
          */
         InvalidRequest: {
             headers: {

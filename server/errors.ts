@@ -47,11 +47,28 @@ export const errorRegistry: Record<ErrorCode, ErrorDefinition> = {
 };
 
 export interface ErrorDetail {
+  /** JSON Pointer to the input: `/body/limit`, `/query/externalIdSystems/0`, `/body` for the body as a whole. */
   path: string;
+  /** The field named, and what it must be, in words: `limit must be at most 100` (fieldProblem). */
   message: string;
   /** With forbidden: the field group the credential lacks for the field at `path`. */
   fieldGroup?: string;
 }
+
+/** The field a detail's path names: `limit`, `externalIdSystems[0]`, or the body or query as a whole. */
+export function fieldName(path: string): string {
+  const [, part, ...rest] = path.split('/').map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (!rest.length) return part === 'query' ? 'the query string' : part === 'path' ? 'the path' : 'the request body';
+  return rest.map((segment, i) => (i === 0 ? segment : /^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`)).join('');
+}
+
+/** A detail saying that the field at `path` `predicate`: fieldProblem('/body/limit', 'must be at most 100'). */
+export function fieldProblem(path: string, predicate: string): ErrorDetail {
+  return { path, message: `${fieldName(path)} ${predicate}` };
+}
+
+/** A message that says what is wrong without naming what (`is not a phone number`): written before details named their field. */
+const SUBJECTLESS = /^(?:is|must|was|has|nests|should)\b/;
 
 /** A failure with a name. `details` is only ever sent with invalid_request, and with forbidden on the draft operations (a field group the credential lacks). */
 export class ApiError extends Error {
@@ -66,8 +83,10 @@ export class ApiError extends Error {
     this.status = errorRegistry[code].status;
   }
 
+  /** The answer's body; a detail that does not name its field yet gets its name in front. */
   get body(): { error: ErrorCode; details?: ErrorDetail[] } {
-    return this.details?.length ? { error: this.code, details: this.details } : { error: this.code };
+    if (!this.details?.length) return { error: this.code };
+    return { error: this.code, details: this.details.map((d) => (SUBJECTLESS.test(d.message) ? fieldProblem(d.path, d.message) : d)) };
   }
 }
 

@@ -3,7 +3,7 @@
 // (413, reading stops at the limit), JSON syntax and nesting depth (400). Whatever is left
 // of a refused body is the lingering close's (lingeringClose.ts), never read here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError } from '../errors.js';
+import { ApiError, fieldProblem } from '../errors.js';
 import { isBodyBroken, whenBodyBroken } from './brokenBodies.js';
 
 export interface BodyLimits {
@@ -30,12 +30,12 @@ export async function readJsonBody(req: IncomingMessage, res: ServerResponse, li
   const text = (await readUpTo(req, limits.maxBytes)).toString('utf8');
   if (text.trim() === '') return undefined;
   if (jsonDepth(text) > limits.maxDepth) {
-    throw new ApiError('invalid_request', [{ path: '/body', message: `nests deeper than ${limits.maxDepth} levels` }]);
+    throw new ApiError('invalid_request', [fieldProblem('/body', `nests deeper than ${limits.maxDepth} levels`)]);
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new ApiError('invalid_request', [{ path: '/body', message: 'is not valid JSON' }]);
+    throw new ApiError('invalid_request', [fieldProblem('/body', 'is not valid JSON')]);
   }
 }
 
@@ -59,7 +59,7 @@ function readUpTo(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
     const onEnd = () => stop();
     // The client went away mid-body (ECONNRESET, "aborted"): its fault, not the database's,
     // so not a 503 and not an error-level log line. Nobody reads the answer.
-    const onBroken = () => stop(new ApiError('invalid_request', [{ path: '/body', message: 'was not received completely' }]));
+    const onBroken = () => stop(new ApiError('invalid_request', [fieldProblem('/body', 'was not received completely')]));
     // The parser refused the body's framing: it will never end (brokenBodies.ts).
     const stopWaiting = whenBodyBroken(req, () => stop(new ApiError('invalid_request')));
     req.on('data', onData).once('end', onEnd).once('error', onBroken).once('close', onBroken);

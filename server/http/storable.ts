@@ -8,29 +8,30 @@
 //     precision, and past 2^63 or as 1e400 = Infinity it is no bigint at all).
 import { canonicalUuid, databaseInstant } from '../domain/formats.js';
 import { unstorableText } from '../domain/text.js';
-import type { ErrorDetail } from '../errors.js';
+import { type ErrorDetail, fieldProblem } from '../errors.js';
+import { FORMAT_WORDS } from './validationWords.js';
 
 type Schema = { type?: unknown; format?: string; properties?: Record<string, Schema>; items?: Schema; allOf?: Schema[]; anyOf?: Schema[]; oneOf?: Schema[] };
 
 const byFormat: Record<string, { normalize: (text: string) => string | undefined; problem: string }> = {
-  uuid: { normalize: canonicalUuid, problem: 'must be a UUID' },
-  'date-time': { normalize: databaseInstant, problem: 'must be an RFC 3339 date-time' },
+  uuid: { normalize: canonicalUuid, problem: FORMAT_WORDS.uuid! },
+  'date-time': { normalize: databaseInstant, problem: FORMAT_WORDS['date-time']! },
 };
 
 /** `value` with its formatted strings normalized; what cannot be stored is added to `problems`. */
 export function toStorable(value: unknown, schema: Schema | undefined, path: string, problems: ErrorDetail[]): unknown {
   if (typeof value === 'string') {
     const unstorable = unstorableText(value);
-    if (unstorable) problems.push({ path, message: unstorable });
+    if (unstorable) problems.push(fieldProblem(path, unstorable));
     const format = formatOf(schema);
     if (!format) return value;
     const normalized = format.normalize(value);
-    if (normalized === undefined) problems.push({ path, message: format.problem });
+    if (normalized === undefined) problems.push(fieldProblem(path, format.problem));
     return normalized ?? value;
   }
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || Math.abs(value) > Number.MAX_SAFE_INTEGER)
-      problems.push({ path, message: `must be between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}` });
+      problems.push(fieldProblem(path, `must be between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`));
     return value;
   }
   if (Array.isArray(value)) return value.map((item, i) => toStorable(item, schema?.items, `${path}/${i}`, problems));

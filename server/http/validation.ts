@@ -1,13 +1,15 @@
-// Request validation with the validators openapi-backend compiles from the contract,
-// called directly with the already-routed operation, then the values the database takes
-// (storable.ts). Failures map to the contract's codes: a bad companyId or personId path
-// parameter has its own code; anything else is invalid_request with details. Operations
+// Request validation with the validators openapi-backend compiles from the contract (or
+// the build's precompiled copies of them, servedContract.ts), called directly with the
+// already-routed operation, then the values the database takes (storable.ts). Failures map
+// to the contract's codes: a bad companyId or personId path parameter has its own code;
+// anything else is invalid_request with details, in words (validationWords.ts). Operations
 // get the input back in its storable form (a UUID in lower case, a date-time as its UTC
 // instant).
 import type { ErrorObject } from 'ajv';
 import { ApiError, type ErrorDetail } from '../errors.js';
 import type { Operation, ServedContract } from '../servedContract.js';
 import { toStorable } from './storable.js';
+import { describeSchemaErrors } from './validationWords.js';
 
 export interface RequestParts {
   path: Record<string, string | undefined>;
@@ -29,7 +31,7 @@ export function validateRequest(api: ServedContract, operation: Operation, parts
   }
   // Schema errors first; only a request the schemas accept is turned into values the
   // database takes.
-  const details: ErrorDetail[] = errors ? errors.map(toDetail) : [];
+  const details: ErrorDetail[] = errors ? describeSchemaErrors(errors, operation) : [];
   const valid = details.length ? parts : storable(operation, parts, details);
   if (!details.length) return valid;
   for (const [param, code] of Object.entries(pathParamCodes)) {
@@ -56,13 +58,4 @@ function storable(operation: Operation, parts: RequestParts, problems: ErrorDeta
     body = toStorable(parts.body, schema, '/body', problems);
   }
   return { path, query, body };
-}
-
-function toDetail(error: ErrorObject): ErrorDetail {
-  const path = error.instancePath.replace(/^\/requestBody/, '/body') || '/';
-  if (error.keyword === 'additionalProperties') {
-    return { path, message: `must NOT have additional property '${(error.params as { additionalProperty: string }).additionalProperty}'` };
-  }
-  if (error.keyword === 'required' && path === '/') return { path: '/body', message: 'is required' };
-  return { path, message: error.message ?? 'is invalid' };
 }

@@ -52,7 +52,7 @@ describe('request limits', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(res.status).toBe(400);
-    expect(res.body.details).toEqual([{ path: '/body', message: 'nests deeper than 6 levels' }]);
+    expect(res.body.details).toEqual([{ path: '/body', message: 'the request body nests deeper than 6 levels' }]);
   });
 
   it('closes the connection of a client that does not finish its headers within HEADERS_TIMEOUT_MS', async () => {
