@@ -67,9 +67,6 @@ export function fieldProblem(path: string, predicate: string): ErrorDetail {
   return { path, message: `${fieldName(path)} ${predicate}` };
 }
 
-/** A message that says what is wrong without naming what (`is not a phone number`): written before details named their field. */
-const SUBJECTLESS = /^(?:is|must|was|has|nests|should)\b/;
-
 /** A failure with a name. `details` is only ever sent with invalid_request, and with forbidden on the draft operations (a field group the credential lacks). */
 export class ApiError extends Error {
   readonly status: number;
@@ -83,10 +80,8 @@ export class ApiError extends Error {
     this.status = errorRegistry[code].status;
   }
 
-  /** The answer's body; a detail that does not name its field yet gets its name in front. */
   get body(): { error: ErrorCode; details?: ErrorDetail[] } {
-    if (!this.details?.length) return { error: this.code };
-    return { error: this.code, details: this.details.map((d) => (SUBJECTLESS.test(d.message) ? fieldProblem(d.path, d.message) : d)) };
+    return this.details?.length ? { error: this.code, details: this.details } : { error: this.code };
   }
 }
 

@@ -3,7 +3,7 @@
 // contract's JSON, built by the read path (server/db/reads/employeeJson.ts), and are sent
 // as they are.
 import type { components } from '../../generated/types.full.js';
-import { ApiError, type ErrorDetail } from '../errors.js';
+import { ApiError, type ErrorDetail, fieldProblem } from '../errors.js';
 import type { Credential } from './credentials.js';
 import { personFilters } from './employment.js';
 import { type FieldSet, fieldsRefused } from './fieldGroups.js';
@@ -148,7 +148,7 @@ export function filterValue(rule: FilterRule, name: string, given: string | unde
   if (given === undefined) return undefined;
   if (rule.value === 'e164') {
     const phone = toE164(given, defaultPhoneRegion);
-    if (!phone) throw new ApiError('invalid_request', [{ path: `/body/${name}`, message: 'is not a phone number' }]);
+    if (!phone) throw new ApiError('invalid_request', [fieldProblem(`/body/${name}`, 'must be a phone number, such as (415) 555-0132 or +44 20 7946 0958')]);
     return phone;
   }
   return rule.match === 'contains' ? foldName(given) : given;

@@ -121,7 +121,7 @@ describe.each(engines)('search employees on %s', (engine) => {
     expect(await bad({ createdFrom: '2024-01-01 00:00:00Z' })).toMatchObject({ error: 'invalid_request' });
     expect(await bad({ phone: 'not a phone' })).toEqual({
       error: 'invalid_request',
-      details: [{ path: '/body/phone', message: 'phone is not a phone number' }],
+      details: [{ path: '/body/phone', message: 'phone must be a phone number, such as (415) 555-0132 or +44 20 7946 0958' }],
     });
     expect(await bad({ companyId: '-acme' })).toMatchObject({ error: 'invalid_request' });
     expect((await server.call('POST', '/v1/employees/search', { token: 'plk_wrong_token_000000000000', body: {} })).body).toEqual({ error: 'invalid_api_key' });

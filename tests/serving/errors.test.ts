@@ -24,15 +24,6 @@ describe('error registry', () => {
     }
   });
 
-  it('names the field of a detail written without it', () => {
-    expect(new ApiError('invalid_request', [{ path: '/body/phone', message: 'is not a phone number' }]).body.details).toEqual([
-      { path: '/body/phone', message: 'phone is not a phone number' },
-    ]);
-    expect(new ApiError('invalid_request', [{ path: '/body', message: 'lastname is not a field of this request' }]).body.details).toEqual([
-      { path: '/body', message: 'lastname is not a field of this request' },
-    ]);
-  });
-
   it('sends details only when there are some', () => {
     expect(new ApiError('forbidden').body).toEqual({ error: 'forbidden' });
     expect(new ApiError('invalid_request', []).body).toEqual({ error: 'invalid_request' });

@@ -193,7 +193,7 @@ describe('details in words, over HTTP', () => {
   it.each(['/v1/persons/search', '/v1/employees/search'])('%s: a phone that is none, a body that is not JSON, two mistakes at once', async (path) => {
     expect((await post(path, { body: { phone: 'call me' } })).body).toEqual({
       error: 'invalid_request',
-      details: [d('/body/phone', 'phone is not a phone number')],
+      details: [d('/body/phone', 'phone must be a phone number, such as (415) 555-0132 or +44 20 7946 0958')],
     });
     expect((await post(path, { rawBody: '{"lastName": "dur"' })).body).toEqual({
       error: 'invalid_request',
