@@ -10,6 +10,7 @@ import { LastUseRecorder } from './access/lastUse.js';
 import { auditDurabilityFor, type Config, ConfigError, requirePersistentStorage } from './config.js';
 import { connectDatabase } from './db/engines/connect.js';
 import type { Database, Queryable } from './db/engines/database.js';
+import { SqlChangeFeed } from './db/feed/read.js';
 import { AuditedReads } from './db/reads/auditedReads.js';
 import { migrate, newerMigrations, pendingSteps } from './db/schema/migrate.js';
 import { SqlCredentials } from './db/stores/credentials.js';
@@ -135,7 +136,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const handler = createRequestHandler({
     api,
     router,
-    operations: createOperations(new AuditedReads(reads, jobs.audit), {
+    operations: createOperations(new AuditedReads(reads, jobs.audit), new SqlChangeFeed(reads), {
       defaultPhoneRegion: config.defaultPhoneRegion,
       inlineCompaniesMax: config.inlineCompaniesMax,
     }),
