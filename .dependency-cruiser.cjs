@@ -104,7 +104,7 @@ module.exports = {
       name: 'jobs-not-to-http-or-operations',
       severity: 'error',
       comment: 'The import, erasure and access-audit jobs use the domain and db; they are not HTTP.',
-      from: { path: '^server/(importing|privacy|access)/' },
+      from: { path: '^server/(importing|privacy|access|feed)/' },
       to: { path: '^server/(http|operations|cli)/' },
     },
     {
