@@ -15,6 +15,7 @@ describe('routes', () => {
         .map((o) => `${o.method.toUpperCase()} ${o.path} ${o.operationId}`)
         .sort(),
     ).toEqual([
+      'GET /v1/companies/{companyId}/changes listChanges',
       'GET /v1/companies/{companyId}/hello hello',
       'GET /v1/persons/{personId} getPerson',
       'POST /v1/employees/search searchEmployees',
