@@ -103,8 +103,8 @@ module.exports = {
     {
       name: 'jobs-not-to-http-or-operations',
       severity: 'error',
-      comment: 'The import, erasure and access-audit jobs use the domain and db; they are not HTTP.',
-      from: { path: '^server/(importing|privacy|access)/' },
+      comment: 'The import, erasure, access-audit and webhook jobs use the domain and db; they are not HTTP.',
+      from: { path: '^server/(importing|privacy|access|webhooks)/' },
       to: { path: '^server/(http|operations|cli)/' },
     },
     {

@@ -13,6 +13,7 @@ import type { Database, Queryable } from './db/engines/database.js';
 import { AuditedReads } from './db/reads/auditedReads.js';
 import { migrate, newerMigrations, pendingSteps } from './db/schema/migrate.js';
 import { SqlCredentials } from './db/stores/credentials.js';
+import { oldestUndelivered } from './db/stores/webhooks.js';
 import type { AccessAudit } from './domain/accessAudit.js';
 import type { CredentialConfirmation } from './domain/credentials.js';
 import { Authenticator } from './http/authenticate.js';
@@ -33,6 +34,7 @@ import { openTracing } from './observability/openTracing.js';
 import type { Tracing } from './observability/tracing.js';
 import { createOperations } from './operations/index.js';
 import { loadServedContract } from './servedContract.js';
+import { WebhookWorker } from './webhooks/worker.js';
 
 const REDIS_TIMEOUT_MS = 500;
 const REDIS_START_WAIT_MS = 2_000;
@@ -115,7 +117,8 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   // as soon as its answer is out instead of holding the shutdown for keepAliveTimeout, and
   // /readyz answers 503 so a balancer still probing takes the instance out.
   let closing = false;
-  const metrics = new Metrics(db.poolStats?.bind(db), replicas && (() => replicas.status()));
+  const metrics = new Metrics(db.poolStats?.bind(db), replicas && (() => replicas.status()), config.webhooks.enabled ? webhookLag(db) : undefined);
+  const webhooks = startWebhooks(config, db, logger, metrics, tracing);
   const faults = new FaultLog(logger);
   const limits = await RateLimits.create(
     { ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute, keyPrefix: config.rateLimitKeyPrefix },
@@ -167,7 +170,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       redis?.disconnect();
       // Requests are done, so are their audit entries; what remains goes before the pool
       // does, the spooled entries included.
-      await Promise.all([jobs.lastUse.close(), jobs.housekeeping.close(), jobs.auditShipper?.close()]);
+      await Promise.all([jobs.lastUse.close(), jobs.housekeeping.close(), jobs.auditShipper?.close(), webhooks?.close()]);
       await replicas?.close();
       if (!overrides.db) await db.close();
       await tracing?.shutdown();
@@ -234,6 +237,32 @@ async function startJobs(config: Config, db: Database, logger: Logger) {
   const housekeeping = new Housekeeping(db, logger, config.auditRetentionDays);
   housekeeping.start();
   return { auditShipper, audit, lastUse, housekeeping };
+}
+
+/**
+ * The webhook worker (WEBHOOKS_ENABLED, the default), on the primary: every instance runs
+ * one, and they share the endpoints (server/webhooks/worker.ts). Its statements are
+ * children of its deliveries' spans where traces are on.
+ */
+function startWebhooks(config: Config, db: Database, logger: Logger, metrics: Metrics, tracing: Tracing | undefined): WebhookWorker | undefined {
+  if (!config.webhooks.enabled) return undefined;
+  const worker = new WebhookWorker(tracing ? tracing.queryable(db) : db, logger, {
+    pollIntervalMs: config.webhooks.pollIntervalMs,
+    concurrency: config.webhooks.concurrency,
+    allowPrivateTargets: config.webhooks.allowPrivateTargets,
+    observer: metrics,
+    spans: tracing,
+  });
+  worker.start();
+  return worker;
+}
+
+/** Each endpoint's feed lag for /metrics: the age of its oldest undelivered change. */
+function webhookLag(db: Database) {
+  return async () => {
+    const now = Date.now();
+    return (await oldestUndelivered(db)).map(({ id, oldest }) => ({ endpoint: id, seconds: oldest ? Math.max(0, (now - oldest.getTime()) / 1000) : 0 }));
+  };
 }
 
 /** node:http's server around the handler; `inFlight` holds the responses still being worked on. */
