@@ -161,6 +161,8 @@ async function inErasure<T>(db: Database, { dryRun = false }: ErasureOptions, wo
       return work(tx, true);
     }
     await lockDataWriters(tx);
+    // The feed calls the persons this transaction deletes erased (person.erased, upkeep.sql).
+    await tx.query("SELECT set_config('lookup.erasure', 'on', true)");
     const report = await work(tx, false);
     await resampleStatistics(tx);
     return report;

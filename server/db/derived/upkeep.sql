@@ -354,3 +354,181 @@ BEGIN
   PERFORM fill_derived_data();
 END
 $$;
+
+-- ---------------------------------------------------------------------------
+-- The change feed (docs/decisions/0022-change-feed.md, table `changes`): every change of
+-- a company's data, recorded once per statement from its transition tables, as ids and
+-- kinds. Positions come from change_feed_head, whose row lock the recording transaction
+-- holds until it commits, so they follow commit order (migration 007 says why). The
+-- writers' lock is taken first, always, so every writer takes the two locks in one order.
+-- Import bulk mode (lookup.bulk) does not turn it off: an initial load is recorded too.
+-- ---------------------------------------------------------------------------
+-- The head, locked: the last position handed out and the instant of this statement's
+-- changes (never before the last one). The first position this transaction took is kept
+-- for its later statements (lookup.feed_since, transaction-local).
+CREATE OR REPLACE FUNCTION change_feed_base(OUT base bigint, OUT stamp timestamptz) LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM lock_data_writers();
+  SELECT h.position, greatest(h.at, clock_timestamp()) INTO base, stamp FROM change_feed_head h FOR UPDATE;
+  IF coalesce(current_setting('lookup.feed_since', true), '') = '' THEN
+    PERFORM set_config('lookup.feed_since', base::text, true);
+  END IF;
+END
+$$;
+CREATE OR REPLACE FUNCTION change_feed_advance(base bigint, taken bigint, stamp timestamptz) RETURNS void LANGUAGE sql AS $$
+  UPDATE change_feed_head SET position = base + taken, at = stamp WHERE taken > 0
+$$;
+
+-- employees: created, deleted, updated (any column but the person link and its copies of
+-- the person's times), linked, unlinked (a relink is both); a move to another company is
+-- deleted there and created here. A row written again unchanged makes no change.
+CREATE OR REPLACE FUNCTION note_employee_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  base bigint;
+  stamp timestamptz;
+  taken bigint;
+BEGIN
+  SELECT * INTO base, stamp FROM change_feed_base();
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO changes (position, company_id, kind, employee_id, person_id, changed_at)
+    SELECT base + row_number() OVER (), n.company_id, 'employee.created', n.id, n.person_id, stamp FROM new_rows n;
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO changes (position, company_id, kind, employee_id, person_id, changed_at)
+    SELECT base + row_number() OVER (), o.company_id, 'employee.deleted', o.id, o.person_id, stamp FROM old_rows o;
+  ELSE
+    INSERT INTO changes (position, company_id, kind, employee_id, person_id, changed_at)
+    SELECT base + row_number() OVER (ORDER BY c.employee_id, c.step), c.company_id, c.kind, c.employee_id, c.person_id, stamp
+      FROM (
+        SELECT x.*
+          FROM (SELECT o.id, o.company_id AS old_company, n.company_id AS new_company, o.person_id AS old_person, n.person_id AS new_person,
+                       -- Compared whole; where the link moved, with the old link put back first.
+                       CASE WHEN (o.person_id, o.person_created_at, o.person_updated_at) IS NOT DISTINCT FROM (n.person_id, n.person_created_at, n.person_updated_at)
+                            THEN o IS DISTINCT FROM n
+                            ELSE jsonb_populate_record(n, jsonb_build_object('person_id', o.person_id, 'person_created_at', o.person_created_at, 'person_updated_at', o.person_updated_at)) IS DISTINCT FROM o
+                       END AS fields_changed
+                  FROM old_rows o JOIN new_rows n ON n.id = o.id) r
+         CROSS JOIN LATERAL (VALUES
+           (1, r.old_company, 'employee.deleted', r.id, r.old_person, r.old_company <> r.new_company),
+           (2, r.new_company, 'employee.created', r.id, r.new_person, r.old_company <> r.new_company),
+           (3, r.new_company, 'employee.updated', r.id, r.new_person, r.old_company = r.new_company AND r.fields_changed),
+           (4, r.old_company, 'employee.unlinked', r.id, r.old_person,
+               r.old_company = r.new_company AND r.old_person IS NOT NULL AND r.old_person IS DISTINCT FROM r.new_person),
+           (5, r.new_company, 'employee.linked', r.id, r.new_person,
+               r.old_company = r.new_company AND r.new_person IS NOT NULL AND r.old_person IS DISTINCT FROM r.new_person)
+         ) AS x(step, company_id, kind, employee_id, person_id, happened)
+         WHERE x.happened) c;
+  END IF;
+  GET DIAGNOSTICS taken = ROW_COUNT;
+  PERFORM change_feed_advance(base, taken, stamp);
+  RETURN NULL;
+END
+$$;
+CREATE OR REPLACE TRIGGER employees_feed_inserted AFTER INSERT ON employees
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION note_employee_changes();
+CREATE OR REPLACE TRIGGER employees_feed_updated AFTER UPDATE ON employees
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION note_employee_changes();
+CREATE OR REPLACE TRIGGER employees_feed_deleted AFTER DELETE ON employees
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION note_employee_changes();
+
+-- persons: a person's times (createdAt, updatedAt of Person) changed: person.updated in
+-- every company they are employed in. A person deleted: person.erased when erasure
+-- deletes them (lookup.erasure, transaction-local, server/privacy/erasure.ts), otherwise
+-- person.deleted, in every company this transaction removed an employment of theirs from
+-- (their employments go first: the foreign key wants it). A new person makes no change: they
+-- enter a company with an employment (employee.created or employee.linked).
+CREATE OR REPLACE FUNCTION note_person_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  base bigint;
+  stamp timestamptz;
+  taken bigint;
+  since bigint := nullif(current_setting('lookup.feed_since', true), '')::bigint;
+BEGIN
+  IF TG_OP = 'DELETE' AND since IS NULL THEN RETURN NULL; END IF;
+  SELECT * INTO base, stamp FROM change_feed_base();
+  IF TG_OP = 'UPDATE' THEN
+    INSERT INTO changes (position, company_id, kind, employee_id, person_id, changed_at)
+    SELECT base + row_number() OVER (), e.company_id, 'person.updated', NULL, n.id, stamp
+      FROM old_rows o JOIN new_rows n ON n.id = o.id
+     CROSS JOIN LATERAL (SELECT DISTINCT y.company_id FROM employees y WHERE y.person_id = n.id) e
+     WHERE (o.created_at, o.updated_at) IS DISTINCT FROM (n.created_at, n.updated_at);
+  ELSE
+    INSERT INTO changes (position, company_id, kind, employee_id, person_id, changed_at)
+    SELECT base + row_number() OVER (), d.company_id,
+           CASE WHEN current_setting('lookup.erasure', true) = 'on' THEN 'person.erased' ELSE 'person.deleted' END, NULL, d.person_id, stamp
+      FROM (SELECT DISTINCT c.company_id, c.person_id
+              FROM changes c JOIN old_rows o ON o.id = c.person_id
+             WHERE c.position > since AND c.kind IN ('employee.deleted', 'employee.unlinked')) d;
+  END IF;
+  GET DIAGNOSTICS taken = ROW_COUNT;
+  PERFORM change_feed_advance(base, taken, stamp);
+  RETURN NULL;
+END
+$$;
+CREATE OR REPLACE TRIGGER persons_feed_updated AFTER UPDATE ON persons
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION note_person_changes();
+CREATE OR REPLACE TRIGGER persons_feed_deleted AFTER DELETE ON persons
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION note_person_changes();
+
+-- companies: deleted (after its employments, each employee.deleted), the last change of
+-- its feed. (A company's name is shown by no operation, so renaming it changes nothing.)
+CREATE OR REPLACE FUNCTION note_company_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  base bigint;
+  stamp timestamptz;
+  taken bigint;
+BEGIN
+  SELECT * INTO base, stamp FROM change_feed_base();
+  INSERT INTO changes (position, company_id, kind, employee_id, person_id, changed_at)
+  SELECT base + row_number() OVER (), o.id, 'company.deleted', NULL, NULL, stamp FROM old_rows o;
+  GET DIAGNOSTICS taken = ROW_COUNT;
+  PERFORM change_feed_advance(base, taken, stamp);
+  RETURN NULL;
+END
+$$;
+CREATE OR REPLACE TRIGGER companies_feed_deleted AFTER DELETE ON companies
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION note_company_changes();
+
+-- Emptying employees (an operator's teardown, a bench's reload) cannot say what it removed:
+-- the feed is emptied and pruned through the head, so every follower is told to re-sync (410).
+CREATE OR REPLACE FUNCTION forget_changes() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  base bigint;
+  stamp timestamptz;
+BEGIN
+  SELECT * INTO base, stamp FROM change_feed_base();
+  DELETE FROM changes;
+  UPDATE change_feed_pruned SET through = base;
+  RETURN NULL;
+END
+$$;
+CREATE OR REPLACE TRIGGER employees_feed_truncated AFTER TRUNCATE ON employees FOR EACH STATEMENT EXECUTE FUNCTION forget_changes();
+
+-- States that change with time alone: a pending invitation expires at its expiresAt, and
+-- the membership status read as of a later instant changes (0008). The feed's clock
+-- (server/feed/clock.ts) calls this every few seconds: each pending invitation whose
+-- expiry (at the millisecond asOf compares) fell after the last call's instant and at or
+-- before this one's is an employee.updated now. Returns how many. Takes the writers' lock
+-- like every writer: called with a try-lock taken first, so it never queues behind an import.
+CREATE OR REPLACE FUNCTION record_time_changes() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  base bigint;
+  stamp timestamptz;
+  taken bigint;
+  since timestamptz;
+  through timestamptz;
+BEGIN
+  SELECT * INTO base, stamp FROM change_feed_base();
+  SELECT time_states_through INTO since FROM change_feed_head;
+  through := date_trunc('milliseconds', stamp);
+  INSERT INTO changes (position, company_id, kind, employee_id, person_id, changed_at)
+  SELECT base + row_number() OVER (ORDER BY e.invitation_expires_at, e.id), e.company_id, 'employee.updated', e.id, e.person_id, stamp
+    FROM employees e
+   WHERE e.invitation_status = 'pending'
+     AND e.invitation_expires_at > since AND e.invitation_expires_at < through + interval '1 millisecond'
+     AND date_trunc('milliseconds', e.invitation_expires_at) > since AND date_trunc('milliseconds', e.invitation_expires_at) <= through;
+  GET DIAGNOSTICS taken = ROW_COUNT;
+  PERFORM change_feed_advance(base, taken, stamp);
+  UPDATE change_feed_head SET time_states_through = through;
+  RETURN taken;
+END
+$$;

@@ -27,12 +27,40 @@ CREATE TABLE access_audit_spools (
   CONSTRAINT access_audit_spools_shipped_bytes_check CHECK ((shipped_bytes >= 0))
 );
 
+CREATE TABLE change_feed_head (
+  singleton boolean NOT NULL DEFAULT true,
+  "position" bigint NOT NULL,
+  at timestamp with time zone NOT NULL,
+  time_states_through timestamp with time zone NOT NULL,
+  CONSTRAINT change_feed_head_pkey PRIMARY KEY (singleton),
+  CONSTRAINT change_feed_head_singleton_check CHECK (singleton)
+);
+
+CREATE TABLE change_feed_pruned (
+  singleton boolean NOT NULL DEFAULT true,
+  through bigint NOT NULL,
+  CONSTRAINT change_feed_pruned_pkey PRIMARY KEY (singleton),
+  CONSTRAINT change_feed_pruned_singleton_check CHECK (singleton)
+);
+
+CREATE TABLE changes (
+  "position" bigint NOT NULL,
+  company_id text NOT NULL,
+  kind text NOT NULL,
+  employee_id uuid,
+  person_id uuid,
+  changed_at timestamp with time zone NOT NULL,
+  CONSTRAINT changes_pkey PRIMARY KEY ("position")
+);
+CREATE INDEX changes_company_position ON public.changes USING btree (company_id, "position");
+
 CREATE TABLE companies (
   id text NOT NULL,
   name text NOT NULL,
   CONSTRAINT companies_id_check CHECK ((id ~ '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$'::text)),
   CONSTRAINT companies_pkey PRIMARY KEY (id)
 );
+CREATE TRIGGER companies_feed_deleted AFTER DELETE ON public.companies REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION note_company_changes();
 
 CREATE TABLE credential_companies (
   credential_id uuid NOT NULL,
@@ -120,11 +148,16 @@ CREATE INDEX employees_company ON public.employees USING btree (company_id);
 CREATE INDEX employees_company_person_created ON public.employees USING btree (company_id, person_created_at, person_id) WHERE (person_id IS NOT NULL);
 CREATE INDEX employees_first_name ON public.employees USING btree (first_name_folded, company_id, person_created_at, person_id) INCLUDE (last_name_folded) WHERE (person_id IS NOT NULL);
 CREATE INDEX employees_last_name ON public.employees USING btree (last_name_folded, company_id, person_created_at, person_id) INCLUDE (first_name_folded) WHERE (person_id IS NOT NULL);
+CREATE INDEX employees_pending_invitation_expiry ON public.employees USING btree (invitation_expires_at) WHERE (invitation_status = 'pending'::text);
 CREATE INDEX employees_person ON public.employees USING btree (person_id, created_at, id) WHERE (person_id IS NOT NULL);
 CREATE INDEX employees_phone ON public.employees USING btree (phone) WHERE (person_id IS NOT NULL);
 CREATE INDEX employees_unlinked ON public.employees USING btree (company_id, created_at, id) INCLUDE (first_name_folded, last_name_folded, phone) WHERE (person_id IS NULL);
 CREATE INDEX employees_unlinked_phone ON public.employees USING btree (phone) WHERE (person_id IS NULL);
 CREATE TRIGGER employees_deleted AFTER DELETE ON public.employees REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT WHEN ((current_setting('lookup.bulk'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION follow_employment_changes();
+CREATE TRIGGER employees_feed_deleted AFTER DELETE ON public.employees REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION note_employee_changes();
+CREATE TRIGGER employees_feed_inserted AFTER INSERT ON public.employees REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION note_employee_changes();
+CREATE TRIGGER employees_feed_truncated AFTER TRUNCATE ON public.employees FOR EACH STATEMENT EXECUTE FUNCTION forget_changes();
+CREATE TRIGGER employees_feed_updated AFTER UPDATE ON public.employees REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION note_employee_changes();
 CREATE TRIGGER employees_inserted AFTER INSERT ON public.employees REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT WHEN ((current_setting('lookup.bulk'::text, true) IS DISTINCT FROM 'on'::text)) EXECUTE FUNCTION follow_employment_changes();
 CREATE TRIGGER employees_locked BEFORE INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.employees FOR EACH STATEMENT EXECUTE FUNCTION lock_data_writers_first();
 CREATE TRIGGER employees_truncated AFTER TRUNCATE ON public.employees FOR EACH STATEMENT EXECUTE FUNCTION forget_derived_data();
@@ -187,6 +220,8 @@ CREATE TABLE persons (
   CONSTRAINT persons_pkey PRIMARY KEY (id),
   CONSTRAINT persons_times UNIQUE (id, created_at, updated_at)
 );
+CREATE TRIGGER persons_feed_deleted AFTER DELETE ON public.persons REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION note_person_changes();
+CREATE TRIGGER persons_feed_updated AFTER UPDATE ON public.persons REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION note_person_changes();
 CREATE TRIGGER persons_locked BEFORE INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.persons FOR EACH STATEMENT EXECUTE FUNCTION lock_data_writers_first();
 CREATE TRIGGER persons_times_copied AFTER UPDATE ON public.persons REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION follow_person_times();
 
@@ -204,6 +239,16 @@ CREATE TABLE replica_heartbeat (
   CONSTRAINT replica_heartbeat_pkey PRIMARY KEY (singleton),
   CONSTRAINT replica_heartbeat_singleton_check CHECK (singleton)
 );
+
+CREATE OR REPLACE FUNCTION public.change_feed_advance(base bigint, taken bigint, stamp timestamp with time zone)
+ RETURNS void
+ LANGUAGE sql
+ -- body: md5 0ac60d57657cc449a320454fe5c22068
+
+CREATE OR REPLACE FUNCTION public.change_feed_base(OUT base bigint, OUT stamp timestamp with time zone)
+ RETURNS record
+ LANGUAGE plpgsql
+ -- body: md5 2d651f4d3073a3fcb2e314e8f61a65df
 
 CREATE OR REPLACE FUNCTION public.credential_first_company_set()
  RETURNS trigger
@@ -230,6 +275,11 @@ CREATE OR REPLACE FUNCTION public.follow_person_times()
  LANGUAGE plpgsql
  -- body: md5 e0c78a3ca9fe96a663098142f92039af
 
+CREATE OR REPLACE FUNCTION public.forget_changes()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ -- body: md5 53f85b0f47eaaed75979fa7f302b5bae
+
 CREATE OR REPLACE FUNCTION public.forget_derived_data()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -251,10 +301,30 @@ CREATE OR REPLACE FUNCTION public.name_pieces(name text)
  IMMUTABLE PARALLEL SAFE STRICT
  -- body: md5 b90df19d9ec7e88ecc5b37ee3835e715
 
+CREATE OR REPLACE FUNCTION public.note_company_changes()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ -- body: md5 b96a433ded8f3b680e7db77478de20b3
+
+CREATE OR REPLACE FUNCTION public.note_employee_changes()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ -- body: md5 5ea14e380048661d56e7d705aad3ee29
+
+CREATE OR REPLACE FUNCTION public.note_person_changes()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ -- body: md5 65cb4aff96f5fdd19359e523f82efb29
+
 CREATE OR REPLACE FUNCTION public.rebuild_derived_data()
  RETURNS void
  LANGUAGE plpgsql
  -- body: md5 364b2cffb7a7b680d365259dd5a2fc61
+
+CREATE OR REPLACE FUNCTION public.record_time_changes()
+ RETURNS bigint
+ LANGUAGE plpgsql
+ -- body: md5 6e92bfac9746270a085190ade2c0a200
 
 CREATE OR REPLACE FUNCTION public.recount_credential_people(credentials uuid[])
  RETURNS void
