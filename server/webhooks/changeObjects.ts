@@ -2,8 +2,10 @@
 // Change schema of GET /v1/companies/{companyId}/changes), ids and kinds only, never a
 // value of a person (docs/consuming/webhooks.md).
 import type { ChangeRow } from '../db/stores/webhooks.js';
+import { encodeChangeCursor } from '../domain/changeCursor.js';
 
 export interface ChangeObject {
+  /** The feed's cursor of this change (domain/changeCursor.ts): what `after` and `replay --from` take. */
   position: string;
   kind: string;
   companyId: string;
@@ -14,7 +16,7 @@ export interface ChangeObject {
 
 export function changeObject(row: ChangeRow): ChangeObject {
   return {
-    position: row.position,
+    position: encodeChangeCursor(BigInt(row.position)),
     kind: row.kind,
     companyId: row.companyId,
     employeeId: row.employeeId,
