@@ -52,7 +52,10 @@ export async function resolveTarget(url: URL, allowPrivate: boolean): Promise<Re
       const kind = nonPublicKind(address);
       // A name with one private address among public ones is refused too: which one a
       // connection would use is not ours to choose once it is handed over.
-      if (kind) throw new TargetRefused(`${host} resolves to ${address}, a ${kind} address: webhooks go to public addresses only`);
+      if (kind)
+        throw new TargetRefused(
+          `${host === address ? host : `${host} resolves to ${address}, which`} is a ${kind} address: webhooks go to public addresses only`,
+        );
     }
   }
   const [first] = addresses;

@@ -49,6 +49,12 @@ export async function latestPosition(db: Queryable): Promise<string> {
   return row!.position;
 }
 
+/** The feed's pruned mark (migration 007): the changes at or below it may be gone. */
+export async function prunedThrough(db: Queryable): Promise<string> {
+  const [row] = await db.query<{ through: string }>('SELECT through::text AS through FROM change_feed_pruned');
+  return row!.through;
+}
+
 export async function insertEndpoint(
   db: Queryable,
   endpoint: { id: string; url: string; companies: string[]; events: string[] | null; secret: string; now: Date },
