@@ -189,12 +189,12 @@ export async function recordAttempt(db: Queryable, a: Attempt): Promise<boolean>
   const rows = await db.query(
     `WITH updated AS (
        UPDATE webhook_endpoints
-          SET delivered_position = CASE WHEN $3 THEN pending_through ELSE delivered_position END,
-              pending_id = CASE WHEN $3 THEN NULL ELSE pending_id END,
-              pending_through = CASE WHEN $3 THEN NULL ELSE pending_through END,
-              attempts = CASE WHEN $3 THEN 0 ELSE attempts + 1 END,
-              first_failed_at = $4, next_attempt_at = coalesce($5, $6),
-              disabled_at = CASE WHEN $7::text IS NULL THEN NULL ELSE $6 END, disabled_reason = $7,
+          SET delivered_position = CASE WHEN $3::boolean THEN pending_through ELSE delivered_position END,
+              pending_id = CASE WHEN $3::boolean THEN NULL ELSE pending_id END,
+              pending_through = CASE WHEN $3::boolean THEN NULL ELSE pending_through END,
+              attempts = CASE WHEN $3::boolean THEN 0 ELSE attempts + 1 END,
+              first_failed_at = $4::timestamptz, next_attempt_at = coalesce($5::timestamptz, $6::timestamptz),
+              disabled_at = CASE WHEN $7::text IS NULL THEN NULL ELSE $6::timestamptz END, disabled_reason = $7::text,
               lease_token = NULL, lease_until = NULL
         WHERE id = $1 AND lease_token = $2
         RETURNING id)
