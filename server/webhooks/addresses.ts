@@ -13,7 +13,7 @@ const V4_RANGES: [string, number, string][] = [
   ['127.0.0.0', 8, 'loopback'],
   ['169.254.0.0', 16, 'link-local'],
   ['172.16.0.0', 12, 'private'],
-  ['192.0.0.0', 24, 'IETF protocol assignments'],
+  ['192.0.0.0', 24, 'reserved (IETF protocol assignments)'],
   ['192.0.2.0', 24, 'documentation'],
   ['192.88.99.0', 24, '6to4 relay'],
   ['192.168.0.0', 16, 'private'],
@@ -26,10 +26,10 @@ const V4_RANGES: [string, number, string][] = [
 
 /** IPv6 ranges that are not public unicast; the IPv4-mapped and NAT64 ones are judged by the IPv4 address they hold. */
 const V6_RANGES: [string, number, string][] = [
-  ['::', 96, 'IPv4-compatible or unspecified'],
   ['::1', 128, 'loopback'],
+  ['::', 96, 'unspecified or IPv4-compatible'],
   ['100::', 64, 'discard'],
-  ['2001::', 23, 'IETF protocol assignments'],
+  ['2001::', 23, 'reserved (IETF protocol assignments)'],
   ['2001:db8::', 32, 'documentation'],
   ['2002::', 16, '6to4'],
   ['fc00::', 7, 'unique local (private)'],
