@@ -152,7 +152,14 @@ export class WebhookWorker {
   }
 
   /** One attempt at the endpoint's batch; false when there was nothing to send or the attempt was abandoned. */
-  private async deliver(endpoint: WebhookEndpoint): Promise<boolean> {
+  private deliver(endpoint: WebhookEndpoint): Promise<boolean> {
+    const spans = this.options.spans;
+    const attributes = { 'webhook.endpoint.id': endpoint.id, 'webhook.attempt': endpoint.attempts + 1 };
+    return spans ? spans.job('webhook delivery', attributes, (annotate) => this.deliverBatch(endpoint, annotate)) : this.deliverBatch(endpoint, () => {});
+  }
+
+  /** Reads the endpoint's batch (fixing a new one under a new id), then makes the attempt. */
+  private async deliverBatch(endpoint: WebhookEndpoint, annotate: (attributes: Record<string, string | number>) => void): Promise<boolean> {
     const changes = await endpointChanges(this.db, endpoint, this.options.batchSize ?? BATCH_SIZE);
     if (!endpoint.pendingId) {
       if (!changes.length) {
@@ -163,16 +170,8 @@ export class WebhookWorker {
       endpoint.pendingThrough = changes.at(-1)!.position;
       if (!(await fixBatch(this.db, endpoint.id, this.token, endpoint.pendingId, endpoint.pendingThrough))) return false;
     }
-    const attributes = {
-      'webhook.endpoint.id': endpoint.id,
-      'webhook.delivery.id': endpoint.pendingId,
-      'webhook.attempt': endpoint.attempts + 1,
-      'webhook.changes': changes.length,
-    };
-    const spans = this.options.spans;
-    return spans
-      ? spans.job('webhook delivery', attributes, (annotate) => this.attempt(endpoint, changes, annotate))
-      : this.attempt(endpoint, changes, () => {});
+    annotate({ 'webhook.delivery.id': endpoint.pendingId, 'webhook.changes': changes.length });
+    return this.attempt(endpoint, changes, annotate);
   }
 
   private async attempt(endpoint: WebhookEndpoint, changes: ChangeRow[], annotate: (attributes: Record<string, string | number>) => void): Promise<boolean> {
