@@ -11,9 +11,11 @@ import type { Queryable } from '../db/engines/database.js';
 import {
   type ChangeRow,
   claimDueEndpoints,
+  disableEndpoint,
   endpointChanges,
   fixBatch,
   pruneDeliveries,
+  prunedThrough,
   recordAttempt,
   releaseEndpoint,
   type WebhookEndpoint,
@@ -123,8 +125,10 @@ export class WebhookWorker {
     const now = this.clock();
     await this.pruneNow(now);
     const leased = await claimDueEndpoints(this.db, this.token, now, new Date(now.getTime() + LEASE_MS), free);
+    const pruned = leased.length ? BigInt(await prunedThrough(this.db)) : 0n;
     return leased.map((endpoint) => {
-      const delivery = this.deliver(endpoint).catch((error: unknown) => {
+      const work = BigInt(endpoint.deliveredPosition) < pruned ? this.disablePruned(endpoint) : this.deliver(endpoint);
+      const delivery = work.catch((error: unknown) => {
         // The lease runs out and the batch is tried again then.
         this.logger.warn({ err: error, endpointId: endpoint.id }, 'webhook delivery could not be recorded; its lease runs out and it is tried again');
         return false;
@@ -143,6 +147,19 @@ export class WebhookWorker {
       await Promise.all([...this.inFlight]);
       if (this.ticking) await new Promise((resolve) => setTimeout(resolve, 5));
     }
+  }
+
+  /**
+   * The feed no longer holds every change after the endpoint's place (it was disabled, or
+   * replayed from, longer ago than CHANGES_RETENTION): delivering what is left would skip
+   * changes without a word. It is disabled instead; its consumer re-syncs.
+   */
+  private async disablePruned(endpoint: WebhookEndpoint): Promise<boolean> {
+    const reason = 'the feed was pruned past its position (CHANGES_RETENTION): the consumer must re-sync, then replay from a current position';
+    if (!(await disableEndpoint(this.db, endpoint.id, this.token, this.clock(), reason))) return false;
+    this.options.observer?.webhookEndpointDisabled();
+    this.logger.error({ endpointId: endpoint.id }, `webhook endpoint disabled: ${reason}`);
+    return false;
   }
 
   private async pruneNow(now: Date): Promise<void> {

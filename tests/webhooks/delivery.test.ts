@@ -211,6 +211,26 @@ describe.each(engines)('webhook deliveries on %s', (engine) => {
     }
   });
 
+  it('disables an endpoint whose place the feed has pruned, rather than skip changes', async () => {
+    const { db } = database;
+    const clock = new TestClock();
+    const endpoint = await newEndpoint(db, receiver, ['acme-corp'], clock);
+    await addEmployments(db, 'acme-corp', 2);
+    const [{ head }] = (await db.query<{ head: string }>('SELECT max(position)::text AS head FROM changes')) as [{ head: string }];
+    await db.query('UPDATE change_feed_pruned SET through = $1', [head]);
+    try {
+      const { worker, observer, logs } = testWorker(db, clock);
+      expect(await worker.runOnce()).toBe(0);
+      expect(receiver.received).toEqual([]);
+      expect(observer.disabled).toBe(1);
+      expect((await endpointNow(db, endpoint.id)).disabledReason).toMatch(/^the feed was pruned past its position \(CHANGES_RETENTION\)/);
+      expect(logs.text()).toMatch(/webhook endpoint disabled: the feed was pruned/);
+      await expect(replayEndpoint(db, endpoint.id, 1n, clock.now())).rejects.toThrow(/older than the feed keeps/);
+    } finally {
+      await db.query('UPDATE change_feed_pruned SET through = 0');
+    }
+  });
+
   it('checks the target again at each delivery: a loopback target is refused without WEBHOOK_ALLOW_PRIVATE_TARGETS', async () => {
     const { db } = database;
     const clock = new TestClock();

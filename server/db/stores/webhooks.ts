@@ -222,6 +222,16 @@ export async function recordAttempt(db: Queryable, a: Attempt): Promise<boolean>
   return rows.length > 0;
 }
 
+/** Disables the endpoint (with its lease's end), if the lease is still this worker's. */
+export async function disableEndpoint(db: Queryable, id: string, token: string, now: Date, reason: string): Promise<boolean> {
+  const rows = await db.query(
+    `UPDATE webhook_endpoints SET disabled_at = $3, disabled_reason = $4, lease_token = NULL, lease_until = NULL
+      WHERE id = $1 AND lease_token = $2 RETURNING id`,
+    [id, token, now, reason],
+  );
+  return rows.length > 0;
+}
+
 /** Gives the endpoint back undelivered (a shutdown, or nothing to send after all): due again at `nextAttemptAt`. */
 export async function releaseEndpoint(db: Queryable, id: string, token: string, nextAttemptAt: Date): Promise<void> {
   await db.query('UPDATE webhook_endpoints SET lease_token = NULL, lease_until = NULL, next_attempt_at = $3 WHERE id = $1 AND lease_token = $2', [
