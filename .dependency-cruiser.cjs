@@ -17,7 +17,7 @@ const serverExcept = (allowed) => ({ path: '^server/', pathNot: allowed });
  * the import's entry points (index.ts, records.ts, and storedRows.ts for the bench's
  * floors), tracing's opening (the bench's span floor), and of db/ the engines' interface
  * and opening, migrations, the stores, the person and employee queries (the bench's
- * direct-SQL reference), and the replicas' router. Everything else (db/import/,
+ * direct-SQL reference), the change feed's page read (the bench times it), and the replicas' router. Everything else (db/import/,
  * db/derived/, importing/'s steps, http/ but the Redoc files, the composition roots) is
  * the server's own: reached through these, or not at all.
  */
@@ -33,6 +33,8 @@ const SERVER_PUBLIC = [
   'db/stores/',
   // The read path's queries: the bench's direct-SQL reference.
   'db/reads/queries\\.ts$',
+  // The change feed's page read: the bench times it (bench/imports/feed.ts).
+  'db/feed/read\\.ts$',
   'db/replicas/readRouting\\.ts$',
   // The responses the bench's bare-handler floor sends, as the service shapes them.
   'operations/responses\\.ts$',
@@ -103,8 +105,8 @@ module.exports = {
     {
       name: 'jobs-not-to-http-or-operations',
       severity: 'error',
-      comment: 'The import, erasure, access-audit and webhook jobs use the domain and db; they are not HTTP.',
-      from: { path: '^server/(importing|privacy|access|webhooks)/' },
+      comment: 'The import, erasure, access-audit, feed and webhook jobs use the domain and db; they are not HTTP.',
+      from: { path: '^server/(importing|privacy|access|feed|webhooks)/' },
       to: { path: '^server/(http|operations|cli)/' },
     },
     {

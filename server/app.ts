@@ -10,12 +10,14 @@ import { LastUseRecorder } from './access/lastUse.js';
 import { auditDurabilityFor, type Config, ConfigError, requirePersistentStorage } from './config.js';
 import { connectDatabase } from './db/engines/connect.js';
 import type { Database, Queryable } from './db/engines/database.js';
+import { SqlChangeFeed } from './db/feed/read.js';
 import { AuditedReads } from './db/reads/auditedReads.js';
 import { migrate, newerMigrations, pendingSteps } from './db/schema/migrate.js';
 import { SqlCredentials } from './db/stores/credentials.js';
 import { oldestUndelivered } from './db/stores/webhooks.js';
 import type { AccessAudit } from './domain/accessAudit.js';
 import type { CredentialConfirmation } from './domain/credentials.js';
+import { FeedClock } from './feed/clock.js';
 import { Authenticator } from './http/authenticate.js';
 import { clientAddressResolver } from './http/clientAddress.js';
 import { clientErrorHandler, connectHandler, rememberResponse } from './http/clientError.js';
@@ -138,7 +140,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   const handler = createRequestHandler({
     api,
     router,
-    operations: createOperations(new AuditedReads(reads, jobs.audit), {
+    operations: createOperations(new AuditedReads(reads, jobs.audit), new SqlChangeFeed(reads), {
       defaultPhoneRegion: config.defaultPhoneRegion,
       inlineCompaniesMax: config.inlineCompaniesMax,
     }),
@@ -170,7 +172,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       redis?.disconnect();
       // Requests are done, so are their audit entries; what remains goes before the pool
       // does, the spooled entries included.
-      await Promise.all([jobs.lastUse.close(), jobs.housekeeping.close(), jobs.auditShipper?.close(), webhooks?.close()]);
+      await Promise.all([jobs.lastUse.close(), jobs.housekeeping.close(), jobs.feedClock.close(), jobs.auditShipper?.close(), webhooks?.close()]);
       await replicas?.close();
       if (!overrides.db) await db.close();
       await tracing?.shutdown();
@@ -224,7 +226,7 @@ async function connectRedis(config: Config, logger: Logger): Promise<Redis | und
   return redis;
 }
 
-/** What runs beside the requests: the access audit (and its spool's shipper), last use, housekeeping. */
+/** What runs beside the requests: the access audit (and its spool's shipper), last use, housekeeping, the change feed's clock. */
 async function startJobs(config: Config, db: Database, logger: Logger) {
   const durability = auditDurabilityFor(config, db.kind);
   const auditShipper = config.auditEnabled && durability === 'spool' ? await AuditShipper.start(db, config.auditSpoolDir, logger) : undefined;
@@ -234,9 +236,11 @@ async function startJobs(config: Config, db: Database, logger: Logger) {
       ? auditSpooled(auditShipper.spool)
       : auditInStatement(durability as Exclude<typeof durability, 'spool'>);
   const lastUse = new LastUseRecorder(db, logger);
-  const housekeeping = new Housekeeping(db, logger, config.auditRetentionDays);
+  const housekeeping = new Housekeeping(db, logger, config.auditRetentionDays, config.changesRetentionMs);
   housekeeping.start();
-  return { auditShipper, audit, lastUse, housekeeping };
+  const feedClock = new FeedClock(db, logger);
+  feedClock.start();
+  return { auditShipper, audit, lastUse, housekeeping, feedClock };
 }
 
 /**

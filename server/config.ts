@@ -65,6 +65,8 @@ export interface Config {
   auditEnabled: boolean;
   /** Access-audit entries older than this are deleted by the service's housekeeping. */
   auditRetentionDays: number;
+  /** The change feed's changes older than this are pruned by housekeeping; a follower further behind is told to re-sync (docs/decisions/0022-change-feed.md). */
+  changesRetentionMs: number;
   /** IMPORT_TIMINGS=1: an import writes how long each step and statement took to stderr (for tuning). */
   importTimings: boolean;
   /**
@@ -227,6 +229,7 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     demoOnAllInterfaces: bool(env, 'DEMO_ON_ALL_INTERFACES', false),
     auditEnabled: bool(env, 'AUDIT_ENABLED', true),
     auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 365, 1, 3650),
+    changesRetentionMs: duration(env, 'CHANGES_RETENTION', '30d', HOUR_MS, 3650 * DAY_MS),
     importTimings: bool(env, 'IMPORT_TIMINGS', false),
     auditDurability: env.AUDIT_DURABILITY ? oneOf<AuditDurability>(env, 'AUDIT_DURABILITY', ['spool', 'commit', 'flush'], 'spool') : undefined,
     auditSpoolDir: resolve(env.AUDIT_SPOOL_DIR || 'var/audit-spool'),
@@ -447,6 +450,20 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be an integer in ${min}..${max}; got "${raw}"`);
   return value;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const DURATION_UNITS_MS: Record<string, number> = { m: 60_000, h: HOUR_MS, d: DAY_MS };
+
+/** A duration as operators write it elsewhere (`30d`, `12h`, `1d12h`, `90m`), in milliseconds, within min..max. */
+function duration(env: NodeJS.ProcessEnv, name: string, fallback: string, min: number, max: number): number {
+  const raw = env[name] || fallback;
+  let ms = 0;
+  if (/^(?:[0-9]{1,6}[mhd])+$/.test(raw)) for (const [, amount, unit] of raw.matchAll(/([0-9]+)([mhd])/g)) ms += Number(amount) * DURATION_UNITS_MS[unit!]!;
+  if (ms < min || ms > max)
+    throw new ConfigError(`${name} must be a duration such as 30d, 12h or 1d12h, from ${min / HOUR_MS}h to ${max / DAY_MS}d; got "${raw}"`);
+  return ms;
 }
 
 function memory(env: NodeJS.ProcessEnv, name: string, fallback: string): string {

@@ -37,6 +37,12 @@ export const errorRegistry: Record<ErrorCode, ErrorDefinition> = {
   not_found: { status: 404, expected: true, meaning: 'Unknown route, or an unknown or invisible person.' },
   // Not not_found: a drafts client pointed at the wrong server must not read "no such person" (docs/decisions/0025-local-development-backend.md).
   draft_unavailable: { status: 404, expected: true, meaning: 'A draft operation on a server where drafts are off (DRAFTS_ENABLED).' },
+  // The change feed (docs/decisions/0022-change-feed.md): not invalid_request, the cursor was valid once.
+  resync_required: {
+    status: 410,
+    expected: true,
+    meaning: 'List changes: `after` names a place older than the changes retained (CHANGES_RETENTION); the consumer re-reads, then follows the feed again.',
+  },
   method_not_allowed: { status: 405, expected: true, meaning: 'A known path with a method it does not serve; Allow lists the ones it does.' },
   internal_error: { status: 500, expected: false, meaning: 'Anything unexpected.' },
   service_unavailable: {

@@ -23,6 +23,7 @@ export const errorCodes = valuesOf<ErrorCode>()([
   'service_unavailable',
   'method_not_allowed',
   'draft_unavailable',
+  'resync_required',
 ]);
 
 const searchCodes = valuesOf<ServiceCodeOf<operations['searchPersons']>>()([
@@ -39,6 +40,17 @@ const searchCodes = valuesOf<ServiceCodeOf<operations['searchPersons']>>()([
 
 export const draftCodes: CodesByOperation = {
   'GET /v1/companies/{companyId}/hello': valuesOf<ServiceCodeOf<operations['hello']>>()(helloCodes),
+  'GET /v1/companies/{companyId}/changes': valuesOf<ServiceCodeOf<operations['listChanges']>>()([
+    'invalid_company_id',
+    'invalid_request',
+    'invalid_api_key',
+    'forbidden',
+    'draft_unavailable',
+    'resync_required',
+    'rate_limited',
+    'internal_error',
+    'service_unavailable',
+  ]),
   'POST /v1/persons/search': searchCodes,
   'POST /v1/employees/search': valuesOf<ServiceCodeOf<operations['searchEmployees']>>()(searchCodes),
   'GET /v1/persons/{personId}': valuesOf<ServiceCodeOf<operations['getPerson']>>()([

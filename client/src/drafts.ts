@@ -37,11 +37,16 @@ export type GetPersonResponse = Schemas['GetPersonResponse'];
 export type SearchEmployeesRequest = Schemas['SearchEmployeesRequest'];
 export type SearchEmployeesResponse = Schemas['SearchEmployeesResponse'];
 export type HelloResponse = Schemas['HelloResponse'];
+export type ChangeKind = Schemas['ChangeKind'];
+/** A change's `position` and a page's `next`, sent back as `after`: opaque. */
+export type ChangeCursor = Schemas['ChangeCursor'];
 export type SearchPersonsError = ErrorOf<operations['searchPersons']>;
 export type GetPersonError = ErrorOf<operations['getPerson']>;
 export type SearchEmployeesError = ErrorOf<operations['searchEmployees']>;
 export type HelloError = ErrorOf<operations['hello']>;
+export type ListChangesError = ErrorOf<operations['listChanges']>;
 
+export { type Change, type ChangesResponse, changesPage, type FollowOptions, followChanges } from './changes.js';
 export { type ErrorCode, errorCodes } from './draft-codes.js';
 export { type FieldGroup, fieldGroups, type WithheldFields } from './field-groups.js';
 export {

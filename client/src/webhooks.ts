@@ -4,17 +4,10 @@
 // `<webhook-id>.<webhook-timestamp>.<body>` with HMAC-SHA256 under the endpoint's secret
 // (`whsec_<base64>`); while a secret is rotated it sends one signature per secret, and
 // any one that matches will do.
+import type { Change } from './changes.js';
 
-/** One change of the feed, as a delivery carries it: ids and kinds only. */
-export interface WebhookChange {
-  /** Its place in the feed: unique, the key to de-duplicate by; the feed's `after` and `replay --from` take it. */
-  position: string;
-  kind: string;
-  companyId: string;
-  employeeId: string | null;
-  personId: string | null;
-  changedAt: string;
-}
+/** One change of the feed, as a delivery carries it: the feed's own Change (ids and kinds only). */
+export type WebhookChange = Change;
 
 /** A delivery that passed: its id (the same on every retry), when it was signed, and its changes in feed order. */
 export interface VerifiedWebhook {

@@ -30,6 +30,8 @@ export const PATTERN_WORDS: Record<string, string> = {
   '^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$': 'must be 1 to 64 letters, digits, _ or -, starting with a letter or digit, such as acme-corp',
   // PageCursor
   '^[A-Za-z0-9_-]+$': "must be a previous answer's pagination.next, sent back as it came (letters, digits, _ and - only)",
+  // ChangeCursor
+  '^[A-Za-z0-9_-]{1,24}$': "must be a change's position or a page's next from this feed, sent back as it came (up to 24 letters, digits, _ and -)",
 };
 
 /**

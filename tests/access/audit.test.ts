@@ -147,7 +147,7 @@ describe.each(engines)('access audit on %s', (engine) => {
 
   describe('person index', () => {
     it('keeps new ids in a pending list past the default 4 MB, finds them there, and the housekeeping job merges them', async () => {
-      const housekeeping = new Housekeeping(db(), createLogger('silent'), 365);
+      const housekeeping = new Housekeeping(db(), createLogger('silent'), 365, 30 * 86_400_000);
       await housekeeping.runOnce();
       const someone = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
       // 160,000 ids: more than the 4 MB a GIN pending list holds by default before the
@@ -182,7 +182,7 @@ describe.each(engines)('access audit on %s', (engine) => {
     });
 
     it('deletes entries older than AUDIT_RETENTION_DAYS, in bounded batches, keeping the rest', async () => {
-      const housekeeping = new Housekeeping(db(), createLogger('silent'), 365);
+      const housekeeping = new Housekeeping(db(), createLogger('silent'), 365, 30 * 86_400_000);
       const result = await housekeeping.runOnce();
       expect(result.auditEntriesDeleted).toBe(2);
       const left = (await auditOfPerson(await shipped(), ids.ana)).map((e) => Math.round((Date.now() - e.at.getTime()) / day));

@@ -40,7 +40,7 @@ describe.each(engines)('credential company changes on %s', (engine) => {
     expect(await rollup(before.companySetId)).toBe(2);
 
     // Housekeeping keeps it for two hours...
-    expect((await new Housekeeping(db(), createLogger('silent'), 365).runOnce()).companySetsRemoved).toBe(0);
+    expect((await new Housekeeping(db(), createLogger('silent'), 365, 30 * 86_400_000).runOnce()).companySetsRemoved).toBe(0);
     // ...and then removes its rows and its rollup, never the current set's.
     expect(await withHousekeepingLock(db(), (tx) => removeReplacedCompanySets(tx, 0))).toBe(1);
     expect(await setRows(before.companySetId)).toEqual([]);

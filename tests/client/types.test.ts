@@ -175,7 +175,9 @@ describe('the default client', () => {
 
 describe('the drafts client (explicit opt-in)', () => {
   it('has every operation of the full contract', () => {
-    expectTypeOf<PathsOf<LookupDraftsClient['GET']>>().toEqualTypeOf<'/v1/companies/{companyId}/hello' | '/v1/persons/{personId}'>();
+    expectTypeOf<PathsOf<LookupDraftsClient['GET']>>().toEqualTypeOf<
+      '/v1/companies/{companyId}/hello' | '/v1/persons/{personId}' | '/v1/companies/{companyId}/changes'
+    >();
     expectTypeOf<PathsOf<LookupDraftsClient['POST']>>().toEqualTypeOf<'/v1/persons/search' | '/v1/employees/search'>();
     expectTypeOf<NonNullable<Awaited<ReturnType<typeof searchEmployeesCall>>['data']>>().toEqualTypeOf<SearchEmployeesResponse>();
     expectTypeOf<SearchEmployeesResponse['employees'][number]['personId']>().toEqualTypeOf<string | null>();

@@ -16,7 +16,7 @@ describe('draft operations', () => {
 
   it('are marked in the full contract: x-draft, the Draft tag and a warning', () => {
     const drafts = operations(full).filter((op) => op['x-draft']);
-    expect(drafts.map((op) => op.operationId).sort()).toEqual(['getPerson', 'searchEmployees', 'searchPersons']);
+    expect(drafts.map((op) => op.operationId).sort()).toEqual(['getPerson', 'listChanges', 'searchEmployees', 'searchPersons']);
     for (const op of drafts) {
       expect(op.tags).toEqual(['Draft']);
       expect(op.description).toMatch(/Draft — do not call from sandbox or production/);

@@ -26,7 +26,7 @@ describe.each([
   {
     draftsEnabled: true,
     bundle: contractPaths.full,
-    operations: ['getPerson', 'hello', 'searchEmployees', 'searchPersons'],
+    operations: ['getPerson', 'hello', 'listChanges', 'searchEmployees', 'searchPersons'],
     summaries: ['Hello world', 'Search persons (draft)', 'Get person (draft)'],
     absent: [],
   },

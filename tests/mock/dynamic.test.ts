@@ -25,6 +25,7 @@ const callsOn = (mock: MockServer): Record<string, (headers?: Record<string, str
     searchPersons: (headers) => drafts.POST('/v1/persons/search', { body: { lastName: 'dur' }, headers }),
     getPerson: (headers) => drafts.GET('/v1/persons/{personId}', { params: { path: { personId: '3f0c2a7e-9b1d-4e55-8a2f-6c1d7e9b0a11' } }, headers }),
     searchEmployees: (headers) => drafts.POST('/v1/employees/search', { body: { lastName: 'dur' }, headers }),
+    listChanges: (headers) => drafts.GET('/v1/companies/{companyId}/changes', { params: { path: { companyId: 'acme-corp' } }, headers }),
   };
 };
 
@@ -70,7 +71,7 @@ describe('mock in dynamic mode', () => {
 
   it('gives the same bodies for the same seed', async () => {
     const [a, b] = mocks.map(callsOn);
-    for (const operationId of ['hello', 'searchPersons', 'getPerson', 'searchEmployees']) {
+    for (const operationId of ['hello', 'searchPersons', 'getPerson', 'searchEmployees', 'listChanges']) {
       const [first, second] = await Promise.all([a![operationId]!(), b![operationId]!()]);
       expect(first.data, operationId).toBeDefined();
       expect(second.data, operationId).toEqual(first.data);

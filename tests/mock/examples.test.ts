@@ -30,6 +30,8 @@ const calls: Record<string, (headers?: Record<string, string>) => Promise<Outcom
   getPerson: (headers) =>
     clients().drafts.GET('/v1/persons/{personId}', { params: { path: { personId }, query: { externalIdSystems: ['payroll', 'hris'] } }, headers }),
   searchEmployees: (headers) => clients().drafts.POST('/v1/employees/search', { body: { lastName: 'dur', limit: 1 }, headers }),
+  listChanges: (headers) =>
+    clients().drafts.GET('/v1/companies/{companyId}/changes', { params: { path: { companyId: 'acme-corp' }, query: { after: 'ZjJz', limit: 3 } }, headers }),
 };
 
 describe('mock: every operation with the typed client', () => {

@@ -11,6 +11,7 @@
 import type { RequestListener } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractPaths, loadContract } from '../../server/contract.js';
+import { encodeChangeCursor } from '../../server/domain/changeCursor.js';
 import { ids, narrowCredentials, narrowTokens, smallDataset, tokens } from '../fixtures/small.js';
 import { type PrismProxy, startPrismProxy, violationsOf } from '../helpers/prismProxy.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -20,7 +21,7 @@ type Upstream = 'development' | 'sandbox' | 'limited' | 'broken';
 
 interface Scenario {
   name: string;
-  operationId: 'hello' | 'searchPersons' | 'getPerson' | 'searchEmployees';
+  operationId: 'hello' | 'searchPersons' | 'getPerson' | 'searchEmployees' | 'listChanges';
   upstream?: Upstream;
   method: 'GET' | 'POST';
   path: string;
@@ -37,6 +38,7 @@ interface Scenario {
 
 const json = (value: unknown) => JSON.stringify(value);
 const hello = (companyId: string) => `/v1/companies/${companyId}/hello`;
+const changes = (companyId: string, query = '') => `/v1/companies/${companyId}/changes${query}`;
 
 const scenarios: Scenario[] = [
   // hello
@@ -353,6 +355,90 @@ const scenarios: Scenario[] = [
     badRequest: false,
   },
 
+  // listChanges
+  {
+    name: 'changes from the oldest retained',
+    operationId: 'listChanges',
+    method: 'GET',
+    path: changes('acme-corp', '?limit=2'),
+    status: 200,
+    badRequest: false,
+  },
+  {
+    name: 'changes after a place',
+    operationId: 'listChanges',
+    method: 'GET',
+    path: changes('globex', `?after=${encodeChangeCursor(3n)}`),
+    status: 200,
+    badRequest: false,
+  },
+  {
+    name: 'changes of a malformed company id',
+    operationId: 'listChanges',
+    method: 'GET',
+    path: changes('-acme'),
+    status: 400,
+    error: 'invalid_company_id',
+    badRequest: true,
+  },
+  {
+    name: 'changes with a limit out of range',
+    operationId: 'listChanges',
+    method: 'GET',
+    path: changes('acme-corp', '?limit=1001'),
+    status: 400,
+    error: 'invalid_request',
+    badRequest: true,
+  },
+  {
+    name: 'changes after a cursor the service did not give',
+    operationId: 'listChanges',
+    method: 'GET',
+    path: changes('acme-corp', '?after=abc'),
+    status: 400,
+    error: 'invalid_request',
+    badRequest: false,
+  },
+  {
+    name: 'changes without a token',
+    operationId: 'listChanges',
+    method: 'GET',
+    path: changes('acme-corp'),
+    token: null,
+    status: 401,
+    error: 'invalid_api_key',
+    badRequest: true,
+  },
+  {
+    name: 'changes of a company outside the credential',
+    operationId: 'listChanges',
+    method: 'GET',
+    path: changes('secret-co'),
+    status: 403,
+    error: 'forbidden',
+    badRequest: false,
+  },
+  {
+    name: 'changes where drafts are off',
+    operationId: 'listChanges',
+    upstream: 'sandbox',
+    method: 'GET',
+    path: changes('acme-corp'),
+    status: 404,
+    error: 'draft_unavailable',
+    badRequest: false,
+  },
+  // (beforeAll marks the feed pruned through position 1.)
+  {
+    name: 'changes after a pruned place',
+    operationId: 'listChanges',
+    method: 'GET',
+    path: changes('acme-corp', `?after=${encodeChangeCursor(0n)}`),
+    status: 410,
+    error: 'resync_required',
+    badRequest: false,
+  },
+
   // getPerson
   { name: 'get a person', operationId: 'getPerson', method: 'GET', path: `/v1/persons/${ids.emile}`, status: 200, badRequest: false },
   {
@@ -484,6 +570,16 @@ const rateLimited: Scenario[] = [
     badRequest: false,
   },
   {
+    name: 'changes over budget',
+    operationId: 'listChanges',
+    upstream: 'limited',
+    method: 'GET',
+    path: changes('acme-corp'),
+    status: 429,
+    error: 'rate_limited',
+    badRequest: false,
+  },
+  {
     name: 'get person over budget',
     operationId: 'getPerson',
     upstream: 'limited',
@@ -519,6 +615,8 @@ beforeAll(async () => {
   proxyStarted = startPrismProxy(contractPaths.full, upstreams.url);
   proxyStarted.catch(() => {}); // awaited below; not an unhandled rejection meanwhile
   development = await startTestServer({ records: [...smallDataset(), ...narrowCredentials()] });
+  // As housekeeping leaves a feed it pruned: a place at position 0 is then too old (410).
+  await development.database.db.query('UPDATE change_feed_pruned SET through = 1');
   const [sandbox, limited] = await Promise.all([
     startTestServer({ database: development.database, env: { APP_ENV: 'sandbox' } }),
     startTestServer({ database: development.database, env: { RATE_LIMIT_PER_SECOND: '1', RATE_LIMIT_BURST: '1' } }),

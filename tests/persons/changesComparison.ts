@@ -7,6 +7,9 @@
 // (probed by key, or joined whole: server/db/import/reach.ts), so both stay exact; every
 // sixth file restates much of the data, as a full export would. After every step Search
 // employees is compared too: a relinked employment leaves its results, an unlinked one enters.
+// The change feed is followed too: each step's changes are exactly what the data before and
+// after it say (expectedChanges.ts), and a mirror kept from the feed over HTTP alone
+// (feedMirror.ts) equals the model's employments in the broadest credential's companies.
 // changes.model.test.ts (two sequences, in npm test) and
 // changes.model.slow.test.ts (four more, in test:all) run it. A failure names its seed
 // and step; replay it with SEED=<n> SEQUENCES=1 (STEPS=<m> to stop there).
@@ -15,6 +18,8 @@ import { Random } from '../../server/dataset/random.js';
 import { derivedDataAndRebuild, readDerivedData } from '../../server/db/derived/index.js';
 import { ImportRejected, importRecords } from '../../server/importing/index.js';
 import type { EmployeeRecord, ImportRecord } from '../../server/importing/records.js';
+import { asMultiset, changesAfter, dataState, expectedChanges, feedHead } from '../feed/expectedChanges.js';
+import { FeedMirror } from '../feed/feedMirror.js';
 import { engines } from '../helpers/databases.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { modelData, modelSearch, modelSearchEmployees } from './model.js';
@@ -234,6 +239,9 @@ export function changesAgainstModel({
         let store = new ModelStore();
         store.apply(dataset.records);
         const credentialed = [...new Set(dataset.credentials.flatMap((c) => [...c.companies]))];
+        // (A new follower each sequence: the TRUNCATE above emptied the feed, so an old place would be 410.)
+        const every = dataset.credentials.at(-1)!;
+        const mirror = new FeedMirror(server.call, every.token, 25);
 
         for (let step = 1; step <= STEPS; step++) {
           const context = `seed ${seed}, step ${step}`;
@@ -241,6 +249,7 @@ export function changesAgainstModel({
             step % 6 === 0 ? { file: dumpFile(r, store), snapshots: [], valid: true } : changeFile(r, store.clone(), credentialed, step);
           const next = store.clone();
           const before = valid ? undefined : await readDerivedData(db);
+          const [dataBefore, head] = [await dataState(db), await feedHead(db)];
           const outcome = await importRecords(db, file, { defaultPhoneRegion: 'US', snapshotCompanies: snapshots, reach: step % 2 ? 'probe' : 'join' }).then(
             () => 'applied',
             (e) => e,
@@ -254,6 +263,15 @@ export function changesAgainstModel({
             expect(outcome, context).toBeInstanceOf(ImportRejected);
             expect(await readDerivedData(db), `${context}: a refused file left derived data as it was`).toEqual(before);
           }
+
+          const recorded = await changesAfter(db, head);
+          expect(asMultiset(recorded), `${context}: the feed holds the step's changes`).toEqual(asMultiset(expectedChanges(dataBefore, await dataState(db))));
+          await mirror.follow(every.companies);
+          const modelled = [...store.employees.values()]
+            .filter((e) => every.companies.has(e.companyId))
+            .map((e) => [e.id, { companyId: e.companyId, personId: e.personId }])
+            .sort(([a], [b]) => String(a).localeCompare(String(b)));
+          expect(mirror.of(every.companies), `${context}: the mirror kept from the feed`).toEqual(modelled);
 
           const { kept, rebuilt } = await derivedDataAndRebuild(db);
           expect(kept, `${context}: derived data equals a rebuild from scratch`).toEqual(rebuilt);
@@ -272,7 +290,6 @@ export function changesAgainstModel({
           // Search employees after the change: every unlinked record the broadest credential
           // sees (an employment that gained a person has left, one that lost it has entered),
           // then a few random searches.
-          const every = dataset.credentials.at(-1)!;
           const listed = await server.call('POST', '/v1/employees/search', { token: every.token, body: { limit: 100 } });
           expect(listed.status, `${context}: employees`).toBe(200);
           const { asOf: listedAsOf, ...listedPage } = listed.body;

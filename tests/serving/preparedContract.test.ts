@@ -18,6 +18,11 @@ const inputs: Record<string, object[]> = {
     { path: { companyId: '-bad' }, query: {}, header },
     { path: { companyId: 'x'.repeat(65) }, query: {}, header },
   ],
+  listChanges: [
+    { path: { companyId: 'acme-corp' }, query: {}, header },
+    { path: { companyId: 'acme-corp' }, query: { after: 'ZjJz', limit: '1000' }, header },
+    { path: { companyId: 'acme-corp' }, query: { after: 'a*b', limit: '0' }, header },
+  ],
   getPerson: [
     { path: { personId: UUID }, query: {}, header },
     { path: { personId: UUID }, query: { externalIdSystems: ['payroll', 'hris'] }, header },

@@ -93,6 +93,20 @@ const mistakes: Record<string, [string, Parts, Expected][]> = {
     ],
     ['an unknown query parameter', { path: { personId: UUID }, query: { fields: 'all' } }, [d('/query', 'fields is not a query parameter of this request')]],
   ],
+  listChanges: [
+    ['a malformed companyId', { path: { companyId: '-acme' } }, 'invalid_company_id'],
+    ['a limit out of range', { path: { companyId: 'acme-corp' }, query: { limit: '1001' } }, [d('/query/limit', 'limit must be at most 1000')]],
+    [
+      'an after that is not of its form',
+      { path: { companyId: 'acme-corp' }, query: { after: 'a*b' } },
+      [d('/query/after', "after must be a change's position or a page's next from this feed, sent back as it came (up to 24 letters, digits, _ and -)")],
+    ],
+    [
+      'an unknown query parameter',
+      { path: { companyId: 'acme-corp' }, query: { since: '1' } },
+      [d('/query', 'since is not a query parameter of this request')],
+    ],
+  ],
   hello: [
     ['a malformed companyId', { path: { companyId: '-acme' } }, 'invalid_company_id'],
     ['a companyId too long', { path: { companyId: 'x'.repeat(65) } }, 'invalid_company_id'],

@@ -22,6 +22,9 @@
 -- never take it.
 -- ---------------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION lock_data_writers() RETURNS void LANGUAGE sql AS $$ SELECT pg_advisory_xact_lock(728302) $$;
+-- The same lock, only if no other writer holds it: for periodic writers that would rather
+-- come back than queue behind an import (the change feed's clock, server/db/feed/upkeep.ts).
+CREATE OR REPLACE FUNCTION try_lock_data_writers() RETURNS boolean LANGUAGE sql AS $$ SELECT pg_try_advisory_xact_lock(728302) $$;
 -- Taken before a statement touches a row, so that a plain-SQL writer queues behind an
 -- import instead of holding rows the import waits for (a deadlock PostgreSQL would break
 -- by aborting one of them).

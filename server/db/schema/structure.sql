@@ -384,6 +384,11 @@ CREATE OR REPLACE FUNCTION public.short_fragments(name text)
  IMMUTABLE PARALLEL SAFE STRICT
  -- body: md5 d3f0b14e999460f44d9e2ca24054caf2
 
+CREATE OR REPLACE FUNCTION public.try_lock_data_writers()
+ RETURNS boolean
+ LANGUAGE sql
+ -- body: md5 4c45e1580017685bc07e87af8cc3c670
+
 CREATE OR REPLACE FUNCTION public.utc_day(t timestamp with time zone)
  RETURNS date
  LANGUAGE sql
