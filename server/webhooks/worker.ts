@@ -34,6 +34,8 @@ const LEASE_MS = DELIVERY_TIMEOUT_MS * 6;
 /** Attempts are listed by `webhooks deliveries` for this long. */
 const DELIVERIES_KEPT_MS = 7 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
+/** The wait after a round that failed as a whole (the database down). */
+const ROUND_RETRY_MS = 5_000;
 
 export type DeliveryOutcome = Exclude<PostOutcome['outcome'], 'aborted'> | 'refused';
 
@@ -84,8 +86,9 @@ export class WebhookWorker {
   }
 
   /**
-   * Polls every pollIntervalMs, and again at once when a delivery succeeds (a backlog
-   * drains without waiting). A round leases only as many endpoints as there are free
+   * Polls every pollIntervalMs, and again at once after an attempt (a backlog drains
+   * without waiting); after a round that failed (the database unreachable) it waits
+   * ROUND_RETRY_MS, so an outage is not logged five times a second. A round leases only as many endpoints as there are free
    * slots and does not wait for their deliveries: a slow receiver holds its own slot only.
    */
   start(): void {
@@ -96,13 +99,15 @@ export class WebhookWorker {
     if (this.stopping.signal.aborted || this.ticking) return;
     this.ticking = true;
     clearTimeout(this.timer);
+    let wait = this.options.pollIntervalMs;
     try {
       for (const delivery of await this.launch()) void delivery.then((attempted) => attempted && this.wake());
     } catch (error) {
-      this.logger.warn({ err: error }, 'webhook worker round failed; trying again');
+      wait = Math.max(wait, ROUND_RETRY_MS);
+      this.logger.warn({ err: error, retryInMs: wait }, 'webhook worker round failed; trying again');
     } finally {
       this.ticking = false;
-      if (!this.stopping.signal.aborted) this.timer = setTimeout(() => void this.tick(), this.options.pollIntervalMs);
+      if (!this.stopping.signal.aborted) this.timer = setTimeout(() => void this.tick(), wait);
     }
   }
 
