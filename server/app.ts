@@ -14,7 +14,6 @@ import { SqlChangeFeed } from './db/feed/read.js';
 import { AuditedReads } from './db/reads/auditedReads.js';
 import { migrate, newerMigrations, pendingSteps } from './db/schema/migrate.js';
 import { SqlCredentials } from './db/stores/credentials.js';
-import { oldestUndelivered } from './db/stores/webhooks.js';
 import type { AccessAudit } from './domain/accessAudit.js';
 import type { CredentialConfirmation } from './domain/credentials.js';
 import { FeedClock } from './feed/clock.js';
@@ -119,8 +118,14 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   // as soon as its answer is out instead of holding the shutdown for keepAliveTimeout, and
   // /readyz answers 503 so a balancer still probing takes the instance out.
   let closing = false;
-  const metrics = new Metrics(db.poolStats?.bind(db), replicas && (() => replicas.status()), config.webhooks.enabled ? webhookLag(db) : undefined);
-  const webhooks = startWebhooks(config, db, logger, metrics, tracing);
+  // The worker keeps its endpoints' feed lag for /metrics, which reads no database.
+  let webhooks: WebhookWorker | undefined;
+  const metrics = new Metrics(
+    db.poolStats?.bind(db),
+    replicas && (() => replicas.status()),
+    config.webhooks.enabled ? () => webhooks?.feedLag() ?? [] : undefined,
+  );
+  webhooks = startWebhooks(config, db, logger, metrics, tracing);
   const faults = new FaultLog(logger);
   const limits = await RateLimits.create(
     { ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute, keyPrefix: config.rateLimitKeyPrefix },
@@ -256,17 +261,14 @@ function startWebhooks(config: Config, db: Database, logger: Logger, metrics: Me
     allowPrivateTargets: config.webhooks.allowPrivateTargets,
     observer: metrics,
     spans: tracing,
+    // Requests first: a round is skipped while the pool has no connection to spare.
+    busy: () => {
+      const pool = db.poolStats?.();
+      return pool !== undefined && (pool.waiting > 0 || (pool.idle === 0 && pool.total >= pool.max));
+    },
   });
   worker.start();
   return worker;
-}
-
-/** Each endpoint's feed lag for /metrics: the age of its oldest undelivered change. */
-function webhookLag(db: Database) {
-  return async () => {
-    const now = Date.now();
-    return (await oldestUndelivered(db)).map(({ id, oldest }) => ({ endpoint: id, seconds: oldest ? Math.max(0, (now - oldest.getTime()) / 1000) : 0 }));
-  };
 }
 
 /** node:http's server around the handler; `inFlight` holds the responses still being worked on. */

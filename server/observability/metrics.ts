@@ -42,8 +42,8 @@ export class Metrics {
     private readonly poolStats?: () => PoolStats,
     /** Where reads go to replicas: each database's state (db/replicas/readRouting.ts). */
     private readonly databases?: () => DatabaseStatus[],
-    /** Where webhooks are delivered: each endpoint's oldest undelivered change, in seconds (0: none), read at scrape time. */
-    private readonly webhookLag?: () => Promise<{ endpoint: string; seconds: number }[]>,
+    /** Where webhooks are delivered: each endpoint's feed lag in seconds (0: none), as the worker last read it. */
+    private readonly webhookLag?: () => { endpoint: string; seconds: number }[],
   ) {}
 
   webhookAttempt(outcome: string): void {
@@ -190,7 +190,7 @@ const WEBHOOK_OUTCOMES = ['delivered', 'failed', 'timeout', 'unreachable', 'refu
 function webhookMetrics(
   registry: Registry,
   tallies: WebhookTallies,
-  lag: () => Promise<{ endpoint: string; seconds: number }[]>,
+  lag: () => { endpoint: string; seconds: number }[],
   Counter: typeof import('prom-client').Counter,
   Gauge: typeof import('prom-client').Gauge,
 ): void {
@@ -225,13 +225,12 @@ function webhookMetrics(
   });
   new Gauge({
     name: 'webhook_feed_lag_seconds',
-    help: "Age of each webhook endpoint's oldest change not delivered yet (0: it is up to date), from the database.",
+    help: "Age of each webhook endpoint's oldest change not delivered yet (0: it is up to date), as the worker last read it (every second or so).",
     labelNames: ['endpoint'],
     registers: [registry],
-    async collect() {
-      const lags = await lag();
+    collect() {
       this.reset();
-      for (const { endpoint, seconds } of lags) this.set({ endpoint }, seconds);
+      for (const { endpoint, seconds } of lag()) this.set({ endpoint }, seconds);
     },
   });
 }

@@ -14,6 +14,7 @@ import {
   disableEndpoint,
   endpointChanges,
   fixBatch,
+  oldestUndelivered,
   pruneDeliveries,
   prunedThrough,
   recordAttempt,
@@ -34,6 +35,9 @@ const LEASE_MS = DELIVERY_TIMEOUT_MS * 6;
 /** Attempts are listed by `webhooks deliveries` for this long. */
 const DELIVERIES_KEPT_MS = 7 * 86_400_000;
 const PRUNE_EVERY_MS = 3_600_000;
+const LAG_READ_EVERY_MS = 1_000;
+/** The wait after a round that failed as a whole (the database down). */
+const ROUND_RETRY_MS = 5_000;
 
 export type DeliveryOutcome = Exclude<PostOutcome['outcome'], 'aborted'> | 'refused';
 
@@ -64,6 +68,8 @@ export interface WebhookWorkerOptions {
   batchSize?: number;
   observer?: WebhookObserver;
   spans?: WebhookSpans;
+  /** True while a round should wait: the requests need every connection (app.ts). */
+  busy?: () => boolean;
 }
 
 export class WebhookWorker {
@@ -74,6 +80,9 @@ export class WebhookWorker {
   private ticking = false;
   private readonly inFlight = new Set<Promise<boolean>>();
   private lastPrune = 0;
+  /** Each endpoint's oldest undelivered change, as last read (feedLag()), and when. */
+  private oldest: { id: string; oldest: Date | null }[] = [];
+  private lastLagRead = 0;
 
   constructor(
     private readonly db: Queryable,
@@ -84,8 +93,9 @@ export class WebhookWorker {
   }
 
   /**
-   * Polls every pollIntervalMs, and again at once when a delivery succeeds (a backlog
-   * drains without waiting). A round leases only as many endpoints as there are free
+   * Polls every pollIntervalMs, and again at once after an attempt (a backlog drains
+   * without waiting); after a round that failed (the database unreachable) it waits
+   * ROUND_RETRY_MS, so an outage is not logged five times a second. A round leases only as many endpoints as there are free
    * slots and does not wait for their deliveries: a slow receiver holds its own slot only.
    */
   start(): void {
@@ -96,13 +106,15 @@ export class WebhookWorker {
     if (this.stopping.signal.aborted || this.ticking) return;
     this.ticking = true;
     clearTimeout(this.timer);
+    let wait = this.options.pollIntervalMs;
     try {
       for (const delivery of await this.launch()) void delivery.then((attempted) => attempted && this.wake());
     } catch (error) {
-      this.logger.warn({ err: error }, 'webhook worker round failed; trying again');
+      wait = Math.max(wait, ROUND_RETRY_MS);
+      this.logger.warn({ err: error, retryInMs: wait }, 'webhook worker round failed; trying again');
     } finally {
       this.ticking = false;
-      if (!this.stopping.signal.aborted) this.timer = setTimeout(() => void this.tick(), this.options.pollIntervalMs);
+      if (!this.stopping.signal.aborted) this.timer = setTimeout(() => void this.tick(), wait);
     }
   }
 
@@ -121,9 +133,10 @@ export class WebhookWorker {
   /** Leases the due endpoints, as many as there are free slots, and starts a delivery to each. */
   private async launch(): Promise<Promise<boolean>[]> {
     const free = this.options.concurrency - this.inFlight.size;
-    if (free <= 0) return [];
+    if (free <= 0 || this.options.busy?.()) return [];
     const now = this.clock();
     await this.pruneNow(now);
+    await this.readLag(now);
     const leased = await claimDueEndpoints(this.db, this.token, now, new Date(now.getTime() + LEASE_MS), free);
     const pruned = leased.length ? BigInt(await prunedThrough(this.db)) : 0n;
     return leased.map((endpoint) => {
@@ -160,6 +173,18 @@ export class WebhookWorker {
     this.options.observer?.webhookEndpointDisabled();
     this.logger.error({ endpointId: endpoint.id }, `webhook endpoint disabled: ${reason}`);
     return false;
+  }
+
+  /** Each endpoint's feed lag in seconds (0: up to date), as last read: for /metrics, which reads no database. */
+  feedLag(): { endpoint: string; seconds: number }[] {
+    const now = this.clock().getTime();
+    return this.oldest.map(({ id, oldest }) => ({ endpoint: id, seconds: oldest ? Math.max(0, (now - oldest.getTime()) / 1000) : 0 }));
+  }
+
+  private async readLag(now: Date): Promise<void> {
+    if (now.getTime() - this.lastLagRead < LAG_READ_EVERY_MS) return;
+    this.lastLagRead = now.getTime();
+    this.oldest = await oldestUndelivered(this.db);
   }
 
   private async pruneNow(now: Date): Promise<void> {

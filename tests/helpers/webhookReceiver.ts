@@ -24,6 +24,11 @@ export class WebhookReceiver {
   /** Deliveries whose signature did not verify with any of `secrets`. */
   readonly badSignatures: Received[] = [];
   secrets: string[] = [];
+  /** How long it takes to answer, in milliseconds. */
+  delayMs = 0;
+  /** The most requests it was working on at once. */
+  maxConcurrent = 0;
+  private working = 0;
   private server?: Server;
   private port = 0;
   private readonly hanging = new Set<ServerResponse>();
@@ -56,6 +61,9 @@ export class WebhookReceiver {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.working++;
+    this.maxConcurrent = Math.max(this.maxConcurrent, this.working);
+    res.on('close', () => this.working--);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString('utf8');
@@ -80,6 +88,7 @@ export class WebhookReceiver {
       this.hanging.add(res);
       return;
     }
+    if (this.delayMs) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     const status = mode === 'ok' ? 204 : mode === 'fail' ? 500 : 302;
     received.answered = status;
     res.writeHead(status, typeof mode === 'object' ? { location: mode.redirectTo } : {});

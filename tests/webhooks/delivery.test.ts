@@ -193,6 +193,26 @@ describe.each(engines)('webhook deliveries on %s', (engine) => {
     expect(receiver.accepted[1]!.id).not.toBe(receiver.accepted[0]!.id);
   });
 
+  it('a delivery in flight when the endpoint is replayed records nothing: the cursor stays where the replay put it', async () => {
+    const { db } = database;
+    const clock = new TestClock();
+    const endpoint = await newEndpoint(db, receiver, ['acme-corp'], clock);
+    await addEmployments(db, 'acme-corp', 3);
+    const positions = await feedPositions(db, ['acme-corp'], endpoint.start);
+    receiver.mode = 'hang';
+    const { worker } = testWorker(db, clock, { timeoutMs: 1_000 });
+    const round = worker.runOnce();
+    await expect.poll(() => receiver.received.length).toBe(1);
+    await replayEndpoint(db, endpoint.id, decodeChangeCursor(positions[0]!)!, clock.now());
+    expect(await round).toBe(0);
+    const state = await endpointNow(db, endpoint.id);
+    expect([state.deliveredPosition, state.pendingId, state.attempts]).toEqual([String(decodeChangeCursor(positions[0]!)), null, 0]);
+    expect(await listDeliveries(db, endpoint.id, 10)).toEqual([]);
+    receiver.mode = 'ok';
+    expect(await drain(worker)).toBe(1);
+    expect(receiver.accepted[0]!.changes.map((c) => c.position)).toEqual(positions.slice(1));
+  });
+
   it('follows no redirect: a 3xx is a failed attempt', async () => {
     const { db } = database;
     const clock = new TestClock();

@@ -28,6 +28,7 @@ describe.skipIf(!process.env.DATABASE_URL)('webhook workers in two instances on 
     const endpoints = [];
     for (const scope of companies) {
       const receiver = await new WebhookReceiver().start();
+      receiver.delayMs = 20;
       receivers.push(receiver);
       endpoints.push({ receiver, scope, ...(await newEndpoint(db, receiver, scope, clock)) });
     }
@@ -49,6 +50,7 @@ describe.skipIf(!process.env.DATABASE_URL)('webhook workers in two instances on 
           .toBeGreaterThanOrEqual(expected.length);
         expect(e.receiver.received.flatMap((r) => r.changes.map((c) => c.position))).toEqual(expected);
         expect(e.receiver.badSignatures).toEqual([]);
+        expect(e.receiver.maxConcurrent, 'deliveries in flight at once to one endpoint').toBe(1);
       }
     } finally {
       for (const { worker } of workers) await worker.close();
