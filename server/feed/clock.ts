@@ -14,6 +14,8 @@ export class FeedClock {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Failing since the last warning: a database outage makes one line, not one a second. */
+  private failing = false;
 
   constructor(
     private readonly db: Database,
@@ -33,8 +35,11 @@ export class FeedClock {
     try {
       const recorded = await recordTimeChanges(this.db);
       if (recorded) this.logger.debug({ recorded }, 'change feed: invitations expired');
+      if (this.failing) this.logger.info('change feed clock works again');
+      this.failing = false;
     } catch (error) {
-      this.logger.warn({ err: error }, 'change feed clock failed; it tries again in a second');
+      if (!this.failing) this.logger.warn({ err: error }, 'change feed clock failed; it tries again every second');
+      this.failing = true;
     }
   }
 

@@ -56,7 +56,9 @@ export function expectedChanges(before: DataState, after: DataState, personGone:
   for (const [id, times] of before.persons) {
     const now = after.persons.get(id);
     if (now !== undefined && now !== times) {
-      const companies = new Set([...after.employees.values()].filter((e) => e.personId === id).map((e) => e.companyId));
+      // Where they were employed when their times were written: an import writes persons
+      // before employments (a company they join in the same file has employee.created).
+      const companies = new Set([...before.employees.values()].filter((e) => e.personId === id).map((e) => e.companyId));
       for (const companyId of companies) add(companyId, 'person.updated', null, id);
     }
     if (now === undefined) {

@@ -111,6 +111,26 @@ describe.each(engines)('list changes on %s', (engine) => {
     expect(acme.changes.at(-1)!.kind).toBe('person.erased');
   });
 
+  it("reports an invitation's expiry by itself: the service's clock records it within about a second", async () => {
+    const { next } = await page('globex', '?limit=1000');
+    const expiresAt = new Date(Date.now() + 1_000).toISOString();
+    await importRecords(
+      server.database.db,
+      [{ type: 'invitation', employeeId: ids.unlinked, status: 'pending', invitedAt: '2025-01-01T00:00:00.000Z', expiresAt }],
+      'US',
+    );
+    const written = await page('acme-corp', `?after=${(await page('acme-corp', '?limit=1000')).next}`);
+    expect(written.changes).toEqual([]);
+    let expired: Awaited<ReturnType<typeof page>> | undefined;
+    for (let waited = 0; waited < 5_000 && !expired?.changes.length; waited += 250) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      expired = await page('acme-corp', `?after=${written.next}`);
+    }
+    expect(expired!.changes.map((c) => [c.kind, c.employeeId])).toEqual([['employee.updated', ids.unlinked]]);
+    expect(Date.parse(expired!.changes[0]!.changedAt)).toBeGreaterThanOrEqual(Date.parse(expiresAt));
+    expect((await page('globex', `?after=${next}`)).changes).toEqual([]);
+  });
+
   it('answers 400 for a malformed or unknown cursor and an out-of-range limit, naming the field', async () => {
     for (const after of ['', 'not*a*cursor', 'x'.repeat(25)]) {
       const res = await server.call('GET', path('acme-corp', `?after=${encodeURIComponent(after)}`), { token: tokens.both });

@@ -91,6 +91,40 @@ describe.each(engines)('the change feed records every write path on %s', (engine
       () => apply([{ type: 'person', id: ids.emile, createdAt: '2024-03-02T09:15:00.000Z', updatedAt: '2026-02-01T00:00:00.000Z' }]),
       ['person.updated', 'person.updated', 'person.updated'],
     );
+    // Re-dated in the file that moves their employment: recorded where they were employed
+    // when the person was written (the import writes persons first); the move follows.
+    await expectWrite(
+      () =>
+        apply([
+          { type: 'person', id: ids.ana, createdAt: '2023-11-14T08:00:00.000Z', updatedAt: '2026-02-02T00:00:00.000Z' },
+          employee({
+            id: ids.anaAcme,
+            companyId: 'globex',
+            personId: ids.ana,
+            firstName: 'Ana',
+            lastName: 'Durán',
+            phone: '312-555-0187',
+            createdAt: '2023-11-14T08:00:00.000Z',
+          }),
+        ]),
+      // (ana is in acme-corp, and in globex by ids.unlinked, relinked to her above.)
+      ['person.updated', 'person.updated', 'employee.deleted', 'employee.created'],
+    );
+    await expectWrite(
+      () =>
+        apply([
+          employee({
+            id: ids.anaAcme,
+            companyId: 'acme-corp',
+            personId: ids.ana,
+            firstName: 'Ana',
+            lastName: 'Durán',
+            phone: '312-555-0187',
+            createdAt: '2023-11-14T08:00:00.000Z',
+          }),
+        ]),
+      ['employee.deleted', 'employee.created'],
+    );
     // A new person with no employment yet is in no company's feed.
     await expectWrite(() => apply([{ type: 'person', id: other.person, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' }]), []);
   });

@@ -27,6 +27,12 @@ export async function storedRecordCounts(db: Database): Promise<Record<string, n
   return counts;
 }
 
+/**
+ * The columns that say when a write happened, not what it wrote: the change feed's instants
+ * (two imports of one file at two moments record the same changes at different instants).
+ */
+const whenWritten: Record<string, string[]> = { changes: ['changed_at'], change_feed_head: ['at', 'time_states_through'] };
+
 /** Every table's whole content, source and derived, as one digest per table: "exactly as before" checks. */
 export async function databaseFingerprint(db: Database): Promise<Record<string, string>> {
   const tables = await db.query<{ name: string }>(
@@ -34,7 +40,8 @@ export async function databaseFingerprint(db: Database): Promise<Record<string, 
   );
   const digest: Record<string, string> = {};
   for (const { name } of tables) {
-    const [row] = await db.query<{ d: string | null }>(`SELECT md5(string_agg(t::text, '|' ORDER BY t::text)) AS d FROM ${name} t`);
+    const text = whenWritten[name] ? `(to_jsonb(t) - ${whenWritten[name].map((c) => `'${c}'`).join(' - ')})::text` : 't::text';
+    const [row] = await db.query<{ d: string | null }>(`SELECT md5(string_agg(${text}, '|' ORDER BY ${text})) AS d FROM ${name} t`);
     digest[name] = row?.d ?? 'empty';
   }
   return digest;

@@ -53,8 +53,8 @@ describe('npm run mock arguments', () => {
 describe('npm run mock banner', () => {
   it('lists every operation and labels the drafts', () => {
     const lines = operationLines();
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(5);
     expect(lines.find((l) => l.includes('hello'))).not.toMatch(/DRAFT/);
-    expect(lines.filter((l) => /searchPersons|getPerson|searchEmployees/.test(l)).every((l) => l.includes('DRAFT'))).toBe(true);
+    expect(lines.filter((l) => /searchPersons|getPerson|searchEmployees|listChanges/.test(l)).every((l) => l.includes('DRAFT'))).toBe(true);
   });
 });

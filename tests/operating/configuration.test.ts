@@ -91,6 +91,17 @@ describe('settings for browsers and balancers', () => {
   });
 });
 
+describe('the change feed', () => {
+  it('CHANGES_RETENTION: 30 days unless set; a duration from 1h to 3650d, anything else refused naming it', () => {
+    expect(loadConfig({}).changesRetentionMs).toBe(30 * 86_400_000);
+    expect(loadConfig({ CHANGES_RETENTION: '7d' }).changesRetentionMs).toBe(7 * 86_400_000);
+    expect(loadConfig({ CHANGES_RETENTION: '1d12h' }).changesRetentionMs).toBe(36 * 3_600_000);
+    expect(loadConfig({ CHANGES_RETENTION: '90m' }).changesRetentionMs).toBe(90 * 60_000);
+    for (const bad of ['30', '30 days', '59m', '3651d', '-1d', 'forever'])
+      expect(() => loadConfig({ CHANGES_RETENTION: bad }), bad).toThrow(/^CHANGES_RETENTION must be a duration such as 30d.*got "/);
+  });
+});
+
 describe('access audit durability and spool', () => {
   it('AUDIT_DURABILITY: spool on PostgreSQL and commit on PGlite unless set; spool only on PostgreSQL', () => {
     const unset = loadConfig({});

@@ -56,6 +56,13 @@ describe.each(engines)('an erasure on %s', (engine) => {
     await eraseEmployment(db(), ids.lookalike);
     const dump = await dumpAll(db());
     if (engine === 'pglite') expect(Object.keys(dump)).toEqual(expect.arrayContaining(['pg_temp.employment_changes', 'pg_temp.name_pieces_gone']));
-    expect(findValues(dump, erased)).toEqual({});
+    // (The company's id stays in the change feed, an id as its records' are: erasure.cases.ts.)
+    expect(findValues(dump, erased, { except: ['public.changes'] })).toEqual({});
+    expect(
+      findValues(
+        dump,
+        erased.filter((value) => value !== goneCompany),
+      ),
+    ).toEqual({});
   });
 });

@@ -390,6 +390,7 @@ DECLARE
   base bigint;
   stamp timestamptz;
   taken bigint;
+  nest_loop text := current_setting('enable_nestloop');
 BEGIN
   SELECT * INTO base, stamp FROM change_feed_base();
   IF TG_OP = 'INSERT' THEN
@@ -399,6 +400,9 @@ BEGIN
     INSERT INTO changes (position, company_id, kind, employee_id, person_id, changed_at)
     SELECT base + row_number() OVER (), o.company_id, 'employee.deleted', o.id, o.person_id, stamp FROM old_rows o;
   ELSE
+    -- Old and new rows matched by id, hashed (a nested loop over transition tables whose
+    -- sizes the cached plan does not know compares every pair); restored right after.
+    PERFORM set_config('enable_nestloop', 'off', true);
     INSERT INTO changes (position, company_id, kind, employee_id, person_id, changed_at)
     SELECT base + row_number() OVER (ORDER BY c.employee_id, c.step), c.company_id, c.kind, c.employee_id, c.person_id, stamp
       FROM (
@@ -422,6 +426,7 @@ BEGIN
          WHERE x.happened) c;
   END IF;
   GET DIAGNOSTICS taken = ROW_COUNT;
+  PERFORM set_config('enable_nestloop', nest_loop, true);
   PERFORM change_feed_advance(base, taken, stamp);
   RETURN NULL;
 END
@@ -445,9 +450,13 @@ DECLARE
   stamp timestamptz;
   taken bigint;
   since bigint := nullif(current_setting('lookup.feed_since', true), '')::bigint;
+  nest_loop text := current_setting('enable_nestloop');
 BEGIN
   IF TG_OP = 'DELETE' AND since IS NULL THEN RETURN NULL; END IF;
   SELECT * INTO base, stamp FROM change_feed_base();
+  -- Transition tables joined by hash, not compared pair by pair (as above); each person's
+  -- employments are still reached by index (LATERAL). Restored at the end.
+  PERFORM set_config('enable_nestloop', 'off', true);
   IF TG_OP = 'UPDATE' THEN
     INSERT INTO changes (position, company_id, kind, employee_id, person_id, changed_at)
     SELECT base + row_number() OVER (), e.company_id, 'person.updated', NULL, n.id, stamp
@@ -463,6 +472,7 @@ BEGIN
              WHERE c.position > since AND c.kind IN ('employee.deleted', 'employee.unlinked')) d;
   END IF;
   GET DIAGNOSTICS taken = ROW_COUNT;
+  PERFORM set_config('enable_nestloop', nest_loop, true);
   PERFORM change_feed_advance(base, taken, stamp);
   RETURN NULL;
 END

@@ -351,12 +351,12 @@ CREATE OR REPLACE FUNCTION public.note_company_changes()
 CREATE OR REPLACE FUNCTION public.note_employee_changes()
  RETURNS trigger
  LANGUAGE plpgsql
- -- body: md5 5ea14e380048661d56e7d705aad3ee29
+ -- body: md5 9a6954fc9b1973c3fc56021d4a513849
 
 CREATE OR REPLACE FUNCTION public.note_person_changes()
  RETURNS trigger
  LANGUAGE plpgsql
- -- body: md5 65cb4aff96f5fdd19359e523f82efb29
+ -- body: md5 92d02a7f7b389f0e51c54de31b92fc89
 
 CREATE OR REPLACE FUNCTION public.rebuild_derived_data()
  RETURNS void
