@@ -105,6 +105,27 @@ describe.each(engines)('webhook deliveries on %s', (engine) => {
     expect(attempts.filter((a) => a.outcome === 'failed')).toHaveLength(waits.length + 1);
   });
 
+  it('carries its retries across a restart: the next worker goes on with the same delivery, attempt and window', async () => {
+    const { db } = database;
+    const clock = new TestClock();
+    const endpoint = await newEndpoint(db, receiver, ['acme-corp'], clock);
+    await addEmployments(db, 'acme-corp', 1);
+    receiver.mode = 'fail';
+    const before = testWorker(db, clock);
+    expect(await before.worker.runOnce()).toBe(1);
+    await before.worker.close();
+    const failed = await endpointNow(db, endpoint.id);
+    clock.to(failed.nextAttemptAt);
+    const after = testWorker(db, clock);
+    expect(await after.worker.runOnce()).toBe(1);
+    const again = await endpointNow(db, endpoint.id);
+    expect([again.attempts, again.pendingId, again.firstFailedAt]).toEqual([2, failed.pendingId, failed.firstFailedAt]);
+    expect((await listDeliveries(db, endpoint.id, 5)).map((d) => [d.attempt, d.deliveryId])).toEqual([
+      [2, failed.pendingId],
+      [1, failed.pendingId],
+    ]);
+  });
+
   it('times out a receiver that does not answer, and delivers the same batch when it does', async () => {
     expect(DELIVERY_TIMEOUT_MS).toBe(10_000);
     const { db } = database;
