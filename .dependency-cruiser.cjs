@@ -105,8 +105,8 @@ module.exports = {
     {
       name: 'jobs-not-to-http-or-operations',
       severity: 'error',
-      comment: 'The import, erasure and access-audit jobs use the domain and db; they are not HTTP.',
-      from: { path: '^server/(importing|privacy|access|feed)/' },
+      comment: 'The import, erasure, access-audit, feed and webhook jobs use the domain and db; they are not HTTP.',
+      from: { path: '^server/(importing|privacy|access|feed|webhooks)/' },
       to: { path: '^server/(http|operations|cli)/' },
     },
     {

@@ -35,6 +35,7 @@ import { openTracing } from './observability/openTracing.js';
 import type { Tracing } from './observability/tracing.js';
 import { createOperations } from './operations/index.js';
 import { loadServedContract } from './servedContract.js';
+import { WebhookWorker } from './webhooks/worker.js';
 
 const REDIS_TIMEOUT_MS = 500;
 const REDIS_START_WAIT_MS = 2_000;
@@ -117,7 +118,14 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
   // as soon as its answer is out instead of holding the shutdown for keepAliveTimeout, and
   // /readyz answers 503 so a balancer still probing takes the instance out.
   let closing = false;
-  const metrics = new Metrics(db.poolStats?.bind(db), replicas && (() => replicas.status()));
+  // The worker keeps its endpoints' feed lag for /metrics, which reads no database.
+  let webhooks: WebhookWorker | undefined;
+  const metrics = new Metrics(
+    db.poolStats?.bind(db),
+    replicas && (() => replicas.status()),
+    config.webhooks.enabled ? () => webhooks?.feedLag() ?? [] : undefined,
+  );
+  webhooks = startWebhooks(config, db, logger, metrics, tracing);
   const faults = new FaultLog(logger);
   const limits = await RateLimits.create(
     { ...config.rateLimit, authFailuresPerMinute: config.authFailuresPerMinute, keyPrefix: config.rateLimitKeyPrefix },
@@ -169,7 +177,7 @@ export async function createApp(config: Config, overrides: AppOverrides = {}): P
       redis?.disconnect();
       // Requests are done, so are their audit entries; what remains goes before the pool
       // does, the spooled entries included.
-      await Promise.all([jobs.lastUse.close(), jobs.housekeeping.close(), jobs.feedClock.close(), jobs.auditShipper?.close()]);
+      await Promise.all([jobs.lastUse.close(), jobs.housekeeping.close(), jobs.feedClock.close(), jobs.auditShipper?.close(), webhooks?.close()]);
       await replicas?.close();
       if (!overrides.db) await db.close();
       await tracing?.shutdown();
@@ -238,6 +246,29 @@ async function startJobs(config: Config, db: Database, logger: Logger) {
   const feedClock = new FeedClock(db, logger);
   feedClock.start();
   return { auditShipper, audit, lastUse, housekeeping, feedClock };
+}
+
+/**
+ * The webhook worker (WEBHOOKS_ENABLED, the default), on the primary: every instance runs
+ * one, and they share the endpoints (server/webhooks/worker.ts). Its statements are
+ * children of its deliveries' spans where traces are on.
+ */
+function startWebhooks(config: Config, db: Database, logger: Logger, metrics: Metrics, tracing: Tracing | undefined): WebhookWorker | undefined {
+  if (!config.webhooks.enabled) return undefined;
+  const worker = new WebhookWorker(tracing ? tracing.queryable(db) : db, logger, {
+    pollIntervalMs: config.webhooks.pollIntervalMs,
+    concurrency: config.webhooks.concurrency,
+    allowPrivateTargets: config.webhooks.allowPrivateTargets,
+    observer: metrics,
+    spans: tracing,
+    // Requests first: a round is skipped while the pool has no connection to spare.
+    busy: () => {
+      const pool = db.poolStats?.();
+      return pool !== undefined && (pool.waiting > 0 || (pool.idle === 0 && pool.total >= pool.max));
+    },
+  });
+  worker.start();
+  return worker;
 }
 
 /** node:http's server around the handler; `inFlight` holds the responses still being worked on. */

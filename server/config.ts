@@ -85,6 +85,19 @@ export interface Config {
   trustedProxies: string[];
   /** OpenTelemetry traces, from the standard OTEL_* variables; absent (off) unless an OTLP endpoint is set. */
   tracing?: TracingSettings;
+  /** The webhook worker (server/webhooks/worker.ts, docs/operating/webhooks.md). */
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /** WEBHOOKS_ENABLED: this instance delivers webhooks (any number of instances may). */
+  enabled: boolean;
+  /** How often the worker looks for changes to deliver when it has nothing to do. */
+  pollIntervalMs: number;
+  /** Endpoints one instance delivers to at once (each one batch at a time). */
+  concurrency: number;
+  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: plain http and loopback or private addresses allowed (development and tests only). */
+  allowPrivateTargets: boolean;
 }
 
 /** The samplers of OTEL_TRACES_SAMPLER that the service offers (the specification's built-in ones). */
@@ -152,6 +165,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       `AUDIT_DURABILITY=${config.auditDurability} writes each audit entry in the read's own statement, which a replica cannot take: with DATABASE_REPLICA_URLS use spool (the default on PostgreSQL)`,
     );
+  }
+  // A production service posting to its own network on an endpoint's say is what the
+  // address checks exist to prevent (docs/decisions/0023-webhooks.md).
+  if (config.webhooks.allowPrivateTargets && config.environment === 'production') {
+    throw new ConfigError('WEBHOOK_ALLOW_PRIVATE_TARGETS cannot be true in production: webhooks go to public https addresses only there');
   }
   // Shutdown waits for idle keep-alive connections to reach their timeout (see app.ts).
   if (config.keepAliveTimeoutMs >= config.shutdownTimeoutMs) {
@@ -226,6 +244,12 @@ function readConfig(env: NodeJS.ProcessEnv): Config {
     corsLoopback: environment === 'development',
     trustedProxies: trustedProxies(env),
     tracing: tracingSettings(env),
+    webhooks: {
+      enabled: bool(env, 'WEBHOOKS_ENABLED', true),
+      pollIntervalMs: int(env, 'WEBHOOKS_POLL_INTERVAL_MS', 200, 10, 60_000),
+      concurrency: int(env, 'WEBHOOKS_CONCURRENCY', 16, 1, 1_000),
+      allowPrivateTargets: bool(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+    },
   };
 }
 

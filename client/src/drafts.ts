@@ -75,4 +75,13 @@ export {
   type ParticipationDecision,
   participationDecisions,
 } from './states.js';
+export {
+  type VerifiedWebhook,
+  type VerifyWebhookOptions,
+  verifyWebhook,
+  type WebhookChange,
+  type WebhookHeaders,
+  WebhookVerificationError,
+  type WebhookVerificationReason,
+} from './webhooks.js';
 export type { components, operations, paths };

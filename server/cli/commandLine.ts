@@ -69,3 +69,9 @@ export function commandOf(positionals: string[], arity: Record<string, readonly 
   if (rest.length > most) failUsage(`${command} takes ${least === most ? '' : 'at most '}${takes(most)}; unexpected "${rest[most]}"`, usage);
   return [command, rest];
 }
+
+/** Input the command refuses (an unknown id, a target not allowed): one line, exit 2, nothing changed. */
+export function reject(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}

@@ -35,11 +35,28 @@ export class Metrics {
   /** Rate-limit rejections by route since the last scrape. */
   private readonly rateLimitedTallies = new Map<string, number>();
 
+  /** Webhook attempts by outcome, retries scheduled and endpoints disabled, since the last scrape (the worker's WebhookObserver). */
+  private readonly webhookTallies: WebhookTallies = { attempts: new Map(), retries: 0, disabled: 0 };
+
   constructor(
     private readonly poolStats?: () => PoolStats,
     /** Where reads go to replicas: each database's state (db/replicas/readRouting.ts). */
     private readonly databases?: () => DatabaseStatus[],
+    /** Where webhooks are delivered: each endpoint's feed lag in seconds (0: none), as the worker last read it. */
+    private readonly webhookLag?: () => { endpoint: string; seconds: number }[],
   ) {}
+
+  webhookAttempt(outcome: string): void {
+    this.webhookTallies.attempts.set(outcome, (this.webhookTallies.attempts.get(outcome) ?? 0) + 1);
+  }
+
+  webhookRetryScheduled(): void {
+    this.webhookTallies.retries++;
+  }
+
+  webhookEndpointDisabled(): void {
+    this.webhookTallies.disabled++;
+  }
 
   /** The Prometheus exposition and its content type. */
   async exposition(): Promise<{ contentType: string; text: string }> {
@@ -105,6 +122,7 @@ export class Metrics {
     }
     const databases = this.databases;
     if (databases) databaseMetrics(registry, databases, Counter, Gauge);
+    if (this.webhookLag) webhookMetrics(registry, this.webhookTallies, this.webhookLag, Counter, Gauge);
     return registry;
   }
 
@@ -157,6 +175,64 @@ function latencyHistogram(tallies: Map<string, LatencyTally>) {
       return { name, help: this.help, type: this.type, values, aggregator: this.aggregator };
     },
   };
+}
+
+interface WebhookTallies {
+  attempts: Map<string, number>;
+  retries: number;
+  disabled: number;
+}
+
+/** The outcomes a delivery attempt has (server/webhooks/worker.ts DeliveryOutcome): each shown from the start, at 0. */
+const WEBHOOK_OUTCOMES = ['delivered', 'failed', 'timeout', 'unreachable', 'refused'];
+
+/** The webhook worker's counts, and each endpoint's feed lag (docs/operating/webhooks.md#metrics). */
+function webhookMetrics(
+  registry: Registry,
+  tallies: WebhookTallies,
+  lag: () => { endpoint: string; seconds: number }[],
+  Counter: typeof import('prom-client').Counter,
+  Gauge: typeof import('prom-client').Gauge,
+): void {
+  new Counter({
+    name: 'webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome: delivered (2xx), failed (another status), timeout, unreachable, refused (address not allowed).',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      for (const outcome of WEBHOOK_OUTCOMES) this.inc({ outcome }, 0);
+      for (const [outcome, pending] of tallies.attempts) this.inc({ outcome }, pending);
+      tallies.attempts.clear();
+    },
+  });
+  new Counter({
+    name: 'webhook_retries_total',
+    help: 'Failed webhook deliveries scheduled to be tried again (with backoff).',
+    registers: [registry],
+    collect() {
+      this.inc(tallies.retries);
+      tallies.retries = 0;
+    },
+  });
+  new Counter({
+    name: 'webhook_endpoints_disabled_total',
+    help: 'Webhook endpoints this instance disabled after 24 hours of failed deliveries.',
+    registers: [registry],
+    collect() {
+      this.inc(tallies.disabled);
+      tallies.disabled = 0;
+    },
+  });
+  new Gauge({
+    name: 'webhook_feed_lag_seconds',
+    help: "Age of each webhook endpoint's oldest change not delivered yet (0: it is up to date), as the worker last read it (every second or so).",
+    labelNames: ['endpoint'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { endpoint, seconds } of lag()) this.set({ endpoint }, seconds);
+    },
+  });
 }
 
 /** Where reads go to replicas: whether each database answers, each replica's lag, and the reads each answered. */

@@ -14,6 +14,16 @@ export interface Tracing {
   queryable(target: Queryable): Queryable;
   /** Makes `client` add a child span of the current request for each command it sends (its name, never its keys). */
   redis(client: Redis): void;
+  /**
+   * Runs `work` in a root span of its own named `name` (a job outside any request: the
+   * webhook worker's deliveries), its statements child spans of it; `annotate` adds
+   * attributes once they are known. A rejection marks the span failed.
+   */
+  job<T>(
+    name: string,
+    attributes: Record<string, string | number>,
+    work: (annotate: (attributes: Record<string, string | number>) => void) => Promise<T>,
+  ): Promise<T>;
   /** The current span's ids for a log line (pino's mixin): `trace_id`, `span_id`, `trace_flags`. */
   logFields(): Record<string, string>;
   /** Exports the spans still waiting, then stops. */

@@ -17,6 +17,7 @@ const COMMANDS: [string, RegExp][] = [
   ['accessAudit', /^usage: /],
   ['migrate', /^usage: npm run migrate/],
   ['demo', /^usage: npm run demo:export/],
+  ['webhooks', /^usage: npm run webhooks -- <command>/],
 ];
 
 describe('operator commands asked for help or given an unknown option', () => {

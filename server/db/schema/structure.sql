@@ -240,6 +240,48 @@ CREATE TABLE replica_heartbeat (
   CONSTRAINT replica_heartbeat_singleton_check CHECK (singleton)
 );
 
+CREATE TABLE webhook_deliveries (
+  endpoint_id uuid NOT NULL,
+  attempted_at timestamp with time zone NOT NULL,
+  delivery_id text NOT NULL,
+  attempt integer NOT NULL,
+  after_position bigint NOT NULL,
+  through_position bigint NOT NULL,
+  changes integer NOT NULL,
+  outcome text NOT NULL,
+  status integer,
+  duration_ms integer NOT NULL,
+  CONSTRAINT webhook_deliveries_endpoint FOREIGN KEY (endpoint_id) REFERENCES webhook_endpoints(id) ON DELETE CASCADE
+);
+CREATE INDEX webhook_deliveries_by_age ON public.webhook_deliveries USING btree (attempted_at);
+CREATE INDEX webhook_deliveries_by_endpoint ON public.webhook_deliveries USING btree (endpoint_id, attempted_at);
+
+CREATE TABLE webhook_endpoints (
+  id uuid NOT NULL,
+  url text NOT NULL,
+  companies text[] NOT NULL,
+  events text[],
+  secret text NOT NULL,
+  previous_secret text,
+  previous_secret_valid_until timestamp with time zone,
+  delivered_position bigint NOT NULL,
+  pending_id text,
+  pending_through bigint,
+  attempts integer NOT NULL DEFAULT 0,
+  first_failed_at timestamp with time zone,
+  next_attempt_at timestamp with time zone NOT NULL,
+  lease_token uuid,
+  lease_until timestamp with time zone,
+  disabled_at timestamp with time zone,
+  disabled_reason text,
+  created_at timestamp with time zone NOT NULL,
+  CONSTRAINT webhook_endpoints_companies_named CHECK ((cardinality(companies) > 0)),
+  CONSTRAINT webhook_endpoints_events_named CHECK (((events IS NULL) OR (cardinality(events) > 0))),
+  CONSTRAINT webhook_endpoints_pending_whole CHECK (((pending_id IS NULL) = (pending_through IS NULL))),
+  CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id)
+);
+CREATE INDEX webhook_endpoints_due ON public.webhook_endpoints USING btree (next_attempt_at) WHERE (disabled_at IS NULL);
+
 CREATE OR REPLACE FUNCTION public.change_feed_advance(base bigint, taken bigint, stamp timestamp with time zone)
  RETURNS void
  LANGUAGE sql

@@ -2,8 +2,10 @@
 // A statement's text is recorded, never its parameters: every statement a request runs is
 // parameterized, so the values (names, phones, ids) travel only as parameters. A Redis
 // command is recorded by its name only: its keys hold credential ids and client addresses.
-// Work outside a request (migrations, housekeeping, the audit shipper) makes no spans.
-import { context, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+// Work outside a request makes no spans (migrations, housekeeping, the audit shipper),
+// but for the webhook worker's deliveries: each is a root span of its own (jobSpans), its
+// statements children of it.
+import { context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import type { Redis } from 'ioredis';
 import type { Queryable } from '../../db/engines/database.js';
 
@@ -23,6 +25,23 @@ export function queryableSpans(tracer: Tracer, target: Queryable): Queryable {
       );
       return settle(span, target.query(sql, params, options));
     },
+  };
+}
+
+/** A job's root span (Tracing.job): INTERNAL, its statements' spans its children. */
+export function jobSpans(tracer: Tracer) {
+  return <T>(
+    name: string,
+    attributes: Record<string, string | number>,
+    work: (annotate: (attributes: Record<string, string | number>) => void) => Promise<T>,
+  ) => {
+    const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, ROOT_CONTEXT);
+    return context.with(trace.setSpan(ROOT_CONTEXT, span), () =>
+      settle(
+        span,
+        work((more) => span.setAttributes(more)),
+      ),
+    );
   };
 }
 

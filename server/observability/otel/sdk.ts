@@ -20,7 +20,7 @@ import {
 } from '@opentelemetry/sdk-trace-node';
 import type { SamplerName, TracingSettings } from '../../config.js';
 import type { Tracing } from '../tracing.js';
-import { queryableSpans, redisSpans } from './clientSpans.js';
+import { jobSpans, queryableSpans, redisSpans } from './clientSpans.js';
 import { requestSpans } from './requestSpans.js';
 
 /** Longest a shutdown waits for the last spans to go out. */
@@ -57,6 +57,7 @@ export function startTracing(settings: TracingSettings): Tracing {
     request: requestSpans(tracer, propagator),
     queryable: (target) => queryableSpans(tracer, target),
     redis: (client) => redisSpans(tracer, client),
+    job: jobSpans(tracer),
     logFields() {
       const span = trace.getSpan(context.active());
       if (!span) return NO_FIELDS;
