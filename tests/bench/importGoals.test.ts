@@ -30,6 +30,7 @@ function run(change: (r: ImportRunResult) => void = () => {}): ImportRunResult {
     startedAt: '2026-11-29T05:10:00.000Z',
     finishedAt: '2026-11-29T05:30:00.000Z',
     revision: 'abc1234',
+    uncommittedServerFiles: [],
     machine: { nproc: 2, cpuModel: 'test', memoryGb: 8, node: 'v20', os: 'Linux' },
     loadAverage: { start: 1, end: 1 },
     options: { people: 1_000_000, kinds: ['getPerson', 'phone'], samples: 100 },
