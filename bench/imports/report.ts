@@ -110,7 +110,7 @@ function searchTable(result: ImportRunResult): string[] {
   return [
     `Searches (${filters}): every kind at once at ${saturated.connections} connections answered ${round(saturated.rps, 1)} req/s over ${saturated.seconds} s; ` +
       `then the kinds in turn at a fixed ${round(idle.rate, 1)} req/s (${pct(rateShare)} of that, an open loop: each latency counted from when its request was due), ` +
-      `idle for ${idle.seconds} s, then for the ${during.seconds} s the change file took.`,
+      `after a warm-up at that rate, idle for ${idle.seconds} s, then for the ${during.seconds} s the change file took.`,
     '',
     ...table(['Kind', 'idle answers', 'idle p50 ms', 'idle p99 ms', 'during answers', 'during p50 ms', 'during p99 ms', 'p99 during / idle', 'failed'], rows),
   ];
