@@ -29,6 +29,8 @@ export interface Measured {
   non2xx: number;
   errors: number;
   rssPeakMb?: number;
+  /** Mean bytes of a 2xx response, its status line and headers included (HTTP targets). */
+  bytesPerResponse?: number;
   /** CPU time (user + system) of the process under test over the measurement, per answered request. */
   cpuUsPerRequest?: number;
   /** CPU time of the target's PostgreSQL backends over the measurement, per answered request. */
@@ -41,6 +43,7 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
   const headers = { authorization: `Bearer ${load.token}`, 'content-type': 'application/json' };
   let next = 0;
   const latencies: number[] = [];
+  let bytes = 0;
   const rss = sampleRss(load.pid);
   const cpu = await cpuMeter(load.pid, load.databaseCpu);
   const setupRequest = (request: Request) => {
@@ -51,8 +54,10 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
   // (With a callback autocannon returns its instance, whose events give each response's latency.)
   const result = await new Promise<Result>((resolve, reject) => {
     const instance = autocannon(options, (error, result: Result) => (error ? reject(error) : resolve(result)));
-    instance.on('response', (_client, status, _bytes, ms) => {
-      if (status >= 200 && status < 300) latencies.push(ms);
+    instance.on('response', (_client, status, responseBytes, ms) => {
+      if (status < 200 || status >= 300) return;
+      latencies.push(ms);
+      bytes += responseBytes;
     });
     load.until?.finally(() => instance.stop()).catch(() => {});
   });
@@ -66,6 +71,7 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     rssPeakMb: rss.stop(),
+    bytesPerResponse: latencies.length ? Math.round(bytes / latencies.length) : undefined,
     ...perRequest,
   };
 }

@@ -7,6 +7,7 @@ import type { Queryable } from '../server/db/engines/database.js';
 import { findActiveCredential } from '../server/db/stores/credentials.js';
 import type { Credential } from '../server/domain/credentials.js';
 import { type EmployeeFilter, employeeSearchFilter, type SearchEmployeesRequest } from '../server/domain/employees.js';
+import { encodeCursor, filterFingerprint } from '../server/domain/pageCursor.js';
 import { type PersonFilter, type SearchRequest, searchFilter } from '../server/domain/persons.js';
 import { hashToken } from '../server/domain/tokens.js';
 import type { DatasetInfo } from './dataset/build.js';
@@ -22,6 +23,8 @@ export const personKinds = {
   personId: 'personId',
   createdRange: 'created range (1 week)',
   offset10k: 'offset 10,000',
+  firstPage: 'first page (no filter)',
+  cursorDeep: 'cursor page deep in the company (no filter)',
 } as const;
 
 export type PersonKind = keyof typeof personKinds;
@@ -38,6 +41,9 @@ export const employeeKinds = {
 
 export type EmployeeKind = keyof typeof employeeKinds;
 export const isEmployeeKind = (kind: string | undefined): kind is EmployeeKind => kind !== undefined && kind in employeeKinds;
+
+/** What the credential reading names and emails only asks, beside the same asks of the full one (issue 57). */
+export const NARROW_CREDENTIAL_KINDS: readonly PersonKind[] = ['getPerson', 'nameSubstring'];
 
 /** Measured with the access audit on and off: Get person (one id an entry), a name search and a week's listing (full pages, the largest entries). */
 export const AUDITED_KINDS: readonly PersonKind[] = ['getPerson', 'nameSubstring', 'createdRange'];
@@ -91,7 +97,17 @@ const searchBodies: Record<Exclude<PersonKind, 'getPerson'>, (rows: SampleRow[],
   personId: (rows) => rows.map((r) => ({ personId: r.person_id })),
   createdRange: (rows) => rows.map((r) => weekFrom(r.created_at)),
   offset10k: () => [{ offset: 10_000 }],
+  firstPage: () => [{}],
+  cursorDeep: (rows) => rows.map((r) => ({ cursor: cursorAfter(r) })),
 };
+
+/**
+ * The cursor of the page right after a drawn person in the no-filter listing's order (its
+ * creation, then its id), as a page ending with them gives it: drawn across the company,
+ * most are thousands of people deep.
+ */
+const cursorAfter = (r: SampleRow) => encodeCursor('persons', { at: r.created_at.toISOString().replace('Z', '000Z'), id: r.person_id }, NO_FILTER);
+const NO_FILTER = filterFingerprint('persons', {});
 
 /** Each ask of a kind: its request, and the search it stands for (Get person runs the search query on one id with a page of one). */
 function personAsks(kind: PersonKind, samples: FilterSamples): { http: HttpRequestSpec; search: SearchRequest }[] {

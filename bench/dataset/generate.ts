@@ -5,9 +5,10 @@ import { type DatasetShape, type Entity, generateEntities } from '../../server/d
 import { buildPools } from '../../server/dataset/pools.js';
 import { Random, zipfWeights } from '../../server/dataset/random.js';
 import { realisticVocabulary } from '../../server/dataset/vocabulary.js';
+import type { FieldGroup } from '../../server/domain/fieldGroups.js';
 
 /** Bump when the generated data or how it is loaded changes, so that stored datasets get rebuilt. */
-export const GENERATOR_VERSION = 4;
+export const GENERATOR_VERSION = 5;
 
 export interface Scale {
   people: number;
@@ -27,7 +28,7 @@ export function scaleFor(people: number, options: { companies?: number; seed?: n
 /** The instant the data is generated "as of": fixed, so that the data never depends on the clock. */
 const DATASET_NOW = Date.UTC(2026, 10, 20, 12);
 
-export type CredentialKey = 'oneLarge' | 'hundred' | 'every';
+export type CredentialKey = 'oneLarge' | 'hundred' | 'every' | 'nameEmail';
 
 export interface BenchCredential {
   key: CredentialKey;
@@ -35,6 +36,8 @@ export interface BenchCredential {
   /** Fixed plaintext: only its SHA-256 is stored, as for any credential. */
   token: string;
   companies: string[];
+  /** The field groups it reads (the import's `fields`). */
+  fields: (FieldGroup | 'all')[];
 }
 
 export interface Dataset {
@@ -56,9 +59,18 @@ function benchCredentials(companies: Dataset['companies']): BenchCredential[] {
   const n = Math.min(100, ids.length - 1);
   const hundred = Array.from({ length: n }, (_, i) => ids[1 + Math.floor((i * (ids.length - 1)) / n)]!);
   return [
-    { key: 'oneLarge', name: 'bench: one large company', token: 'plk_bench_one_large_company', companies: [ids[0]!] },
-    { key: 'hundred', name: `bench: ${n} companies`, token: 'plk_bench_hundred_companies', companies: hundred },
-    { key: 'every', name: 'bench: every company', token: 'plk_bench_every_company', companies: ids },
+    { key: 'oneLarge', name: 'bench: one large company', token: 'plk_bench_one_large_company', companies: [ids[0]!], fields: ['all'] },
+    { key: 'hundred', name: `bench: ${n} companies`, token: 'plk_bench_hundred_companies', companies: hundred, fields: ['all'] },
+    { key: 'every', name: 'bench: every company', token: 'plk_bench_every_company', companies: ids, fields: ['all'] },
+    // The one large company again, reading names and emails only (a scheduling tool): set
+    // beside the first, it shows what a narrow credential costs (issue 57).
+    {
+      key: 'nameEmail',
+      name: 'bench: one large company, name and email',
+      token: 'plk_bench_one_large_name_email',
+      companies: [ids[0]!],
+      fields: ['name', 'email'],
+    },
   ];
 }
 

@@ -18,6 +18,7 @@ import {
   employeeKinds,
   employeeWorkload,
   helloAs,
+  NARROW_CREDENTIAL_KINDS,
   type PersonKind,
   personKinds,
   personWorkload,
@@ -149,13 +150,18 @@ async function engineScenarios(ask: EngineAsk, targets: Scenario['targets'], tar
   for (const key of options.credentials) {
     const { credential, held, samples } = await askAs(db, info, key, options.samples);
     const base = { group: engine, credential: key, token: credential.token };
-    for (const kind of options.kinds) {
+    // (The credential of names and emails asks only what it is set beside the full one for.)
+    const kinds = key === 'nameEmail' ? options.kinds.filter((k) => NARROW_CREDENTIAL_KINDS.includes(k)) : options.kinds;
+    for (const kind of kinds) {
       const { http, direct } = personWorkload(kind, samples, held, config);
-      scenarios.push({ id: `${engine}:${kind}:${key}`, ...base, label: personKinds[kind], kind, http, direct, targets: targetsOf(kind) });
+      // (The audit's cost is the full credentials' to measure.)
+      const kindTargets = key === 'nameEmail' ? targets : targetsOf(kind);
+      scenarios.push({ id: `${engine}:${kind}:${key}`, ...base, label: personKinds[kind], kind, http, direct, targets: kindTargets });
     }
     // Search employees, over the unlinked records the credential sees.
-    const unlinked = options.employeeKinds.length ? await drawRows(db, credential.companies, false, { count: options.samples, seed }) : [];
-    for (const kind of options.employeeKinds) {
+    const employeeAsks = key === 'nameEmail' ? [] : options.employeeKinds;
+    const unlinked = employeeAsks.length ? await drawRows(db, credential.companies, false, { count: options.samples, seed }) : [];
+    for (const kind of employeeAsks) {
       const workload = employeeWorkload(kind, unlinked, held, config, seed);
       scenarios.push({ id: `${engine}:${kind}:${key}`, ...base, label: employeeKinds[kind], kind, ...workload, targets });
     }

@@ -1,10 +1,15 @@
-// `npm run bench -- --imports`: each file applied by `npm run import` (importCli.ts) beside a
-// raw COPY of the same rows (rawCopy.ts), on the PostgreSQL bench database:
-//   1. the whole dataset into an empty database, 2. the same file again, unchanged;
-//   3. a change file touching 1% of the people, 4. the churn file, each restored by its inverse;
-//   5. the change file again while searches run through the service, restored after.
-// Each inverse is written before its change is applied: a run stopped half-way leaves it
-// behind, and the next run applies it first, so the bench database is the dataset again.
+// `npm run bench -- --imports`: each file applied by `npm run import` (importCli.ts) beside
+// its floors measured in the same run, on the PostgreSQL bench database, each file twice:
+//   1. the whole dataset into an empty database, then the same file again, unchanged
+//      (beside a raw COPY of its rows, rawCopy.ts);
+//   2. a change file touching 1% of the people, and the churn file, each restored by its
+//      inverse (beside their stored rows alone, storedRowsAlone.ts);
+//   3. the change file again while searches run through the service at a fixed rate,
+//      restored after (searches.ts).
+// Before each measured file and floor the database is brought to one stated state
+// (databaseState.ts), kept with the row. Each inverse is written before its change is
+// applied: a run stopped half-way leaves it behind, and the next run applies it first, so
+// the bench database is the dataset again. What a run keeps: results.ts.
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Queryable } from '../../server/db/engines/database.js';
@@ -12,58 +17,32 @@ import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { migrate } from '../../server/db/schema/migrate.js';
 import { type DatasetInfo, ensureDataset, recreateDatabase } from '../dataset/build.js';
 import { createDataset, type Dataset } from '../dataset/generate.js';
-import { beginRun, type RunStamp } from '../machine.js';
+import { beginRun } from '../machine.js';
 import type { BenchOptions } from '../options.js';
 import { prewarm } from '../prewarm.js';
 import { startTarget } from '../processes.js';
 import { askAs, helloAs, personRequests } from '../scenarios.js';
+import { round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
+import { previousRun } from './agreement.js';
+import { type DatabaseState, setAutovacuum, settle } from './databaseState.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
 import { type ImportRun, runImportCli } from './importCli.js';
 import { withRawCopy } from './rawCopy.js';
-import { type LoadFigures, type SearchLoad, searchesAround } from './searches.js';
+import { type ImportMeasurement, type ImportRow, type ImportRunResult, LABELS } from './results.js';
+import { type SearchLoad, searchesAround } from './searches.js';
+import { storedRowsAloneSeconds } from './storedRowsAlone.js';
 
-/** What each row measures, and how the report names it. */
-const LABELS = {
-  'initial load': 'initial load (whole dataset, empty database)',
-  'unchanged re-apply': 're-applied unchanged (whole dataset)',
-  change: 'change file',
-  'change inverse': 'change inverse (restores the data)',
-  churn: 'churn file',
-  'churn inverse': 'churn inverse (restores the data)',
-  'change while searching': 'change file, searches running',
-  'change inverse after searching': 'change inverse (restores the data, after the searches)',
-} as const;
-export type ImportMeasurement = keyof typeof LABELS;
-
-export interface ImportRow extends ImportRun {
-  measurement: ImportMeasurement;
-  /** People in the database the file was applied to (0: the initial load's empty database). */
-  databasePeople: number;
-}
-
-export interface ImportRunResult extends RunStamp {
-  postgresVersion?: string;
-  /** The settings an import's cost depends on most: its buffer cache, the WAL between checkpoints. */
-  postgresSettings?: Record<string, string>;
-  prewarmed?: boolean;
-  options: { people: number; kinds: string[]; samples: number };
-  /** The bench database: its name, not its URL. */
-  databases: { name: string; people: number; companies: number }[];
-  /** The whole dataset as one NDJSON file (the initial load's). */
-  fileMb?: number;
-  /** What each change file does. */
-  notes: string[];
-  rows: ImportRow[];
-  searches?: { filters: string; idle: LoadFigures; during: LoadFigures };
-}
-
+export const REPETITIONS = 2;
 const CHANGE_SHARE = 0.01;
-const IDLE_SEARCH_SECONDS = 8;
+const IDLE_SEARCH_SECONDS = 10;
 const SEARCHES_PER_KIND = 100;
+/** Raw COPYs of the whole dataset (each about as long as the import's checks): the fastest of two. */
+const WHOLE_DATASET_COPIES = 2;
 
 interface Context {
   databaseUrl: string;
+  db: Queryable;
   people: number;
   workDir: string;
   rows: ImportRow[];
@@ -74,64 +53,59 @@ interface Context {
 export async function runImportBench(options: BenchOptions, log: (line: string) => void): Promise<ImportRunResult> {
   const run = beginRun();
   const { databaseUrl, people } = options.postgres!;
+  const previous = previousRun(options.outDir, people);
   const info = await ensureDataset(options.postgres!, { rebuild: options.rebuild, log });
   run.measuring();
   mkdirSync(options.workDir, { recursive: true });
-  const ctx: Context = { databaseUrl, people, workDir: options.workDir, rows: [], notes: [], log };
-  await recoverInterruptedRun(ctx);
-  const fileMb = await initialLoad(ctx, createDataset(info.scale));
-
   const db = await openDatabase({ databaseUrl, poolMax: 4 });
+  const ctx: Context = { databaseUrl, db, people, workDir: options.workDir, rows: [], notes: [], log };
   try {
+    await recoverInterruptedRun(ctx);
+    const fileMb = await initialLoads(ctx, createDataset(info.scale));
     const postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
     const settings = await db.query<{ name: string; setting: string }>(
       'SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name',
-      [['shared_buffers', 'max_wal_size', 'wal_compression']],
+      [['shared_buffers', 'max_wal_size', 'wal_compression', 'autovacuum']],
     );
-    // The initial load has just written a second copy of the dataset through the caches; a
-    // server that has been running holds its data.
+    // The initial loads have just written the dataset twice through the caches; a server
+    // that has been running holds its data.
     const prewarmed = await prewarm(db);
 
-    log(`imports: a change file touching ${CHANGE_SHARE * 100}% of the people, then the churn file`);
+    log(`imports: a change file touching ${CHANGE_SHARE * 100}% of the people, then the churn file, ${REPETITIONS} times`);
     const change = await peopleChange(db, CHANGE_SHARE);
-    await applyAndRestore(ctx, 'change', change, ['change', 'change inverse']);
-    await applyAndRestore(ctx, 'churn', await churn(db), ['churn', 'churn inverse']);
-
-    const searching = await searchesThroughService(db, databaseUrl, info, options, run.cpu);
-    log(`imports: the change file while searches run (${searching.requests.length} requests)`);
-    let searches: ImportRunResult['searches'];
-    try {
-      await applyAndRestore(ctx, 'change', change, ['change while searching', 'change inverse after searching'], async (start) => {
-        const { idle, during, applied } = await searchesAround(searching, IDLE_SEARCH_SECONDS, start);
-        searches = { filters: `the bench filter kinds (one large company) through the service, ${options.connections} connections`, idle, during };
-        return applied;
-      });
-    } finally {
-      await searching.service.stop();
+    const churnFiles = await churn(db);
+    for (let repetition = 1; repetition <= REPETITIONS; repetition++) {
+      await applyAndRestore(ctx, 'change', change, ['change', 'change inverse'], repetition);
+      await applyAndRestore(ctx, 'churn', churnFiles, ['churn', 'churn inverse'], repetition);
     }
+    const searches = await changeWhileSearching(ctx, change, info, options, run.cpu);
     return {
       ...run.stamp(),
       postgresVersion,
       postgresSettings: Object.fromEntries(settings.map((r) => [r.name, r.setting])),
       prewarmed,
       options: { people, kinds: options.kinds, samples: options.samples },
+      repetitions: REPETITIONS,
       databases: [{ name: decodeURIComponent(new URL(databaseUrl).pathname.slice(1)), people, companies: info.scale.companies }],
       fileMb,
       notes: ctx.notes,
       rows: ctx.rows,
       searches,
+      previous,
     };
   } finally {
+    await setAutovacuum(db, false).catch(() => {});
     await db.close();
   }
 }
 
 /**
  * The whole dataset as one NDJSON file, loaded into an empty database of its own
- * (`<database>_import`, dropped after) beside a raw COPY of its rows, then applied again
- * unchanged and set against the same COPY. Returns the file's MB.
+ * (`<database>_import`, dropped after) and applied again unchanged, REPETITIONS times,
+ * each into a database made anew; the first load beside a raw COPY of its rows, which
+ * every load and re-apply is set against. Returns the file's MB.
  */
-async function initialLoad(ctx: Context, dataset: Dataset): Promise<number> {
+async function initialLoads(ctx: Context, dataset: Dataset): Promise<number> {
   const file = join(ctx.workDir, 'dataset.ndjson');
   const url = new URL(ctx.databaseUrl);
   url.pathname = `${url.pathname}_import`;
@@ -139,24 +113,28 @@ async function initialLoad(ctx: Context, dataset: Dataset): Promise<number> {
   try {
     const records = await writeNdjson(file, datasetRecords(dataset));
     const fileMb = Math.round(statSync(file).size / 1e6);
-    await recreateDatabase(importUrl);
-    const db = await openDatabase({ databaseUrl: importUrl, poolMax: 1 });
-    await migrate(db);
-    await db.close();
-    ctx.log(`imports: ${records.toLocaleString('en-US')} records (${fileMb} MB) into an empty database, then again unchanged`);
-    const initial = await runImportCli(importUrl, file, LABELS['initial load'], records);
-    await withRawCopy(initial, importUrl, datasetRecords(dataset), 2);
-    const again = await runImportCli(importUrl, file, LABELS['unchanged re-apply'], records);
-    ctx.rows.push(
-      { ...initial, measurement: 'initial load', databasePeople: 0 },
-      {
-        ...again,
-        copySeconds: initial.copySeconds,
-        copyRecordsPerSecond: initial.copyRecordsPerSecond,
-        measurement: 'unchanged re-apply',
-        databasePeople: ctx.people,
-      },
-    );
+    ctx.log(`imports: ${records.toLocaleString('en-US')} records (${fileMb} MB) into an empty database, then again unchanged, ${REPETITIONS} times`);
+    let copied: ImportRun | undefined;
+    for (let repetition = 1; repetition <= REPETITIONS; repetition++) {
+      await recreateDatabase(importUrl);
+      const db = await openDatabase({ databaseUrl: importUrl, poolMax: 1 });
+      try {
+        await migrate(db);
+        const emptyState = await settle(db);
+        const initial = await runImportCli(importUrl, file, LABELS['initial load'], records);
+        copied ??= await withRawCopy(initial, importUrl, datasetRecords(dataset), 2, WHOLE_DATASET_COPIES);
+        const loadedState = await settle(db);
+        const again = await runImportCli(importUrl, file, LABELS['unchanged re-apply'], records);
+        const copy = { copySeconds: copied.copySeconds, copyRecordsPerSecond: copied.copyRecordsPerSecond };
+        ctx.rows.push(
+          { ...initial, ...copy, measurement: 'initial load', repetition, databasePeople: 0, state: emptyState },
+          { ...again, ...copy, measurement: 'unchanged re-apply', repetition, databasePeople: ctx.people, state: loadedState },
+        );
+        ctx.log(`  ${repetition}: initial load ${initial.seconds} s (peak RSS ${initial.peakRssMb} MB), re-applied ${again.seconds} s`);
+      } finally {
+        await db.close();
+      }
+    }
     return fileMb;
   } finally {
     await recreateDatabase(importUrl, false).catch(() => {});
@@ -166,12 +144,17 @@ async function initialLoad(ctx: Context, dataset: Dataset): Promise<number> {
 
 const inverseFile = (ctx: Context, name: string) => join(ctx.workDir, `${name}-inverse.ndjson`);
 
-/** Writes the change file and its inverse, applies the change (inside `around`, which starts it), then the inverse; each beside a raw COPY. */
+/**
+ * Writes the change file and its inverse; brings the database to the stated state and
+ * applies the change (inside `around`, which starts it), then the inverse, each beside a
+ * raw COPY; then, from the stated state again, the change's stored rows alone.
+ */
 async function applyAndRestore(
   ctx: Context,
   name: string,
   files: ChangeFiles,
   measurements: [ImportMeasurement, ImportMeasurement],
+  repetition: number,
   around = (start: () => Promise<ImportRun>) => start(),
 ): Promise<void> {
   const file = join(ctx.workDir, `${name}.ndjson`);
@@ -179,18 +162,48 @@ async function applyAndRestore(
   await writeNdjson(inverseFile(ctx, name), files.inverse);
   const note = `${name}: ${files.description}`;
   if (!ctx.notes.includes(note)) ctx.notes.push(note);
-  const apply = async (path: string, records: ChangeFiles['change'], measurement: ImportMeasurement, start = (run: () => Promise<ImportRun>) => run()) => {
+  const apply = async (path: string, records: ChangeFiles['change'], measurement: ImportMeasurement, state?: DatabaseState, start = around) => {
     const applied = await start(() => runImportCli(ctx.databaseUrl, path, LABELS[measurement], records.length));
-    ctx.rows.push({ ...(await withRawCopy(applied, ctx.databaseUrl, records)), measurement, databasePeople: ctx.people });
-    ctx.log(`  ${applied.label}: ${applied.records.toLocaleString('en-US')} records in ${applied.seconds} s`);
+    const row: ImportRow = { ...(await withRawCopy(applied, ctx.databaseUrl, records)), measurement, repetition, databasePeople: ctx.people, state };
+    ctx.rows.push(row);
+    ctx.log(`  ${applied.label} (${repetition}): ${applied.records.toLocaleString('en-US')} records in ${applied.seconds} s`);
+    return row;
   };
+  let changed: ImportRow;
   try {
-    await apply(file, files.change, measurements[0], around);
+    changed = await apply(file, files.change, measurements[0], await settle(ctx.db));
   } finally {
     rmSync(file, { force: true });
   }
-  await apply(inverseFile(ctx, name), files.inverse, measurements[1]);
+  await apply(inverseFile(ctx, name), files.inverse, measurements[1], undefined, (start) => start());
   rmSync(inverseFile(ctx, name), { force: true });
+  // The floor, on the data as it was before the file (which the inverse has restored), from the same state.
+  await settle(ctx.db);
+  changed.storedAloneSeconds = round(await storedRowsAloneSeconds(ctx.databaseUrl, files.change), 3);
+  ctx.log(`  ${changed.label} (${repetition}): stored rows alone ${changed.storedAloneSeconds} s`);
+}
+
+/** The change file once more, while searches run through the service; restored after. */
+async function changeWhileSearching(
+  ctx: Context,
+  change: ChangeFiles,
+  info: DatasetInfo,
+  options: BenchOptions,
+  cpu: number | undefined,
+): Promise<ImportRunResult['searches']> {
+  const load = await searchesThroughService(ctx.db, ctx.databaseUrl, info, options, cpu);
+  ctx.log(`imports: the change file while searches run (${Object.keys(load.kinds).join(', ')})`);
+  let searches: ImportRunResult['searches'];
+  try {
+    await applyAndRestore(ctx, 'change', change, ['change while searching', 'change inverse after searching'], 1, async (start) => {
+      const { figures, applied } = await searchesAround(load, IDLE_SEARCH_SECONDS, start);
+      searches = { filters: 'the bench filter kinds as the credential of one large company, through the service', ...figures };
+      return applied;
+    });
+  } finally {
+    await load.service.stop();
+  }
+  return searches;
 }
 
 /** An inverse left by a run that stopped half-way is applied first, so the data is the dataset again. */
@@ -214,6 +227,6 @@ async function searchesThroughService(
 ): Promise<SearchLoad> {
   const { credential, samples } = await askAs(db, info, 'oneLarge', options.samples);
   const spec = serviceTarget('service', { databaseUrl }, helloAs(credential));
-  const requests = options.kinds.flatMap((kind) => personRequests(kind, samples).slice(0, SEARCHES_PER_KIND));
-  return { service: await startTarget(spec, cpu), token: credential.token, requests, connections: options.connections };
+  const kinds = Object.fromEntries(options.kinds.map((kind) => [kind, personRequests(kind, samples).slice(0, SEARCHES_PER_KIND)]));
+  return { service: await startTarget(spec, cpu), token: credential.token, kinds, connections: options.connections };
 }

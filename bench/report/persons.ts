@@ -96,6 +96,7 @@ function operationsTable(report: Report, engine: Engine, rows: Row[], credential
     ...(rows.some((r) => r.target === BARE_SEARCH) ? floorColumns : []),
     ['service p50 ms', ({ s }) => ms(s.p50)],
     ['service p99 ms', ({ s }) => ms(s.p99)],
+    ['service bytes per response', ({ s }) => orDash(s.bytesPerResponse, int)],
     ['direct p50 ms', ({ direct }) => orDash(direct?.p50, ms)],
     ['direct p99 ms', ({ direct }) => orDash(direct?.p99, ms)],
     ['peak RSS MB', ({ s }) => orDash(s.rssPeakMb)],

@@ -14,6 +14,8 @@ export interface Row {
   p50: number;
   p99: number;
   rssPeakMb?: number;
+  /** Median bytes per 2xx response, headers included (HTTP targets). */
+  bytesPerResponse?: number;
   /** Median CPU time of the process under test per request (HTTP targets on Linux). */
   cpuUsPerRequest?: number;
   /** Median CPU time of its PostgreSQL backends per request (PostgreSQL person scenarios). */
@@ -59,6 +61,7 @@ function medians(runs: Measured[]): Omit<Row, 'scenario' | 'group' | 'label' | '
     p50: median(runs.map((r) => r.p50)),
     p99: median(runs.map((r) => r.p99)),
     rssPeakMb: rss.length ? Math.max(...rss) : undefined,
+    bytesPerResponse: medianOf((r) => r.bytesPerResponse),
     cpuUsPerRequest: medianOf((r) => r.cpuUsPerRequest),
     dbCpuUsPerRequest: medianOf((r) => r.dbCpuUsPerRequest),
     non2xx: runs.reduce((a, r) => a + r.non2xx, 0),

@@ -4,9 +4,9 @@
 import { type Engine, engineName, serviceName } from '../plan.js';
 import type { RunResult } from '../run.js';
 import { isEmployeeKind, type PersonKind } from '../scenarios.js';
-import { median } from '../stats.js';
+import { median, round } from '../stats.js';
 import { BARE_SEARCH } from '../targets.js';
-import { auditCost, type CredentialName, cpuRatio, credentialNames, DIRECT, helloInstructionMedians, int, ms, pct } from './format.js';
+import { auditCost, type CredentialName, cpuRatio, credentialNames, DIRECT, helloInstructionMedians, int, ms, orDash, pct } from './format.js';
 import type { Row, TargetCheck } from './summary.js';
 
 /** Issue #18: the service's rate over direct SQL's (findPersons alone), by filter kind. */
@@ -76,6 +76,8 @@ function engineTargets(raw: RunResult, summary: Row[], engine: Engine): TargetCh
     ...(engine === 'postgres' ? DIRECT_SHARE_GOALS.flatMap((goal) => directShare(e, goal)) : []),
     ...employeeTargets(e),
     ...searchLatency(e),
+    ...cursorPaging(e),
+    ...narrowCredential(e),
     ...worstCase(e),
     ...auditTarget(e),
     ...memoryAndStart(raw, e),
@@ -115,6 +117,49 @@ function employeeTargets(e: EngineRows): TargetCheck[] {
   const each = employees.map((r) => `${named(e, r)} ${ms(r.p99)} ms${floorShare(r) === undefined ? '' : `, ${pct(floorShare(r)!)}`}`);
   const goal = `Search employees, every filter kind (${e.at}): p99 < 50 ms and at least 85% of the node:http floor's rate`;
   return [{ goal, measured: each.join('; '), met: employees.every(meets) }];
+}
+
+/** Issue 56: a cursor page deep in a large company costs about what the first page does (offset 10,000, the slowest page before cursors, beside them). */
+function cursorPaging(e: EngineRows): TargetCheck[] {
+  return e.services
+    .filter((r) => kindOf(r) === 'cursorDeep')
+    .flatMap((deep) => {
+      const of = (kind: PersonKind) => e.services.find((r) => kindOf(r) === kind && r.credential === deep.credential);
+      const [first, offset] = [of('firstPage'), of('offset10k')];
+      if (!first) return [];
+      const ratio = deep.p99 / first.p99;
+      const beside = offset ? `; offset 10,000 ${ms(offset.p99)} ms (${round(offset.p99 / first.p99, 2)}×)` : '';
+      return [
+        {
+          goal: `Search persons by cursor, deep in the company (${e.credentialName(e.engine, deep.credential)}, ${e.at}): p99 at most 1.2× the first page's`,
+          measured: `${ms(deep.p99)} against ${ms(first.p99)} ms (${round(ratio, 2)}×)${beside}`,
+          met: ratio <= 1.2 && deep.non2xx === 0,
+        },
+      ];
+    });
+}
+
+/** Issue 57: the credential reading names and emails only, beside the full credential of the same company, kind by kind: at least its rate, and the bytes each sends. */
+function narrowCredential(e: EngineRows): TargetCheck[] {
+  const pairs = e.services
+    .filter((r) => r.credential === 'nameEmail')
+    .flatMap((narrow) => {
+      const full = e.services.find((r) => r.credential === 'oneLarge' && kindOf(r) === kindOf(narrow));
+      return full ? [{ narrow, full, ratio: narrow.rps / full.rps }] : [];
+    });
+  if (!pairs.length) return [];
+  const bytes = (r: Row) => orDash(r.bytesPerResponse, int);
+  const each = pairs.map(
+    ({ narrow, full, ratio }) =>
+      `${narrow.label} ${int(narrow.rps)} vs ${int(full.rps)} req/s (${pct(ratio)}), ${bytes(narrow)} vs ${bytes(full)} bytes per response`,
+  );
+  return [
+    {
+      goal: `a credential of names and emails (one large company, ${e.at}): at least the full credential's throughput, Get person and name search`,
+      measured: each.join('; '),
+      met: pairs.every((p) => p.ratio >= 1 && p.narrow.non2xx === 0),
+    },
+  ];
 }
 
 function searchLatency(e: EngineRows): TargetCheck[] {

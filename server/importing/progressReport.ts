@@ -1,12 +1,12 @@
 // The import command's progress on stderr (progress.ts says what an import reports). On a
 // terminal, one live line, rewritten a few times a second; otherwise (a log, a pipe) a
-// line every 5 s. The lines are written by a thread of their own (progressWorker.ts):
+// line every 5 s. The lines are written by a thread of their own (progressWorker.ts, plain JavaScript):
 // the embedded database runs each statement in the import's thread, which a long one
 // holds for many seconds, and the line must go on meanwhile. The import's thread only
 // sets two numbers both threads share.
 import { Worker } from 'node:worker_threads';
 import type { ImportProgress, ImportStep } from './progress.js';
-import { workerEntry } from './workerEntry.js';
+import { progressThreadSource } from './progressWorker.js';
 
 export const importSteps: readonly ImportStep[] = [
   'waiting for another import',
@@ -38,7 +38,6 @@ export class ProgressReport implements ImportProgress {
 
   constructor(options: { live: boolean; everyMs?: number; label: string }) {
     this.live = options.live;
-    const entry = workerEntry('progressWorker');
     const data: ProgressWorkerData = {
       shared: this.shared,
       live: options.live,
@@ -47,7 +46,7 @@ export class ProgressReport implements ImportProgress {
       steps: importSteps,
       label: options.label,
     };
-    this.worker = new Worker(entry.script, { eval: entry.eval, workerData: data, stdout: false, stderr: false });
+    this.worker = new Worker(progressThreadSource, { eval: true, workerData: data, stdout: false, stderr: false });
     // (It never keeps the command alive.)
     this.worker.unref();
   }

@@ -110,9 +110,9 @@ describe.runIf(databaseUrl)('npm run bench on PostgreSQL: access audit on and of
       '--references',
       '',
       '--kinds',
-      'getPerson,createdRange',
+      'getPerson,createdRange,firstPage,cursorDeep',
       '--credentials',
-      'oneLarge',
+      'oneLarge,nameEmail',
       '--no-worst-case',
       ...tiny,
       '--out',
@@ -143,6 +143,11 @@ describe.runIf(databaseUrl)('npm run bench on PostgreSQL: access audit on and of
         'postgres:createdRange:oneLarge · service (PostgreSQL, audit off)',
         'postgres:createdRange:oneLarge · direct SQL',
         'postgres:createdRange:oneLarge · node:http + findPersons',
+        ...['firstPage', 'cursorDeep'].flatMap((kind) =>
+          ['service (PostgreSQL)', 'direct SQL', 'node:http + findPersons'].map((target) => `postgres:${kind}:oneLarge · ${target}`),
+        ),
+        // The credential of names and emails: Get person only of these kinds (and no audit-off twin).
+        ...['service (PostgreSQL)', 'direct SQL', 'node:http + findPersons'].map((target) => `postgres:getPerson:nameEmail · ${target}`),
       ].sort(),
     );
     for (const row of report.summary) expect(row.non2xx + row.errors, `${row.scenario} · ${row.target}`).toBe(0);
@@ -158,11 +163,29 @@ describe.runIf(databaseUrl)('npm run bench on PostgreSQL: access audit on and of
       'Get person, phone and personId (PostgreSQL, 300 people), every credential: at least 60% of the direct-SQL rate',
       'name, range and offset searches (PostgreSQL, 300 people), every credential: at least 80% of the direct-SQL rate',
     ]);
-    expect(shares[0]?.measured).toMatch(/^Get person \(one large company\) \d+% \(floor \d+%\); lowest \d+%$/);
+    expect(shares[0]?.measured).toMatch(
+      /^Get person \(one large company\) \d+% \(floor \d+%\); Get person \(one large company, name and email\) \d+% \(floor \d+%\); lowest \d+%$/,
+    );
     const markdown = readFileSync(join(work, 'results-postgres/latest.md'), 'utf8');
     expect(markdown).toContain('### Access audit cost on PostgreSQL');
     const cpu = '[\\d.,]+ \\+ [\\d.,]+ = [\\d.,]+';
     expect(markdown).toMatch(new RegExp(`\\| Get person \\| one large company \\|( [\\d.,%]+ \\|){7} ${cpu} \\| ${cpu} \\| \\d+% \\|`));
+  });
+
+  it('sets a deep cursor page against the first page, and the credential of names and emails against the full one, with bytes per response', () => {
+    expect(code, log).toBe(0);
+    const cursor = report.targets.find((t) => t.goal.startsWith('Search persons by cursor, deep in the company (one large company, PostgreSQL, 300 people)'));
+    expect(cursor?.measured).toMatch(/^[\d.,]+ against [\d.,]+ ms \([\d.]+×\)$/);
+    expect(typeof cursor?.met).toBe('boolean');
+    const narrow = report.targets.find((t) => t.goal.startsWith('a credential of names and emails (one large company, PostgreSQL, 300 people)'));
+    expect(narrow?.measured).toMatch(/^Get person [\d,]+ vs [\d,]+ req\/s \(\d+%\), [\d,]+ vs [\d,]+ bytes per response$/);
+    expect(typeof narrow?.met).toBe('boolean');
+    // Withheld means never sent: the narrow credential's answers are smaller.
+    const bytes = (credential: string) =>
+      report.summary.find((r) => r.scenario === `postgres:getPerson:${credential}` && r.target === 'service (PostgreSQL)')!.bytesPerResponse!;
+    expect(bytes('nameEmail')).toBeLessThan(bytes('oneLarge'));
+    // Every cursor page was a page (2xx), not a refused cursor.
+    for (const row of report.summary.filter((r) => r.scenario.includes(':cursorDeep:'))) expect(row.non2xx, row.target).toBe(0);
   });
 
   it("gives every PostgreSQL target's CPU per request: its own process's and the database backends'", () => {

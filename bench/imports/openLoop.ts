@@ -1,0 +1,103 @@
+// Requests sent at a fixed rate whatever the answers do (an open loop), each kind in turn,
+// and each answer's latency counted from when its request was due: a slow answer delays no
+// later request, so the figures say what a change file does to readers at that rate, not
+// how a saturated service queues (issue 59; a closed loop at ten connections measured
+// queueing). Latencies by kind.
+import { Agent, request } from 'node:http';
+import type { HttpRequestSpec } from '../scenarios.js';
+import { percentile, round } from '../stats.js';
+
+export interface OpenLoopLoad {
+  url: string;
+  token: string;
+  /** Each kind's requests, taken in turn within the kind; the kinds take turns too. */
+  kinds: Record<string, HttpRequestSpec[]>;
+  /** Requests per second, over every kind. */
+  rate: number;
+  /** Sends until this settles, or for `seconds`. */
+  until: Promise<unknown> | { seconds: number };
+}
+
+export interface KindLatency {
+  answered: number;
+  p50: number;
+  p99: number;
+  /** Answers other than 2xx, and requests that failed or timed out: not in the percentiles. */
+  failed: number;
+}
+
+export interface OpenLoopFigures {
+  rate: number;
+  seconds: number;
+  sent: number;
+  byKind: Record<string, KindLatency>;
+}
+
+const TICK_MS = 2;
+const TIMEOUT_MS = 10_000;
+
+export async function openLoop(load: OpenLoopLoad): Promise<OpenLoopFigures> {
+  const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+  const names = Object.keys(load.kinds);
+  const latencies: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
+  const failed: Record<string, number> = Object.fromEntries(names.map((k) => [k, 0]));
+  const nextOf: Record<string, number> = Object.fromEntries(names.map((k) => [k, 0]));
+  const answers: Promise<void>[] = [];
+  let stopped = false;
+  const stopping = 'seconds' in load.until ? new Promise((resolve) => setTimeout(resolve, (load.until as { seconds: number }).seconds * 1000)) : load.until;
+  void stopping.finally(() => (stopped = true)).catch(() => {});
+  const started = performance.now();
+  let sent = 0;
+  const send = (kind: string, due: number) => {
+    const pool = load.kinds[kind]!;
+    const spec = pool[nextOf[kind]!++ % pool.length]!;
+    answers.push(
+      ask(agent, load, spec).then(
+        (ok) => {
+          if (ok) latencies[kind]!.push(performance.now() - due);
+          else failed[kind]!++;
+        },
+        () => {
+          failed[kind]!++;
+        },
+      ),
+    );
+  };
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => {
+      // Every request due by now is sent; its latency is counted from when it was due.
+      const due = Math.floor(((performance.now() - started) / 1000) * load.rate);
+      for (; sent < due && !stopped; sent++) send(names[sent % names.length]!, started + (sent * 1000) / load.rate);
+      if (stopped) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, TICK_MS);
+  });
+  const seconds = (performance.now() - started) / 1000;
+  await Promise.all(answers);
+  agent.destroy();
+  const byKind = Object.fromEntries(
+    names.map((k) => [
+      k,
+      { answered: latencies[k]!.length, p50: round(percentile(latencies[k]!, 0.5), 2), p99: round(percentile(latencies[k]!, 0.99), 2), failed: failed[k]! },
+    ]),
+  );
+  return { rate: round(load.rate, 1), seconds: round(seconds, 1), sent, byKind };
+}
+
+/** One request; true for a 2xx answer read to its end. */
+function ask(agent: Agent, load: OpenLoopLoad, spec: HttpRequestSpec): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${load.token}` };
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    const req = request(new URL(spec.path, load.url), { method: spec.method, headers, agent, timeout: TIMEOUT_MS }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300));
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end(spec.body);
+  });
+}

@@ -1,0 +1,62 @@
+// What an import run keeps (imports.json): its rows, one a file applied, with the state the
+// database was in and the floors beside; the searches during a change; and the previous
+// run's figures, for the comparison of the two (agreement.ts).
+import type { RunStamp } from '../machine.js';
+import type { DatabaseState } from './databaseState.js';
+import type { ImportRun } from './importCli.js';
+import type { SearchFigures } from './searches.js';
+
+/** What each row measures, and how the report names it. */
+export const LABELS = {
+  'initial load': 'initial load (whole dataset, empty database)',
+  'unchanged re-apply': 're-applied unchanged (whole dataset)',
+  change: 'change file',
+  'change inverse': 'change inverse (restores the data)',
+  churn: 'churn file',
+  'churn inverse': 'churn inverse (restores the data)',
+  'change while searching': 'change file, searches running',
+  'change inverse after searching': 'change inverse (restores the data, after the searches)',
+} as const;
+export type ImportMeasurement = keyof typeof LABELS;
+
+export interface ImportRow extends ImportRun {
+  measurement: ImportMeasurement;
+  /** 1, 2, …: the file's turn in this run. */
+  repetition: number;
+  /** People in the database the file was applied to (0: the initial load's empty database). */
+  databasePeople: number;
+  /** The state the database was brought to just before (none: an inverse, right after its change). */
+  state?: DatabaseState;
+  /** A change or churn file's floor: its stored rows alone, measured from the same state after the inverse. */
+  storedAloneSeconds?: number;
+}
+
+export interface ImportRunResult extends RunStamp {
+  postgresVersion?: string;
+  /** The settings an import's cost depends on most: its buffer cache, the WAL between checkpoints. */
+  postgresSettings?: Record<string, string>;
+  prewarmed?: boolean;
+  options: { people: number; kinds: string[]; samples: number };
+  /** How many times each file was applied. */
+  repetitions?: number;
+  /** The bench database: its name, not its URL. */
+  databases: { name: string; people: number; companies: number }[];
+  /** The whole dataset as one NDJSON file (the initial load's). */
+  fileMb?: number;
+  /** What each change file does. */
+  notes: string[];
+  rows: ImportRow[];
+  searches?: { filters: string } & SearchFigures;
+  /** The run before this one at the same scale (the imports.json this one replaces): what agreement.ts compares. */
+  previous?: PreviousRun;
+}
+
+/** A run's figures by row: what two runs are compared on. */
+export type RunFigures = Record<string, number>;
+
+/** The previous run's figures, as this run keeps them. */
+export interface PreviousRun {
+  startedAt: string;
+  revision: string;
+  figures: RunFigures;
+}
