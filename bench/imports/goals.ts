@@ -1,12 +1,14 @@
 // The import goals (issue 59), each read from measurements of the same run: the loads
 // against a raw COPY of their rows, the change and churn files against their stored rows
 // alone, the searches during a change against the same searches idle at the same rate,
-// the import's memory; then whether the run repeats itself (each file's applications, and
-// the previous run's figures where it had the same scale).
+// the import's memory; the change feed's (issue 58, feedGoals.ts); then whether the run
+// repeats itself (each file's applications, and the previous run's figures where it had
+// the same scale).
 import { int, latencyMs as ms, pct } from '../report/format.js';
 import type { TargetCheck } from '../report/summary.js';
 import { round } from '../stats.js';
 import { agreement } from './agreement.js';
+import { feedGoals } from './feedGoals.js';
 import type { ImportMeasurement, ImportRow, ImportRunResult } from './results.js';
 
 export const IMPORT_GOALS = {
@@ -65,6 +67,7 @@ export function importGoals(result: ImportRunResult): TargetCheck[] {
     add(`import: peak RSS at most ${IMPORT_GOALS.peakRssMb} MB, every file`, measured, highest.peakRssMb! <= IMPORT_GOALS.peakRssMb);
   }
   absoluteGoals(result, add);
+  goals.push(...feedGoals(result));
   goals.push(...agreement(result, IMPORT_GOALS.agreement));
   return goals;
 }

@@ -5,6 +5,7 @@ import { int, latencyMs as ms, pct, table } from '../report/format.js';
 import { focusedSection, ranAs } from '../sections.js';
 import { round } from '../stats.js';
 import { describeState } from './databaseState.js';
+import { feedLines } from './feedReport.js';
 import { copyRatio, importGoals, storedAloneRatio } from './goals.js';
 import { RAW_COPIES } from './rawCopy.js';
 import type { ImportRunResult } from './results.js';
@@ -24,6 +25,7 @@ function renderImports(result: ImportRunResult): string[] {
     ...importTable(result),
     '',
     ...stateLines(result),
+    ...feedLines(result),
     ...searchTable(result),
   ];
 }

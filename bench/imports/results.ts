@@ -3,8 +3,10 @@
 // run's figures, for the comparison of the two (agreement.ts).
 import type { RunStamp } from '../machine.js';
 import type { DatabaseState } from './databaseState.js';
+import type { FeedReads } from './feed.js';
 import type { ImportRun } from './importCli.js';
 import type { SearchFigures } from './searches.js';
+import type { WebhookDelivery } from './webhookDelivery.js';
 
 /** What each row measures, and how the report names it. */
 export const LABELS = {
@@ -16,8 +18,19 @@ export const LABELS = {
   'churn inverse': 'churn inverse (restores the data)',
   'change while searching': 'change file, searches running',
   'change inverse after searching': 'change inverse (restores the data, after the searches)',
+  'initial load, feed off': 'initial load, change feed off',
+  'change, feed off': 'change file, change feed off',
+  'churn, feed off': 'churn file, change feed off',
 } as const;
 export type ImportMeasurement = keyof typeof LABELS;
+
+/** The files also applied with the change feed's triggers off (feed.ts), and their rows' measurement then. */
+export const FEED_OFF = {
+  'initial load': 'initial load, feed off',
+  change: 'change, feed off',
+  churn: 'churn, feed off',
+} as const satisfies Partial<Record<ImportMeasurement, ImportMeasurement>>;
+export type FeedMeasured = keyof typeof FEED_OFF;
 
 export interface ImportRow extends ImportRun {
   measurement: ImportMeasurement;
@@ -47,6 +60,10 @@ export interface ImportRunResult extends RunStamp {
   notes: string[];
   rows: ImportRow[];
   searches?: { filters: string } & SearchFigures;
+  /** Pages of 1,000 changes read from the feed the first initial load recorded (the whole dataset's). */
+  feedReads?: FeedReads;
+  /** A change from an import's commit to a webhook receiver on this machine, on the bench database. */
+  webhookDelivery?: WebhookDelivery;
   /** The run before this one at the same scale (the imports.json this one replaces): what agreement.ts compares. */
   previous?: PreviousRun;
 }

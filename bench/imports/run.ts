@@ -1,11 +1,15 @@
 // `npm run bench -- --imports`: each file applied by `npm run import` (importCli.ts) beside
 // its floors measured in the same run, on the PostgreSQL bench database, each file twice:
 //   1. the whole dataset into an empty database, then the same file again, unchanged
-//      (beside a raw COPY of its rows, rawCopy.ts);
+//      (beside a raw COPY of its rows, rawCopy.ts); and into another empty database with
+//      the change feed off; pages of the first load's feed read (feed.ts);
 //   2. a change file touching 1% of the people, and the churn file, each restored by its
-//      inverse (beside their stored rows alone, storedRowsAlone.ts);
+//      inverse (beside their stored rows alone, storedRowsAlone.ts), each also with the
+//      change feed off;
 //   3. the change file again while searches run through the service at a fixed rate,
-//      restored after (searches.ts).
+//      restored after (searches.ts);
+//   4. webhook deliveries from one-record imports to a receiver here (webhookDelivery.ts).
+// The feed on and off alternate which goes first, turn by turn.
 // Before each measured file and floor the database is brought to one stated state
 // (databaseState.ts), kept with the row. Each inverse is written before its change is
 // applied: a run stopped half-way leaves it behind, and the next run applies it first, so
@@ -15,6 +19,7 @@ import { join } from 'node:path';
 import type { Queryable } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { migrate } from '../../server/db/schema/migrate.js';
+import type { ImportRecord } from '../../server/importing/records.js';
 import { type DatasetInfo, ensureDataset, recreateDatabase } from '../dataset/build.js';
 import { createDataset, type Dataset } from '../dataset/generate.js';
 import { beginRun } from '../machine.js';
@@ -26,12 +31,15 @@ import { round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
 import { previousRun } from './agreement.js';
 import { type DatabaseState, setAutovacuum, settle } from './databaseState.js';
+import { type FeedReads, measureFeedReads, withFeedOff } from './feed.js';
+import { FEED_GOALS } from './feedGoals.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
 import { type ImportRun, runImportCli } from './importCli.js';
 import { withRawCopy } from './rawCopy.js';
-import { type ImportMeasurement, type ImportRow, type ImportRunResult, LABELS } from './results.js';
+import { FEED_OFF, type ImportMeasurement, type ImportRow, type ImportRunResult, LABELS } from './results.js';
 import { type SearchLoad, searchesAround } from './searches.js';
 import { storedRowsAloneSeconds } from './storedRowsAlone.js';
+import { measureWebhookDelivery } from './webhookDelivery.js';
 
 export const REPETITIONS = 2;
 const CHANGE_SHARE = 0.01;
@@ -39,6 +47,8 @@ const IDLE_SEARCH_SECONDS = 10;
 const SEARCHES_PER_KIND = 100;
 /** Raw COPYs of the whole dataset (each about as long as the import's checks): the fastest of two. */
 const WHOLE_DATASET_COPIES = 2;
+const FEED_READ_SAMPLES = 200;
+const WEBHOOK_SAMPLES = 100;
 
 interface Context {
   databaseUrl: string;
@@ -47,8 +57,13 @@ interface Context {
   workDir: string;
   rows: ImportRow[];
   notes: string[];
+  feedReads?: FeedReads;
   log: (line: string) => void;
 }
+
+type Feed = 'on' | 'off';
+/** On first in odd turns, off first in even ones: neither setting always follows the other. */
+const feedOrder = (repetition: number): Feed[] => (repetition % 2 ? ['on', 'off'] : ['off', 'on']);
 
 export async function runImportBench(options: BenchOptions, log: (line: string) => void): Promise<ImportRunResult> {
   const run = beginRun();
@@ -75,10 +90,13 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
     const change = await peopleChange(db, CHANGE_SHARE);
     const churnFiles = await churn(db);
     for (let repetition = 1; repetition <= REPETITIONS; repetition++) {
-      await applyAndRestore(ctx, 'change', change, ['change', 'change inverse'], repetition);
-      await applyAndRestore(ctx, 'churn', churnFiles, ['churn', 'churn inverse'], repetition);
+      await applyAndRestore(ctx, 'change', change, ['change', 'change inverse'], repetition, feedOrder(repetition));
+      await applyAndRestore(ctx, 'churn', churnFiles, ['churn', 'churn inverse'], repetition, feedOrder(repetition));
     }
     const searches = await changeWhileSearching(ctx, change, info, options, run.cpu);
+    log(`imports: ${WEBHOOK_SAMPLES} webhook deliveries, each from a one-record import's commit`);
+    const webhookDelivery = await measureWebhookDelivery(databaseUrl, { samples: WEBHOOK_SAMPLES });
+    log(`  delivered: p50 ${webhookDelivery.p50Ms} ms, p99 ${webhookDelivery.p99Ms} ms`);
     return {
       ...run.stamp(),
       postgresVersion,
@@ -91,6 +109,8 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
       notes: ctx.notes,
       rows: ctx.rows,
       searches,
+      feedReads: ctx.feedReads,
+      webhookDelivery,
       previous,
     };
   } finally {
@@ -101,9 +121,11 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
 
 /**
  * The whole dataset as one NDJSON file, loaded into an empty database of its own
- * (`<database>_import`, dropped after) and applied again unchanged, REPETITIONS times,
- * each into a database made anew; the first load beside a raw COPY of its rows, which
- * every load and re-apply is set against. Returns the file's MB.
+ * (`<database>_import`, dropped after) and applied again unchanged, then loaded into
+ * another empty database with the change feed off (feedOrder says which first),
+ * REPETITIONS times, each into a database made anew; the first load beside a raw COPY of
+ * its rows, which every load and re-apply is set against, and its feed read by pages.
+ * Returns the file's MB.
  */
 async function initialLoads(ctx: Context, dataset: Dataset): Promise<number> {
   const file = join(ctx.workDir, 'dataset.ndjson');
@@ -113,32 +135,68 @@ async function initialLoads(ctx: Context, dataset: Dataset): Promise<number> {
   try {
     const records = await writeNdjson(file, datasetRecords(dataset));
     const fileMb = Math.round(statSync(file).size / 1e6);
-    ctx.log(`imports: ${records.toLocaleString('en-US')} records (${fileMb} MB) into an empty database, then again unchanged, ${REPETITIONS} times`);
-    let copied: ImportRun | undefined;
-    for (let repetition = 1; repetition <= REPETITIONS; repetition++) {
-      await recreateDatabase(importUrl);
-      const db = await openDatabase({ databaseUrl: importUrl, poolMax: 1 });
-      try {
-        await migrate(db);
-        const emptyState = await settle(db);
-        const initial = await runImportCli(importUrl, file, LABELS['initial load'], records);
-        copied ??= await withRawCopy(initial, importUrl, datasetRecords(dataset), 2, WHOLE_DATASET_COPIES);
-        const loadedState = await settle(db);
-        const again = await runImportCli(importUrl, file, LABELS['unchanged re-apply'], records);
-        const copy = { copySeconds: copied.copySeconds, copyRecordsPerSecond: copied.copyRecordsPerSecond };
-        ctx.rows.push(
-          { ...initial, ...copy, measurement: 'initial load', repetition, databasePeople: 0, state: emptyState },
-          { ...again, ...copy, measurement: 'unchanged re-apply', repetition, databasePeople: ctx.people, state: loadedState },
-        );
-        ctx.log(`  ${repetition}: initial load ${initial.seconds} s (peak RSS ${initial.peakRssMb} MB), re-applied ${again.seconds} s`);
-      } finally {
-        await db.close();
+    ctx.log(
+      `imports: ${records.toLocaleString('en-US')} records (${fileMb} MB) into an empty database, then again unchanged, and with the change feed off, ${REPETITIONS} times`,
+    );
+    const load: InitialLoad = { ctx, importUrl, file, records, rows: () => datasetRecords(dataset) };
+    for (let repetition = 1; repetition <= REPETITIONS; repetition++)
+      for (const feed of feedOrder(repetition)) {
+        await intoEmptyDatabase(load, repetition, feed);
+        if (feed === 'on' && !ctx.feedReads) {
+          ctx.feedReads = await measureFeedReads(importUrl, { samples: FEED_READ_SAMPLES, limit: FEED_GOALS.readLimit });
+          ctx.log(`  feed: ${ctx.feedReads.samples} pages of ${ctx.feedReads.limit} changes, p50 ${ctx.feedReads.p50Ms} ms, p99 ${ctx.feedReads.p99Ms} ms`);
+        }
       }
-    }
     return fileMb;
   } finally {
     await recreateDatabase(importUrl, false).catch(() => {});
     rmSync(file, { force: true });
+  }
+}
+
+interface InitialLoad {
+  ctx: Context;
+  importUrl: string;
+  file: string;
+  records: number;
+  rows: () => Iterable<ImportRecord>;
+  /** The first load's raw COPY, which every load and re-apply is set against. */
+  copied?: ImportRun;
+}
+
+/** One initial load into a database made anew, from the stated state: with the feed on, then re-applied unchanged; or with it off. */
+async function intoEmptyDatabase(load: InitialLoad, repetition: number, feed: Feed): Promise<void> {
+  const { ctx, importUrl, file, records } = load;
+  await recreateDatabase(importUrl);
+  const db = await openDatabase({ databaseUrl: importUrl, poolMax: 1 });
+  try {
+    await migrate(db);
+    const emptyState = await settle(db);
+    const copy = () => ({ copySeconds: load.copied?.copySeconds, copyRecordsPerSecond: load.copied?.copyRecordsPerSecond });
+    const row = (run: ImportRun, measurement: ImportMeasurement, databasePeople: number, state: DatabaseState): ImportRow => ({
+      ...run,
+      ...copy(),
+      measurement,
+      repetition,
+      databasePeople,
+      state,
+    });
+    if (feed === 'off') {
+      const measurement = FEED_OFF['initial load'];
+      const off = await withFeedOff(importUrl, () => runImportCli(importUrl, file, LABELS[measurement], records));
+      load.copied ??= await withRawCopy({ ...off }, importUrl, load.rows(), 2, WHOLE_DATASET_COPIES);
+      ctx.rows.push(row(off, measurement, 0, emptyState));
+      ctx.log(`  ${repetition}: initial load with the change feed off ${off.seconds} s`);
+      return;
+    }
+    const initial = await runImportCli(importUrl, file, LABELS['initial load'], records);
+    load.copied ??= await withRawCopy({ ...initial }, importUrl, load.rows(), 2, WHOLE_DATASET_COPIES);
+    const loadedState = await settle(db);
+    const again = await runImportCli(importUrl, file, LABELS['unchanged re-apply'], records);
+    ctx.rows.push(row(initial, 'initial load', 0, emptyState), row(again, 'unchanged re-apply', ctx.people, loadedState));
+    ctx.log(`  ${repetition}: initial load ${initial.seconds} s (peak RSS ${initial.peakRssMb} MB), re-applied ${again.seconds} s`);
+  } finally {
+    await db.close();
   }
 }
 
@@ -147,19 +205,20 @@ const inverseFile = (ctx: Context, name: string) => join(ctx.workDir, `${name}-i
 /**
  * Writes the change file and its inverse; brings the database to the stated state and
  * applies the change (inside `around`, which starts it), then the inverse, each beside a
- * raw COPY; then, from the stated state again, the change's stored rows alone.
+ * raw COPY; the same with the change feed off where `feeds` says so (in its order; the
+ * inverse then runs with the feed on, and is not a row); then, from the stated state
+ * again, the change's stored rows alone.
  */
 async function applyAndRestore(
   ctx: Context,
-  name: string,
+  name: 'change' | 'churn',
   files: ChangeFiles,
   measurements: [ImportMeasurement, ImportMeasurement],
   repetition: number,
+  feeds: Feed[],
   around = (start: () => Promise<ImportRun>) => start(),
 ): Promise<void> {
   const file = join(ctx.workDir, `${name}.ndjson`);
-  await writeNdjson(file, files.change);
-  await writeNdjson(inverseFile(ctx, name), files.inverse);
   const note = `${name}: ${files.description}`;
   if (!ctx.notes.includes(note)) ctx.notes.push(note);
   const apply = async (path: string, records: ChangeFiles['change'], measurement: ImportMeasurement, state?: DatabaseState, start = around) => {
@@ -169,18 +228,25 @@ async function applyAndRestore(
     ctx.log(`  ${applied.label} (${repetition}): ${applied.records.toLocaleString('en-US')} records in ${applied.seconds} s`);
     return row;
   };
-  let changed: ImportRow;
-  try {
-    changed = await apply(file, files.change, measurements[0], await settle(ctx.db));
-  } finally {
-    rmSync(file, { force: true });
+  let changed: ImportRow | undefined;
+  for (const feed of feeds) {
+    // (Each written before its change is applied: a run stopped half-way leaves the inverse.)
+    await writeNdjson(file, files.change);
+    await writeNdjson(inverseFile(ctx, name), files.inverse);
+    try {
+      if (feed === 'on') changed = await apply(file, files.change, measurements[0], await settle(ctx.db));
+      else await apply(file, files.change, FEED_OFF[name], await settle(ctx.db), (start) => withFeedOff(ctx.databaseUrl, start));
+    } finally {
+      rmSync(file, { force: true });
+    }
+    if (feed === 'on') await apply(inverseFile(ctx, name), files.inverse, measurements[1], undefined, (start) => start());
+    else await runImportCli(ctx.databaseUrl, inverseFile(ctx, name), `${name} inverse, after the feed off`, files.inverse.length);
+    rmSync(inverseFile(ctx, name), { force: true });
   }
-  await apply(inverseFile(ctx, name), files.inverse, measurements[1], undefined, (start) => start());
-  rmSync(inverseFile(ctx, name), { force: true });
   // The floor, on the data as it was before the file (which the inverse has restored), from the same state.
   await settle(ctx.db);
-  changed.storedAloneSeconds = round(await storedRowsAloneSeconds(ctx.databaseUrl, files.change), 3);
-  ctx.log(`  ${changed.label} (${repetition}): stored rows alone ${changed.storedAloneSeconds} s`);
+  changed!.storedAloneSeconds = round(await storedRowsAloneSeconds(ctx.databaseUrl, files.change), 3);
+  ctx.log(`  ${changed!.label} (${repetition}): stored rows alone ${changed!.storedAloneSeconds} s`);
 }
 
 /** The change file once more, while searches run through the service; restored after. */
@@ -195,7 +261,7 @@ async function changeWhileSearching(
   ctx.log(`imports: the change file while searches run (${Object.keys(load.kinds).join(', ')})`);
   let searches: ImportRunResult['searches'];
   try {
-    await applyAndRestore(ctx, 'change', change, ['change while searching', 'change inverse after searching'], 1, async (start) => {
+    await applyAndRestore(ctx, 'change', change, ['change while searching', 'change inverse after searching'], 1, ['on'], async (start) => {
       const { figures, applied } = await searchesAround(load, IDLE_SEARCH_SECONDS, start);
       searches = { filters: 'the bench filter kinds as the credential of one large company, through the service', ...figures };
       return applied;

@@ -1,5 +1,6 @@
 // The import goals (issue 59) as the report reads them from a run's figures: each met or not
-// by its own bound, every repetition counted, and the run set against the previous one.
+// by its own bound, every repetition counted, and the run set against the previous one; and
+// the change feed's (issue 58): each file's turn with the feed on against the same turn off.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +47,10 @@ function run(change: (r: ImportRunResult) => void = () => {}): ImportRunResult {
       row('change inverse', n, { records: 15_000, seconds: 7, state: undefined }),
       row('churn', n, { records: 177_000, seconds: 30, storedAloneSeconds: 15 }),
       row('churn inverse', n, { records: 177_000, seconds: 40, state: undefined }),
+      // 1.2× with the feed on each.
+      row('initial load, feed off', n, { seconds: 52.1, recordsPerSecond: 48_000, databasePeople: 0 }),
+      row('change, feed off', n, { records: 15_000, seconds: 5 }),
+      row('churn, feed off', n, { records: 177_000, seconds: 25 }),
     ]),
     searches: {
       filters: 'test',
@@ -54,6 +59,8 @@ function run(change: (r: ImportRunResult) => void = () => {}): ImportRunResult {
       idle: { rate: 100, seconds: 10, sent: 1000, byKind: { getPerson: latency(10), phone: latency(8) } },
       during: { rate: 100, seconds: 8, sent: 800, byKind: { getPerson: latency(15), phone: latency(12) } },
     },
+    feedReads: { companyId: 'c-1', companyChanges: 40_000, limit: 1000, samples: 200, p50Ms: 12, p99Ms: 30, maxMs: 41 },
+    webhookDelivery: { samples: 100, p50Ms: 150, p99Ms: 420, maxMs: 480, pollIntervalMs: 200 },
   } as ImportRunResult;
   change(result);
   return result;
@@ -75,6 +82,11 @@ describe('the import goals', () => {
       ['initial load: at least 25,000 records/s', true],
       ['unchanged re-apply: at least 100,000 records/s', true],
       ['change file touching 1% of the people: applied in under 10 s', true],
+      ['initial load with the change feed: at most 1.25× the same file without it, each turn', true],
+      ['change file with the change feed: at most 1.25× the same file without it, each turn', true],
+      ['churn file with the change feed: at most 1.25× the same file without it, each turn', true],
+      ['reading 1,000 changes at 1,000,000 people: p99 < 50 ms', true],
+      ["webhook delivery to a receiver on this machine within 1 s of the import's commit: p99", true],
       ["each file's applications in this run agree within 25%", true],
       ['this run and the previous one at this scale agree within 25%, row by row', undefined],
     ]);
@@ -148,5 +160,27 @@ describe('the import goals', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('judges the feed on against off turn by turn, the same file and turn each', () => {
+    expect(goal(run(), 'change file with the change feed')?.measured).toBe('1: 6 against 5 s (1.2×); 2: 6 against 5 s (1.2×)');
+    const slowTurn = run((r) => Object.assign(rowOf(r, 'churn', 2), { seconds: 31.3 }));
+    expect(goal(slowTurn, 'churn file with the change feed')?.met).toBe(false);
+    expect(goal(slowTurn, 'churn file with the change feed')?.measured).toBe('1: 30 against 25 s (1.2×); 2: 31.3 against 25 s (1.25×)');
+    expect(goal(run((r) => Object.assign(rowOf(r, 'initial load, feed off', 1), { seconds: 49 })), 'initial load with the change feed')?.met).toBe(false);
+    // A run before the feed's rows: no feed goal at all, rather than one met by nothing.
+    const before = run((r) => {
+      r.rows = r.rows.filter((x) => !x.measurement.endsWith('feed off'));
+      delete r.feedReads;
+      delete r.webhookDelivery;
+    });
+    expect(importGoals(before).filter((g) => /change feed|changes at|webhook/.test(g.goal))).toEqual([]);
+  });
+
+  it('holds the feed reads to 50 ms and the deliveries to 1 s at p99, and reads to pages of 1,000', () => {
+    expect(goal(run(), 'reading 1,000 changes')?.measured).toBe('p99 30 ms, p50 12 ms, max 41 ms; 200 pages of 1000 from one company\'s 40,000 changes');
+    expect(goal(run((r) => Object.assign(r.feedReads!, { p99Ms: 50 })), 'reading 1,000 changes')?.met).toBe(false);
+    expect(goal(run((r) => Object.assign(r.feedReads!, { limit: 100 })), 'reading 1,000 changes')?.met).toBe(false);
+    expect(goal(run((r) => Object.assign(r.webhookDelivery!, { p99Ms: 1000 })), 'webhook delivery')?.met).toBe(false);
   });
 });

@@ -2,8 +2,9 @@
 // every goal's row: a 2,000-person bench database, the whole dataset loaded into an empty
 // database and re-applied, a change file touching 1% of the people (20) and the churn file,
 // each twice from a stated database state, beside their floors (raw COPY, stored rows
-// alone); then the change file while searches run at a fixed rate. Run as its own process,
-// as the bench is (it pins itself to a core with taskset).
+// alone), and each also with the change feed off; then the change file while searches run
+// at a fixed rate; the feed's pages and webhook deliveries. Run as its own process, as the
+// bench is (it pins itself to a core with taskset).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,16 +55,23 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
   it('measures every file on its database, each beside a raw COPY, with positive figures', () => {
     expect(exitCode, output.slice(-3000)).toBe(0);
     expect(result.rows.map((r) => `${r.measurement} ${r.repetition} · ${r.databasePeople}`)).toEqual([
+      // The feed on first in the first turn, off first in the second.
       'initial load 1 · 0',
       'unchanged re-apply 1 · 2000',
+      'initial load, feed off 1 · 0',
+      'initial load, feed off 2 · 0',
       'initial load 2 · 0',
       'unchanged re-apply 2 · 2000',
       'change 1 · 2000',
       'change inverse 1 · 2000',
+      'change, feed off 1 · 2000',
       'churn 1 · 2000',
       'churn inverse 1 · 2000',
+      'churn, feed off 1 · 2000',
+      'change, feed off 2 · 2000',
       'change 2 · 2000',
       'change inverse 2 · 2000',
+      'churn, feed off 2 · 2000',
       'churn 2 · 2000',
       'churn inverse 2 · 2000',
       'change while searching 1 · 2000',
@@ -98,6 +106,31 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
     }
   });
 
+  it("reads the feed's pages and times webhook deliveries", () => {
+    expect(exitCode, output.slice(-3000)).toBe(0);
+    expect(result.feedReads).toMatchObject({ limit: 1000, samples: 200 });
+    expect(result.feedReads!.companyChanges).toBeGreaterThan(0);
+    expect(result.feedReads!.p99Ms).toBeGreaterThan(0);
+    expect(result.webhookDelivery).toMatchObject({ samples: 100, pollIntervalMs: 200 });
+    expect(result.webhookDelivery!.p99Ms).toBeGreaterThan(0);
+  });
+
+  it('leaves the change feed on in the bench database, and no webhook endpoint or company of its own', async () => {
+    const url = new URL(databaseUrl!);
+    url.pathname = `/${name}`;
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      const triggers = await client.query("SELECT tgname, tgenabled FROM pg_trigger WHERE tgname LIKE '%_feed_%' ORDER BY tgname");
+      expect(triggers.rows.length).toBeGreaterThanOrEqual(7);
+      for (const trigger of triggers.rows) expect(trigger.tgenabled, trigger.tgname).toBe('O');
+      expect((await client.query('SELECT id FROM webhook_endpoints')).rows).toEqual([]);
+      expect((await client.query("SELECT id FROM companies WHERE id = 'bench-webhooks'")).rows).toEqual([]);
+    } finally {
+      await client.end();
+    }
+  });
+
   it('keeps the autovacuum setting of the bench database as it found it', async () => {
     const url = new URL(databaseUrl!);
     url.pathname = `/${name}`;
@@ -120,6 +153,9 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
       '| File | turn | database people | records | seconds | records/s | raw COPY s | import / COPY | stored rows alone s | import / stored alone | peak RSS MB |',
     );
     expect(markdown).toContain('**State before each file.**');
+    expect(markdown).toContain('| File | turn | feed on s | feed off s | on / off |');
+    expect(markdown).toContain('**Reading the feed:**');
+    expect(markdown).toContain('**Webhook deliveries:**');
     expect(markdown).toContain(
       '| Kind | idle answers | idle p50 ms | idle p99 ms | during answers | during p50 ms | during p99 ms | p99 during / idle | failed |',
     );
@@ -132,6 +168,11 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
       'initial load: at least 25,000 records/s',
       'unchanged re-apply: at least 100,000 records/s',
       'change file touching 1% of the people: applied in under 10 s',
+      'initial load with the change feed: at most 1.25× the same file without it, each turn',
+      'change file with the change feed: at most 1.25× the same file without it, each turn',
+      'churn file with the change feed: at most 1.25× the same file without it, each turn',
+      'reading 1,000 changes at 2,000 people: p99 < 50 ms',
+      "webhook delivery to a receiver on this machine within 1 s of the import's commit: p99",
       "each file's applications in this run agree within 25%",
     ])
       expect(markdown).toMatch(new RegExp(`- ${goal.replace(/[()×%]/g, '.')} — \\*\\*(met|not met)\\*\\*`));
