@@ -10,7 +10,8 @@
 // readers: the bench database only, never one a service reads) and enables them again
 // however `work` ends. What an import writes meanwhile is not in the feed: the bench
 // database's feed is then marked pruned through its head, as after a TRUNCATE, so nothing
-// can follow it across the gap.
+// can follow it across the gap. A run killed meanwhile leaves them disabled: the next
+// run's start turns them back on (enableFeedLeftOff).
 import type { Queryable } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { SqlChangeFeed } from '../../server/db/feed/read.js';
@@ -93,6 +94,20 @@ export async function withFeedOff<T>(databaseUrl: string, work: () => Promise<T>
   } finally {
     await db.close();
   }
+}
+
+/**
+ * Enables the feed's triggers where a run stopped inside withFeedOff left them disabled
+ * (its `finally` does not run when the process is killed), marking the feed pruned as
+ * withFeedOff does; says whether it had to.
+ */
+export async function enableFeedLeftOff(db: Queryable): Promise<boolean> {
+  const names = Object.values(FEED_TRIGGERS).flat();
+  const [off] = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = ANY($1::text[]) AND tgenabled = 'D'", [names]);
+  if (!off?.n) return false;
+  await setFeedTriggers(db, true);
+  await db.query('UPDATE change_feed_pruned SET through = (SELECT position FROM change_feed_head)');
+  return true;
 }
 
 async function setFeedTriggers(db: Queryable, enabled: boolean): Promise<void> {

@@ -31,7 +31,7 @@ import { round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
 import { previousRun } from './agreement.js';
 import { type DatabaseState, setAutovacuum, settle } from './databaseState.js';
-import { type FeedReads, measureFeedReads, withFeedOff } from './feed.js';
+import { enableFeedLeftOff, type FeedReads, measureFeedReads, withFeedOff } from './feed.js';
 import { FEED_GOALS } from './feedGoals.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
 import { type ImportRun, runImportCli } from './importCli.js';
@@ -272,8 +272,15 @@ async function changeWhileSearching(
   return searches;
 }
 
-/** An inverse left by a run that stopped half-way is applied first, so the data is the dataset again. */
+/**
+ * An inverse left by a run that stopped half-way is applied first, so the data is the
+ * dataset again; and the change feed is turned back on if it stopped with it off.
+ */
 async function recoverInterruptedRun(ctx: Context): Promise<void> {
+  if (await enableFeedLeftOff(ctx.db)) {
+    ctx.log('turning the change feed back on: a previous run stopped with it off');
+    ctx.notes.push('a previous run stopped with the change feed off; turned back on first');
+  }
   for (const name of ['change', 'churn']) {
     if (!existsSync(inverseFile(ctx, name))) continue;
     ctx.log(`restoring the data an interrupted run changed (${name})`);
