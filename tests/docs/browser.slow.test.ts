@@ -157,7 +157,9 @@ describe.skipIf(!hasChromium)('/docs in chromium', () => {
         const document = readContractDocument(bundle);
         await expect.poll(() => page.locator('h1').first().innerText(), { timeout: 20_000 }).toContain(document.info.title);
         const operations = operationsOf(document);
-        expect(operations.map((op) => op.operationId).sort()).toEqual(draftsEnabled ? ['getPerson', 'hello', 'listChanges', 'searchEmployees', 'searchPersons'] : ['hello']);
+        expect(operations.map((op) => op.operationId).sort()).toEqual(
+          draftsEnabled ? ['getPerson', 'hello', 'listChanges', 'searchEmployees', 'searchPersons'] : ['hello'],
+        );
         // The codes that key the markdown tables (the error table's above all) are each on one line.
         const codes = page.locator('[data-component-name="Markdown/Markdown"] td:first-child code');
         expect(await codes.count()).toBeGreaterThan(5);
