@@ -241,17 +241,8 @@ export async function releaseEndpoint(db: Queryable, id: string, token: string, 
   ]);
 }
 
-export interface DeliveryRecord {
-  attemptedAt: Date;
-  deliveryId: string;
-  attempt: number;
-  afterPosition: string;
-  throughPosition: string;
-  changes: number;
-  outcome: string;
-  status: number | null;
-  durationMs: number;
-}
+/** An attempt as `deliveries` lists it: what was sent and how it ended, without the lease. */
+export type DeliveryRecord = Omit<Attempt, 'endpointId' | 'token' | 'at' | 'next'> & { attemptedAt: Date };
 
 /** The endpoint's latest `limit` attempts, newest first. */
 export async function listDeliveries(db: Queryable, endpointId: string, limit: number): Promise<DeliveryRecord[]> {
