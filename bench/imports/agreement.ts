@@ -14,7 +14,7 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 const spread = (values: number[]) => Math.max(...values) / Math.min(...values) - 1;
 
 /** Each file's mean seconds and its floor's, the whole dataset's raw COPY, the loads' peak RSS, the searches' worst ratio. */
-export function runFigures(result: Pick<ImportRunResult, 'rows' | 'searches'>): RunFigures {
+export function runFigures(result: Pick<ImportRunResult, 'rows' | 'searches' | 'checksAlone'>): RunFigures {
   const figures: RunFigures = {};
   const byLabel = new Map<string, ImportRow[]>();
   for (const r of result.rows) byLabel.set(r.label, [...(byLabel.get(r.label) ?? []), r]);
@@ -25,6 +25,7 @@ export function runFigures(result: Pick<ImportRunResult, 'rows' | 'searches'>): 
   }
   const initial = result.rows.filter((r) => r.measurement === 'initial load');
   if (initial[0]?.copySeconds) figures['raw COPY of the whole dataset, s'] = initial[0].copySeconds;
+  if (result.checksAlone) figures["the whole file's checks alone, s"] = result.checksAlone.seconds;
   const rss = initial.flatMap((r) => r.peakRssMb ?? []);
   if (rss.length) figures['initial load: peak RSS, MB'] = Math.max(...rss);
   const searches = result.searches;

@@ -40,9 +40,14 @@ export function importGoals(result: ImportRunResult): TargetCheck[] {
     const rows = rowsOf(result, measurement);
     if (!rows.length) return;
     const each = rows.map((r) => `${turn(r)}: ${pct(copyRatio(r))} (${r.seconds} s)`).join('; ');
+    const copy = rows[0]!.copySeconds!;
+    // (What the import cannot beat: it checks every record before it writes.)
+    const bound = result.checksAlone
+      ? `; the file's checks alone, no database (${result.checksAlone.workers} threads): ${result.checksAlone.seconds} s, ${pct(copy / result.checksAlone.seconds)}`
+      : '';
     add(
       `${what}: at least ${pct(share)} of the raw COPY rate`,
-      `${each}; raw COPY ${rows[0]!.copySeconds} s`,
+      `${each}; raw COPY ${copy} s${bound}`,
       rows.every((r) => copyRatio(r) >= share),
     );
   };
@@ -76,15 +81,16 @@ export function importGoals(result: ImportRunResult): TargetCheck[] {
 function searchGoal(result: ImportRunResult, add: (goal: string, measured: string, met: boolean) => void): void {
   // (Runs before 2026-11-29 measured them in a closed loop, without figures by kind.)
   if (!result.searches?.idle.byKind) return;
-  const { idle, during, rateShare, saturated } = result.searches;
+  const { idle, during, rateShare, saturated, saturatedDuringChange } = result.searches;
+  const basis = saturatedDuringChange ?? saturated;
   const kinds = Object.keys(idle.byKind);
   const ratio = (kind: string) => during.byKind[kind]!.p99 / idle.byKind[kind]!.p99;
   const each = kinds.map((k) => `${k} ${ms(during.byKind[k]!.p99)} / ${ms(idle.byKind[k]!.p99)} ms (${round(ratio(k), 2)}×)`);
   const failed = kinds.reduce((n, k) => n + during.byKind[k]!.failed + idle.byKind[k]!.failed, 0);
   const factor = IMPORT_GOALS.searchP99Factor;
   add(
-    `searches at a fixed rate (${pct(rateShare)} of the idle throughput) while a change file is applied: p99 at most ${factor}× idle p99 at that rate, each kind`,
-    `${round(idle.rate, 1)} req/s of ${round(saturated.rps, 1)}; ${each.join('; ')}${failed ? `; ${failed} failed` : ''}`,
+    `searches at a fixed rate (${pct(rateShare)} of the throughput ${saturatedDuringChange ? 'kept while a change file applies' : 'idle'}) while a change file is applied: p99 at most ${factor}× idle p99 at that rate, each kind`,
+    `${round(idle.rate, 1)} req/s of ${round(basis.rps, 1)}; ${each.join('; ')}${failed ? `; ${failed} failed` : ''}`,
     kinds.every((k) => ratio(k) <= factor) && failed === 0,
   );
 }

@@ -33,10 +33,19 @@ export interface OpenLoopFigures {
   byKind: Record<string, KindLatency>;
 }
 
+/** One period's answers, kept whole so that periods can be summed (figuresOf). */
+export interface OpenLoopSamples {
+  rate: number;
+  seconds: number;
+  sent: number;
+  latencies: Record<string, number[]>;
+  failed: Record<string, number>;
+}
+
 const TICK_MS = 2;
 const TIMEOUT_MS = 10_000;
 
-export async function openLoop(load: OpenLoopLoad): Promise<OpenLoopFigures> {
+export async function openLoop(load: OpenLoopLoad): Promise<OpenLoopSamples> {
   const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
   const names = Object.keys(load.kinds);
   const latencies: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
@@ -77,13 +86,22 @@ export async function openLoop(load: OpenLoopLoad): Promise<OpenLoopFigures> {
   const seconds = (performance.now() - started) / 1000;
   await Promise.all(answers);
   agent.destroy();
+  return { rate: load.rate, seconds, sent, latencies, failed };
+}
+
+/** The periods' answers together, by kind (periods at one rate: the first's is stated). */
+export function figuresOf(periods: readonly OpenLoopSamples[]): OpenLoopFigures {
+  const names = Object.keys(periods[0]!.latencies);
   const byKind = Object.fromEntries(
-    names.map((k) => [
-      k,
-      { answered: latencies[k]!.length, p50: round(percentile(latencies[k]!, 0.5), 2), p99: round(percentile(latencies[k]!, 0.99), 2), failed: failed[k]! },
-    ]),
+    names.map((k) => {
+      const latencies = periods.flatMap((p) => p.latencies[k]!);
+      const failed = periods.reduce((n, p) => n + p.failed[k]!, 0);
+      return [k, { answered: latencies.length, p50: round(percentile(latencies, 0.5), 2), p99: round(percentile(latencies, 0.99), 2), failed }];
+    }),
   );
-  return { rate: round(load.rate, 1), seconds: round(seconds, 1), sent, byKind };
+  const seconds = periods.reduce((n, p) => n + p.seconds, 0);
+  const sent = periods.reduce((n, p) => n + p.sent, 0);
+  return { rate: round(periods[0]!.rate, 1), seconds: round(seconds, 1), sent, byKind };
 }
 
 /** One request; true for a 2xx answer read to its end. */

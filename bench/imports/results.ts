@@ -2,6 +2,7 @@
 // database was in and the floors beside; the searches during a change; and the previous
 // run's figures, for the comparison of the two (agreement.ts).
 import type { RunStamp } from '../machine.js';
+import type { ChecksAlone } from './checksAlone.js';
 import type { DatabaseState } from './databaseState.js';
 import type { FeedReads } from './feed.js';
 import type { ImportRun } from './importCli.js';
@@ -56,6 +57,8 @@ export interface ImportRunResult extends RunStamp {
   databases: { name: string; people: number; companies: number }[];
   /** The whole dataset as one NDJSON file (the initial load's). */
   fileMb?: number;
+  /** That file's records checked alone, no database: the bound on the whole-file loads (checksAlone.ts). */
+  checksAlone?: ChecksAlone;
   /** What each change file does. */
   notes: string[];
   rows: ImportRow[];

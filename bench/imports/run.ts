@@ -7,7 +7,7 @@
 //      inverse (beside their stored rows alone, storedRowsAlone.ts), each also with the
 //      change feed off;
 //   3. the change file again while searches run through the service at a fixed rate,
-//      restored after (searches.ts);
+//      restored after, a few times over (searches.ts);
 //   4. webhook deliveries from one-record imports to a receiver here (webhookDelivery.ts).
 // The feed on and off alternate which goes first, turn by turn.
 // Before each measured file and floor the database is brought to one stated state
@@ -30,6 +30,7 @@ import { askAs, helloAs, personRequests } from '../scenarios.js';
 import { round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
 import { previousRun } from './agreement.js';
+import { type ChecksAlone, checksAlone } from './checksAlone.js';
 import { type DatabaseState, setAutovacuum, settle } from './databaseState.js';
 import { enableFeedLeftOff, type FeedReads, measureFeedReads, withFeedOff } from './feed.js';
 import { FEED_GOALS } from './feedGoals.js';
@@ -37,13 +38,13 @@ import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } fr
 import { type ImportRun, runImportCli } from './importCli.js';
 import { withRawCopy } from './rawCopy.js';
 import { FEED_OFF, type ImportMeasurement, type ImportRow, type ImportRunResult, LABELS } from './results.js';
-import { type SearchLoad, searchesAround } from './searches.js';
+import { type SearchLoad, searchesAround, throughputAround } from './searches.js';
 import { storedRowsAloneSeconds } from './storedRowsAlone.js';
 import { measureWebhookDelivery } from './webhookDelivery.js';
 
 export const REPETITIONS = 2;
 const CHANGE_SHARE = 0.01;
-const IDLE_SEARCH_SECONDS = 10;
+const IDLE_SEARCH_SECONDS = 20;
 const SEARCHES_PER_KIND = 100;
 /** Raw COPYs of the whole dataset (each about as long as the import's checks): the fastest of two. */
 const WHOLE_DATASET_COPIES = 2;
@@ -76,7 +77,7 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
   const ctx: Context = { databaseUrl, db, people, workDir: options.workDir, rows: [], notes: [], log };
   try {
     await recoverInterruptedRun(ctx);
-    const fileMb = await initialLoads(ctx, createDataset(info.scale));
+    const { fileMb, checksAlone } = await initialLoads(ctx, createDataset(info.scale));
     const postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
     const settings = await db.query<{ name: string; setting: string }>(
       'SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name',
@@ -106,6 +107,7 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
       repetitions: REPETITIONS,
       databases: [{ name: decodeURIComponent(new URL(databaseUrl).pathname.slice(1)), people, companies: info.scale.companies }],
       fileMb,
+      checksAlone,
       notes: ctx.notes,
       rows: ctx.rows,
       searches,
@@ -124,10 +126,10 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
  * (`<database>_import`, dropped after) and applied again unchanged, then loaded into
  * another empty database with the change feed off (feedOrder says which first),
  * REPETITIONS times, each into a database made anew; the first load beside a raw COPY of
- * its rows, which every load and re-apply is set against, and its feed read by pages.
- * Returns the file's MB.
+ * its rows, which every load and re-apply is set against, and its feed read by pages;
+ * then the file's checks alone. Returns the file's MB and those checks.
  */
-async function initialLoads(ctx: Context, dataset: Dataset): Promise<number> {
+async function initialLoads(ctx: Context, dataset: Dataset): Promise<{ fileMb: number; checksAlone: ChecksAlone }> {
   const file = join(ctx.workDir, 'dataset.ndjson');
   const url = new URL(ctx.databaseUrl);
   url.pathname = `${url.pathname}_import`;
@@ -147,7 +149,9 @@ async function initialLoads(ctx: Context, dataset: Dataset): Promise<number> {
           ctx.log(`  feed: ${ctx.feedReads.samples} pages of ${ctx.feedReads.limit} changes, p50 ${ctx.feedReads.p50Ms} ms, p99 ${ctx.feedReads.p99Ms} ms`);
         }
       }
-    return fileMb;
+    const checked = await checksAlone(file);
+    ctx.log(`  the file's checks alone, no database (${checked.workers} threads): ${checked.seconds} s`);
+    return { fileMb, checksAlone: checked };
   } finally {
     await recreateDatabase(importUrl, false).catch(() => {});
     rmSync(file, { force: true });
@@ -261,8 +265,10 @@ async function changeWhileSearching(
   ctx.log(`imports: the change file while searches run (${Object.keys(load.kinds).join(', ')})`);
   let searches: ImportRunResult['searches'];
   try {
+    const throughput = await throughputAround(load, (applied) => changeOnce(ctx, change, applied));
+    const restore = () => runImportCli(ctx.databaseUrl, inverseFile(ctx, 'change'), 'change inverse, between the searches', change.inverse.length);
     await applyAndRestore(ctx, 'change', change, ['change while searching', 'change inverse after searching'], 1, ['on'], async (start) => {
-      const { figures, applied } = await searchesAround(load, IDLE_SEARCH_SECONDS, start);
+      const { figures, applied } = await searchesAround(load, throughput, IDLE_SEARCH_SECONDS, { apply: start, restore });
       searches = { filters: 'the bench filter kinds as the credential of one large company, through the service', ...figures };
       return applied;
     });
@@ -270,6 +276,21 @@ async function changeWhileSearching(
     await load.service.stop();
   }
   return searches;
+}
+
+/** The change file applied and restored, unmeasured (the service's throughput beside it); `applied` is told between the two. */
+async function changeOnce(ctx: Context, files: ChangeFiles, applied: () => void): Promise<void> {
+  const file = join(ctx.workDir, 'change.ndjson');
+  await writeNdjson(inverseFile(ctx, 'change'), files.inverse);
+  await writeNdjson(file, files.change);
+  try {
+    await runImportCli(ctx.databaseUrl, file, 'change file, beside the throughput', files.change.length);
+  } finally {
+    rmSync(file, { force: true });
+  }
+  applied();
+  await runImportCli(ctx.databaseUrl, inverseFile(ctx, 'change'), 'change inverse, beside the throughput', files.inverse.length);
+  rmSync(inverseFile(ctx, 'change'), { force: true });
 }
 
 /**

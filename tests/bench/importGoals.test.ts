@@ -54,7 +54,8 @@ function run(change: (r: ImportRunResult) => void = () => {}): ImportRunResult {
     ]),
     searches: {
       filters: 'test',
-      saturated: { connections: 10, seconds: 5, rps: 200 },
+      saturated: { connections: 10, seconds: 5, rps: 400 },
+      saturatedDuringChange: { connections: 10, seconds: 7, rps: 200 },
       rateShare: 0.5,
       idle: { rate: 100, seconds: 10, sent: 1000, byKind: { getPerson: latency(10), phone: latency(8) } },
       during: { rate: 100, seconds: 8, sent: 800, byKind: { getPerson: latency(15), phone: latency(12) } },
@@ -77,7 +78,10 @@ describe('the import goals', () => {
       ['initial load: at least 35% of the raw COPY rate', true],
       ['unchanged re-apply: at least 80% of the raw COPY rate', true],
       ['change and churn files: at most 5× their stored rows alone', true],
-      ['searches at a fixed rate (50% of the idle throughput) while a change file is applied: p99 at most 2× idle p99 at that rate, each kind', true],
+      [
+        'searches at a fixed rate (50% of the throughput kept while a change file applies) while a change file is applied: p99 at most 2× idle p99 at that rate, each kind',
+        true,
+      ],
       ['import: peak RSS at most 230 MB, every file', true],
       ['initial load: at least 25,000 records/s', true],
       ['unchanged re-apply: at least 100,000 records/s', true],
@@ -93,6 +97,12 @@ describe('the import goals', () => {
     expect(goal(run(), 'change and churn files')?.measured).toBe(
       'change 1: 6 s, 4× its 1.5 s; churn 1: 30 s, 2× its 15 s; change 2: 6 s, 4× its 1.5 s; churn 2: 30 s, 2× its 15 s',
     );
+  });
+
+  it("states beside the whole-file goals the file's checks alone, which bound them", () => {
+    const bounded = run((r) => (r.checksAlone = { records: 7_000_000, workers: 2, seconds: 50 }));
+    expect(goal(bounded, 'initial load: at least 35%')?.measured).toMatch(/; raw COPY 25 s; the file's checks alone, no database \(2 threads\): 50 s, 50%$/);
+    expect(goal(run(), 'initial load: at least 35%')?.measured).not.toContain('checks alone');
   });
 
   it('fails a goal on one repetition alone', () => {
