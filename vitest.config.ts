@@ -17,6 +17,9 @@ export default defineConfig({
     // machine that alone took over 30 s in CI. A hang still fails.
     testTimeout: 90_000,
     hookTimeout: 120_000,
+    // The same for a condition polled for: vitest gives up after one second, which a loaded
+    // CI host has overrun. A condition that never holds still fails.
+    expect: { poll: { timeout: 15_000 } },
     // vitest's default is one file at a time per core but one; on two cores that is one file
     // at a time. Much of a file's time is spent waiting on the processes and databases it
     // talks to, so two files at once keep both cores busy.

@@ -68,8 +68,12 @@ describe.skipIf(!process.env.DATABASE_URL)('an import whose PostgreSQL connectio
   it('fails, leaves nothing behind, and does not take the process down', async () => {
     // Adding the new employment waits a moment (after the import has already changed,
     // moved and deleted stored rows), long enough to cut the connection under it.
-    await database.db.query(`CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.5); RETURN NEW; END $$`);
+    await database.db.query(`CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(1); RETURN NEW; END $$`);
     await database.db.query('CREATE TRIGGER slow BEFORE INSERT ON employees FOR EACH ROW EXECUTE FUNCTION slow()');
+    // A loaded host can take seconds to reach the insert, so the polls wait well past
+    // vitest's one-second default.
+    const sleepingBackends = async () =>
+      (await database.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'PgSleep'"))[0]!.n;
     const proxy = await startTcpProxy(postgresTarget(database.url!));
     const viaProxy = await openDatabase({ databaseUrl: viaPort(database.url!, proxy.port), poolMax: 1 });
     try {
@@ -78,16 +82,12 @@ describe.skipIf(!process.env.DATABASE_URL)('an import whose PostgreSQL connectio
         () => undefined,
         (e: Error) => e,
       );
-      await expect
-        .poll(async () => (await database.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'PgSleep'"))[0]!.n)
-        .toBe(1);
+      await expect.poll(sleepingBackends, { timeout: 30_000 }).toBe(1);
       await proxy.cut();
       const error = await importing;
       expect(error).toBeInstanceOf(Error);
       // PostgreSQL rolls the open transaction back when its client is gone.
-      await expect
-        .poll(async () => (await database.db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event = 'PgSleep'"))[0]!.n)
-        .toBe(0);
+      await expect.poll(sleepingBackends, { timeout: 30_000 }).toBe(0);
       expect(await counts(database.db)).toEqual(before);
     } finally {
       await viaProxy.close().catch(() => {});
