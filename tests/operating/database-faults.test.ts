@@ -69,7 +69,8 @@ describe.runIf(databaseUrl)('database faults', () => {
         const waiting = search(server);
         await new Promise((r) => setTimeout(r, 150));
         const metrics = await (await fetch(`${server.url}/metrics`)).text();
-        expect(metrics).toMatch(/db_pool_connections\{state="waiting"\} 1/);
+        // At least this request; a background tick (last-use flush, housekeeping) may wait too.
+        expect(metrics).toMatch(/db_pool_connections\{state="waiting"\} [1-9]\d*\n/);
         expect(metrics).toMatch(/db_pool_connections\{state="max"\} 1/);
         const res = await waiting;
         const ms = performance.now() - started;
