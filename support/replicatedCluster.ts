@@ -5,65 +5,20 @@
 // started with pg_ctl, as the postgres user when run as root. Nothing touches the machine's own clusters.
 // Replay is paused and resumed on demand (pg_wal_replay_pause), which makes lag at will;
 // the primary records commit timestamps, which the asOf tests hold answers to.
-import { execFile, execFileSync } from 'node:child_process';
-import { appendFileSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
+import { exec, initCluster, type Node, node, ownedByPostgres, serverBinaries, stopNow as stopServer } from './postgresServer.js';
 import { freePort } from './serviceProcess.js';
 
-const run = promisify(execFile);
-
-/** The newest PostgreSQL server binaries installed the Debian way, or undefined. */
-export const serverBinaries: string | undefined = (() => {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const versions = readdirSync(root)
-    .filter((v) => existsSync(join(root, v, 'bin', 'initdb')) && existsSync(join(root, v, 'bin', 'pg_basebackup')))
-    .sort((a, b) => Number(b) - Number(a));
-  return versions.length ? join(root, versions[0]!, 'bin') : undefined;
-})();
+export type { Node };
 
 /** PgBouncer's binary, where the Debian package is installed. */
 export const pgbouncerBinary: string | undefined = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((path) => existsSync(path));
 
 /** In CI a missing component fails the run; elsewhere the tests that need it are skipped, saying why. */
 export const inCi = process.env.CI === 'true' || process.env.CI === '1';
-
-const asRoot = process.getuid?.() === 0;
-const postgresUser = asRoot ? Number(execFileSync('id', ['-u', 'postgres']).toString().trim()) : undefined;
-const postgresGroup = asRoot ? Number(execFileSync('id', ['-g', 'postgres']).toString().trim()) : undefined;
-
-/** Runs a server binary as the postgres user (PostgreSQL refuses to run as root). */
-function command(binary: string, args: string[]): [string, string[]] {
-  return asRoot ? ['runuser', ['-u', 'postgres', '--', binary, ...args]] : [binary, args];
-}
-
-async function exec(binary: string, args: string[], timeout = 60_000): Promise<string> {
-  const [file, argv] = command(binary, args);
-  try {
-    return (await run(file, argv, { timeout })).stdout;
-  } catch (error) {
-    const e = error as { stderr?: string; message: string };
-    throw new Error(`${binary} ${args.join(' ')}: ${e.stderr || e.message}`);
-  }
-}
-
-export interface Node {
-  readonly port: number;
-  readonly dir: string;
-  /** postgres://postgres@127.0.0.1:<port>/postgres */
-  readonly url: string;
-  start(): Promise<void>;
-  /** pg_ctl stop (fast): connections are closed, the port refuses. */
-  stop(): Promise<void>;
-  /** SIGSTOP to the postmaster and every backend: open connections hang, new ones never finish their handshake. */
-  freeze(): void;
-  thaw(): void;
-  /** One statement on a connection of its own, as the superuser. */
-  sql<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<Row[]>;
-}
 
 export interface PgBouncer {
   readonly port: number;
@@ -105,51 +60,6 @@ full_page_writes = off
 log_min_messages = warning
 `;
 
-function node(binaries: string, dir: string, port: number): Node {
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const pids = (): number[] => {
-    const pidFile = join(dir, 'postmaster.pid');
-    if (!existsSync(pidFile)) return [];
-    const postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-    const children = execFileSync('ps', ['-o', 'pid=', '--ppid', String(postmaster)])
-      .toString()
-      .split('\n')
-      .map((l) => Number(l.trim()))
-      .filter(Boolean);
-    return [postmaster, ...children];
-  };
-  const signalAll = (signal: NodeJS.Signals) => {
-    for (const pid of pids()) {
-      try {
-        process.kill(pid, signal);
-      } catch {}
-    }
-  };
-  return {
-    port,
-    dir,
-    url,
-    start: async () => {
-      await exec(join(binaries, 'pg_ctl'), ['-D', dir, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start']);
-    },
-    stop: async () => {
-      signalAll('SIGCONT');
-      await exec(join(binaries, 'pg_ctl'), ['-D', dir, '-m', 'fast', '-w', '-t', '60', 'stop']);
-    },
-    freeze: () => signalAll('SIGSTOP'),
-    thaw: () => signalAll('SIGCONT'),
-    async sql(text, params) {
-      const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-      await client.connect();
-      try {
-        return (await client.query(text, params)).rows;
-      } finally {
-        await client.end();
-      }
-    },
-  };
-}
-
 /** Every cluster still running, stopped at exit however the process ends its run. */
 const running = new Set<{ dirs: string[]; root: string; bouncers: string[] }>();
 process.once('exit', () => {
@@ -158,13 +68,7 @@ process.once('exit', () => {
 
 function stopNow({ dirs, root, bouncers }: { dirs: string[]; root: string; bouncers: string[] }): void {
   for (const pidFile of bouncers) stopBouncer(pidFile);
-  for (const dir of dirs) {
-    if (!existsSync(join(dir, 'postmaster.pid'))) continue;
-    const [file, argv] = command(join(serverBinaries!, 'pg_ctl'), ['-D', dir, '-m', 'immediate', '-w', 'stop']);
-    try {
-      execFileSync(file, argv, { stdio: 'ignore', timeout: 30_000 });
-    } catch {}
-  }
+  for (const dir of dirs) stopServer(serverBinaries!, dir);
   rmSync(root, { recursive: true, force: true });
 }
 
@@ -184,27 +88,14 @@ export async function startReplicatedCluster(settingsAfter = ''): Promise<Replic
   if (!serverBinaries) throw new Error('the PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup) are not installed');
   const binaries = serverBinaries;
   const root = mkdtempSync(join(tmpdir(), 'lookup-replication-'));
-  if (asRoot) chownSync(root, postgresUser!, postgresGroup!);
+  ownedByPostgres(root);
   const primaryDir = join(root, 'primary');
   const standbyDir = join(root, 'standby');
   const entry = { dirs: [standbyDir, primaryDir], root, bouncers: [] as string[] };
   running.add(entry);
   try {
     const [primaryPort, standbyPort] = [await freePort(), await freePort()];
-    await exec(join(binaries, 'initdb'), [
-      '-D',
-      primaryDir,
-      '-U',
-      'postgres',
-      '-A',
-      'trust',
-      '-E',
-      'UTF8',
-      '--locale=C.UTF-8',
-      '--no-sync',
-      '--no-instructions',
-    ]);
-    appendFileSync(join(primaryDir, 'postgresql.conf'), settings(primaryPort, root) + settingsAfter);
+    await initCluster(binaries, primaryDir, settings(primaryPort, root) + settingsAfter);
     appendFileSync(join(primaryDir, 'pg_hba.conf'), '\nhost replication postgres 127.0.0.1/32 trust\n');
     const primary = node(binaries, primaryDir, primaryPort);
     await primary.start();
@@ -250,7 +141,7 @@ export async function startReplicatedCluster(settingsAfter = ''): Promise<Replic
         const port = await freePort();
         const dir = join(root, `pgbouncer-${port}`);
         mkdirSync(dir);
-        if (asRoot) chownSync(dir, postgresUser!, postgresGroup!);
+        ownedByPostgres(dir);
         const ini = join(dir, 'pgbouncer.ini');
         writeFileSync(join(dir, 'userlist.txt'), '"postgres" ""\n');
         writeFileSync(
