@@ -95,6 +95,8 @@ export function parseBenchArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       : {
           engine: 'postgres' as const,
           databaseUrl: values['database-url'] ?? env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/lookup_bench',
+          /** Named by --database-url or BENCH_DATABASE_URL: --imports then measures there rather than on a server of its own. */
+          given: (values['database-url'] ?? env.BENCH_DATABASE_URL) !== undefined,
           people: count('people', values.people),
           companies: values.companies === undefined ? undefined : count('companies', values.companies, 2),
           seed,
