@@ -24,6 +24,8 @@ export interface KindLatency {
   p99: number;
   /** Answers other than 2xx, and requests that failed or timed out: not in the percentiles. */
   failed: number;
+  /** The failures by what they were: an answer's status and error code, or the request's error. */
+  failedBy?: Record<string, number>;
 }
 
 export interface OpenLoopFigures {
@@ -39,7 +41,8 @@ export interface OpenLoopSamples {
   seconds: number;
   sent: number;
   latencies: Record<string, number[]>;
-  failed: Record<string, number>;
+  /** Each kind's failures by what they were (KindLatency.failedBy). */
+  failed: Record<string, Record<string, number>>;
 }
 
 const TICK_MS = 2;
@@ -49,7 +52,11 @@ export async function openLoop(load: OpenLoopLoad): Promise<OpenLoopSamples> {
   const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
   const names = Object.keys(load.kinds);
   const latencies: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
-  const failed: Record<string, number> = Object.fromEntries(names.map((k) => [k, 0]));
+  const failed: Record<string, Record<string, number>> = Object.fromEntries(names.map((k) => [k, {}]));
+  const fail = (kind: string, reason: string) => {
+    const byReason = failed[kind]!;
+    byReason[reason] = (byReason[reason] ?? 0) + 1;
+  };
   const nextOf: Record<string, number> = Object.fromEntries(names.map((k) => [k, 0]));
   const answers: Promise<void>[] = [];
   let stopped = false;
@@ -62,13 +69,11 @@ export async function openLoop(load: OpenLoopLoad): Promise<OpenLoopSamples> {
     const spec = pool[nextOf[kind]!++ % pool.length]!;
     answers.push(
       ask(agent, load, spec).then(
-        (ok) => {
-          if (ok) latencies[kind]!.push(performance.now() - due);
-          else failed[kind]!++;
+        (failure) => {
+          if (failure === undefined) latencies[kind]!.push(performance.now() - due);
+          else fail(kind, failure);
         },
-        () => {
-          failed[kind]!++;
-        },
+        (error: Error & { code?: string }) => fail(kind, error.code ?? error.message),
       ),
     );
   };
@@ -95,8 +100,16 @@ export function figuresOf(periods: readonly OpenLoopSamples[]): OpenLoopFigures 
   const byKind = Object.fromEntries(
     names.map((k) => {
       const latencies = periods.flatMap((p) => p.latencies[k]!);
-      const failed = periods.reduce((n, p) => n + p.failed[k]!, 0);
-      return [k, { answered: latencies.length, p50: round(percentile(latencies, 0.5), 2), p99: round(percentile(latencies, 0.99), 2), failed }];
+      const failedBy: Record<string, number> = {};
+      for (const [reason, n] of periods.flatMap((p) => Object.entries(p.failed[k]!))) failedBy[reason] = (failedBy[reason] ?? 0) + n;
+      const failed = Object.values(failedBy).reduce((n, m) => n + m, 0);
+      const figures: KindLatency = {
+        answered: latencies.length,
+        p50: round(percentile(latencies, 0.5), 2),
+        p99: round(percentile(latencies, 0.99), 2),
+        failed,
+      };
+      return [k, failed ? { ...figures, failedBy } : figures];
     }),
   );
   const seconds = periods.reduce((n, p) => n + p.seconds, 0);
@@ -104,18 +117,29 @@ export function figuresOf(periods: readonly OpenLoopSamples[]): OpenLoopFigures 
   return { rate: round(periods[0]!.rate, 1), seconds: round(seconds, 1), sent, byKind };
 }
 
-/** One request; true for a 2xx answer read to its end. */
-function ask(agent: Agent, load: OpenLoopLoad, spec: HttpRequestSpec): Promise<boolean> {
+/** One request: nothing for a 2xx answer read to its end, else its status and error code ("503 service_unavailable"). */
+function ask(agent: Agent, load: OpenLoopLoad, spec: HttpRequestSpec): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { authorization: `Bearer ${load.token}` };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     const req = request(new URL(spec.path, load.url), { method: spec.method, headers, agent, timeout: TIMEOUT_MS }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300));
+      const status = res.statusCode ?? 0;
+      const body: Buffer[] = [];
+      // A success's body is not kept; a failure's names its error code.
+      res.on('data', (chunk: Buffer) => status >= 300 && body.push(chunk));
+      res.on('end', () => resolve(status >= 200 && status < 300 ? undefined : `${status} ${errorCode(Buffer.concat(body).toString())}`.trim()));
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', reject);
     req.end(spec.body);
   });
+}
+
+function errorCode(body: string): string {
+  try {
+    return String((JSON.parse(body) as { error?: unknown }).error ?? '');
+  } catch {
+    return '';
+  }
 }

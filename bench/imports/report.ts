@@ -7,8 +7,11 @@ import { round } from '../stats.js';
 import { describeState } from './databaseState.js';
 import { feedLines } from './feedReport.js';
 import { copyRatio, importGoals, storedAloneRatio } from './goals.js';
+import type { KindLatency } from './openLoop.js';
 import { RAW_COPIES } from './rawCopy.js';
 import type { ImportRunResult } from './results.js';
+import type { SearchFigures, SlowAnswers } from './searches.js';
+import { STORED_ALONE_TIMES } from './storedRowsAlone.js';
 
 export { importGoals } from './goals.js';
 
@@ -39,11 +42,12 @@ function importHeader(result: ImportRunResult): string[] {
   return [
     '## Import cost (PostgreSQL)',
     '',
-    ranAs('imports', result, `${postgres}; ${result.machine.nproc} cores (${result.machine.cpuModel})`),
+    ranAs('imports', result, `${postgres}${result.server ? `, on ${result.server}` : ''}; ${result.machine.nproc} cores (${result.machine.cpuModel})`),
     `Each file applied by \`npm run import\` in its own process, ${result.repetitions ?? 1} times, beside its floors measured in the same run: ` +
       `the loads against a raw COPY of the whole dataset's rows into unindexed tables (the fastest of two; a change file's COPY, the fastest of ${RAW_COPIES}, is shown too), ` +
       "the change and churn files against their stored rows alone (the same records' rows written to `persons` and `employees` with their indexes and keys, " +
-      'without staging, checks or derived data, rolled back). ' +
+      `without staging, checks or derived data, rolled back; the fastest of ${STORED_ALONE_TIMES}, each from the stated state). ` +
+      `WAL MB and checkpoints: what the server wrote to its WAL while the file applied, and the checkpoints it began meanwhile (max_wal_size below). ` +
       `Databases: ${databases}${prewarmed}${file}.`,
     '',
   ];
@@ -61,6 +65,8 @@ function importTable(result: ImportRunResult): string[] {
     'import / COPY',
     'stored rows alone s',
     'import / stored alone',
+    'WAL MB',
+    'checkpoints',
     'peak RSS MB',
   ];
   return table(
@@ -80,6 +86,8 @@ function importTable(result: ImportRunResult): string[] {
         pct(copyRatio(r)),
         alone,
         aloneRatio,
+        String(r.walMb ?? '–'),
+        String(r.checkpoints ?? '–'),
         String(r.peakRssMb ?? '–'),
       ];
     }),
@@ -107,7 +115,7 @@ function searchTable(result: ImportRunResult): string[] {
   const { idle, during, filters, saturated, saturatedDuringChange, rateShare, windows } = result.searches;
   const rows = Object.keys(idle.byKind).map((kind) => {
     const [i, d] = [idle.byKind[kind]!, during.byKind[kind]!];
-    return [kind, int(i.answered), ms(i.p50), ms(i.p99), int(d.answered), ms(d.p50), ms(d.p99), `${round(d.p99 / i.p99, 2)}×`, String(i.failed + d.failed)];
+    return [kind, int(i.answered), ms(i.p50), ms(i.p99), int(d.answered), ms(d.p50), ms(d.p99), `${round(d.p99 / i.p99, 2)}×`, failures(i, d)];
   });
   const rate = saturatedDuringChange
     ? `while a change file applied, ${round(saturatedDuringChange.rps, 1)} req/s; ` +
@@ -118,6 +126,27 @@ function searchTable(result: ImportRunResult): string[] {
       `after a warm-up at that rate, idle for ${idle.seconds} s, then for the ${during.seconds} s the change file took${windows && windows > 1 ? `, applied ${windows} times (restored in between)` : ''}.`,
     '',
     ...table(['Kind', 'idle answers', 'idle p50 ms', 'idle p99 ms', 'during answers', 'during p50 ms', 'during p99 ms', 'p99 during / idle', 'failed'], rows),
+    ...slowAnswersLine(result.searches.slowAnswers),
+  ];
+}
+
+/** How many failed, idle and during together, and what they were ("3: 503 service_unavailable ×2, timed out ×1"). */
+function failures(...periods: KindLatency[]): string {
+  const byReason = new Map<string, number>();
+  for (const [reason, n] of periods.flatMap((p) => Object.entries(p.failedBy ?? {}))) byReason.set(reason, (byReason.get(reason) ?? 0) + n);
+  const total = periods.reduce((n, p) => n + p.failed, 0);
+  return byReason.size ? `${total}: ${[...byReason].map(([reason, n]) => `${reason} ×${n}`).join(', ')}` : String(total);
+}
+
+/** Where the slow answers arose: counted by the load generator only, or by the service too. */
+function slowAnswersLine(slow: SearchFigures['slowAnswers']): string[] {
+  if (!slow) return [];
+  const side = (s: SlowAnswers) =>
+    `${int(s.client.slow)} of ${int(s.client.answers)} by the load generator, ${int(s.service.slow)} of ${int(s.service.answers)} by the service`;
+  return [
+    '',
+    `Answers over ${int(slow.seconds * 1000)} ms, every kind: idle ${side(slow.idle)}; during the change ${side(slow.during)} ` +
+      '(the service times a request from when it reads it; the load generator from when it was due).',
   ];
 }
 

@@ -7,6 +7,7 @@ import type { DatabaseState } from './databaseState.js';
 import type { FeedReads } from './feed.js';
 import type { ImportRun } from './importCli.js';
 import type { SearchFigures } from './searches.js';
+import type { WalWritten } from './walWritten.js';
 import type { WebhookDelivery } from './webhookDelivery.js';
 
 /** What each row measures, and how the report names it. */
@@ -33,7 +34,7 @@ export const FEED_OFF = {
 } as const satisfies Partial<Record<ImportMeasurement, ImportMeasurement>>;
 export type FeedMeasured = keyof typeof FEED_OFF;
 
-export interface ImportRow extends ImportRun {
+export interface ImportRow extends ImportRun, Partial<WalWritten> {
   measurement: ImportMeasurement;
   /** 1, 2, …: the file's turn in this run. */
   repetition: number;
@@ -41,12 +42,16 @@ export interface ImportRow extends ImportRun {
   databasePeople: number;
   /** The state the database was brought to just before (none: an inverse, right after its change). */
   state?: DatabaseState;
-  /** A change or churn file's floor: its stored rows alone, measured from the same state after the inverse. */
+  /** A change or churn file's floor: its stored rows alone, measured from the same state after the inverse (the fastest of storedAloneEach). */
   storedAloneSeconds?: number;
+  /** Each of the floor's measurements (storedRowsAlone.ts). */
+  storedAloneEach?: number[];
 }
 
 export interface ImportRunResult extends RunStamp {
   postgresVersion?: string;
+  /** Which server: the bench's own (and where its data is kept) or the one --database-url named. */
+  server?: string;
   /** The settings an import's cost depends on most: its buffer cache, the WAL between checkpoints. */
   postgresSettings?: Record<string, string>;
   prewarmed?: boolean;

@@ -15,7 +15,7 @@
 // applied: a run stopped half-way leaves it behind, and the next run applies it first, so
 // the bench database is the dataset again. What a run keeps: results.ts.
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { Queryable } from '../../server/db/engines/database.js';
 import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { migrate } from '../../server/db/schema/migrate.js';
@@ -30,21 +30,24 @@ import { askAs, helloAs, personRequests } from '../scenarios.js';
 import { round } from '../stats.js';
 import { serviceTarget } from '../targets.js';
 import { previousRun } from './agreement.js';
+import { startBenchServer } from './benchServer.js';
 import { type ChecksAlone, checksAlone } from './checksAlone.js';
 import { type DatabaseState, setAutovacuum, settle } from './databaseState.js';
 import { enableFeedLeftOff, type FeedReads, measureFeedReads, withFeedOff } from './feed.js';
 import { FEED_GOALS } from './feedGoals.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
 import { type ImportRun, runImportCli } from './importCli.js';
+import { refuseOtherSessions } from './otherSessions.js';
 import { withRawCopy } from './rawCopy.js';
 import { FEED_OFF, type ImportMeasurement, type ImportRow, type ImportRunResult, LABELS } from './results.js';
 import { type SearchLoad, searchesAround, throughputAround } from './searches.js';
-import { storedRowsAloneSeconds } from './storedRowsAlone.js';
+import { fastestStoredRowsAlone } from './storedRowsAlone.js';
+import { withWalWritten } from './walWritten.js';
 import { measureWebhookDelivery } from './webhookDelivery.js';
 
 export const REPETITIONS = 2;
 const CHANGE_SHARE = 0.01;
-const IDLE_SEARCH_SECONDS = 20;
+const IDLE_SEARCH_SECONDS = 40;
 const SEARCHES_PER_KIND = 100;
 /** Raw COPYs of the whole dataset (each about as long as the import's checks): the fastest of two. */
 const WHOLE_DATASET_COPIES = 2;
@@ -66,22 +69,40 @@ type Feed = 'on' | 'off';
 /** On first in odd turns, off first in even ones: neither setting always follows the other. */
 const feedOrder = (repetition: number): Feed[] => (repetition % 2 ? ['on', 'off'] : ['off', 'on']);
 
+/** On the server --database-url names, or else on a server of the bench's own (benchServer.ts). */
 export async function runImportBench(options: BenchOptions, log: (line: string) => void): Promise<ImportRunResult> {
+  const given = options.postgres!;
+  if (given.given) return runOn(options, given, 'the server --database-url names', log);
+  const own = await startBenchServer(decodeURIComponent(new URL(given.databaseUrl).pathname.slice(1)), log);
+  try {
+    return await runOn(options, { ...given, databaseUrl: own.databaseUrl }, `a server of the bench's own (${relative(process.cwd(), own.dir)})`, log);
+  } finally {
+    await own.stop();
+  }
+}
+
+async function runOn(
+  options: BenchOptions,
+  postgres: NonNullable<BenchOptions['postgres']>,
+  server: string,
+  log: (line: string) => void,
+): Promise<ImportRunResult> {
   const run = beginRun();
-  const { databaseUrl, people } = options.postgres!;
+  const { databaseUrl, people } = postgres;
   const previous = previousRun(options.outDir, people);
-  const info = await ensureDataset(options.postgres!, { rebuild: options.rebuild, log });
+  const info = await ensureDataset(postgres, { rebuild: options.rebuild, log });
   run.measuring();
   mkdirSync(options.workDir, { recursive: true });
   const db = await openDatabase({ databaseUrl, poolMax: 4 });
   const ctx: Context = { databaseUrl, db, people, workDir: options.workDir, rows: [], notes: [], log };
   try {
+    await refuseOtherSessions(db);
     await recoverInterruptedRun(ctx);
     const { fileMb, checksAlone } = await initialLoads(ctx, createDataset(info.scale));
     const postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
     const settings = await db.query<{ name: string; setting: string }>(
       'SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name',
-      [['shared_buffers', 'max_wal_size', 'wal_compression', 'autovacuum']],
+      [['shared_buffers', 'max_wal_size', 'wal_compression', 'fsync', 'autovacuum']],
     );
     // The initial loads have just written the dataset twice through the caches; a server
     // that has been running holds its data.
@@ -101,6 +122,7 @@ export async function runImportBench(options: BenchOptions, log: (line: string) 
     return {
       ...run.stamp(),
       postgresVersion,
+      server,
       postgresSettings: Object.fromEntries(settings.map((r) => [r.name, r.setting])),
       prewarmed,
       options: { people, kinds: options.kinds, samples: options.samples },
@@ -187,16 +209,16 @@ async function intoEmptyDatabase(load: InitialLoad, repetition: number, feed: Fe
     });
     if (feed === 'off') {
       const measurement = FEED_OFF['initial load'];
-      const off = await withFeedOff(importUrl, () => runImportCli(importUrl, file, LABELS[measurement], records));
+      const off = await withFeedOff(importUrl, () => withWalWritten(db, () => runImportCli(importUrl, file, LABELS[measurement], records)));
       load.copied ??= await withRawCopy({ ...off }, importUrl, load.rows(), 2, WHOLE_DATASET_COPIES);
       ctx.rows.push(row(off, measurement, 0, emptyState));
       ctx.log(`  ${repetition}: initial load with the change feed off ${off.seconds} s`);
       return;
     }
-    const initial = await runImportCli(importUrl, file, LABELS['initial load'], records);
+    const initial = await withWalWritten(db, () => runImportCli(importUrl, file, LABELS['initial load'], records));
     load.copied ??= await withRawCopy({ ...initial }, importUrl, load.rows(), 2, WHOLE_DATASET_COPIES);
     const loadedState = await settle(db);
-    const again = await runImportCli(importUrl, file, LABELS['unchanged re-apply'], records);
+    const again = await withWalWritten(db, () => runImportCli(importUrl, file, LABELS['unchanged re-apply'], records));
     ctx.rows.push(row(initial, 'initial load', 0, emptyState), row(again, 'unchanged re-apply', ctx.people, loadedState));
     ctx.log(`  ${repetition}: initial load ${initial.seconds} s (peak RSS ${initial.peakRssMb} MB), re-applied ${again.seconds} s`);
   } finally {
@@ -226,7 +248,7 @@ async function applyAndRestore(
   const note = `${name}: ${files.description}`;
   if (!ctx.notes.includes(note)) ctx.notes.push(note);
   const apply = async (path: string, records: ChangeFiles['change'], measurement: ImportMeasurement, state?: DatabaseState, start = around) => {
-    const applied = await start(() => runImportCli(ctx.databaseUrl, path, LABELS[measurement], records.length));
+    const applied = await start(() => withWalWritten(ctx.db, () => runImportCli(ctx.databaseUrl, path, LABELS[measurement], records.length)));
     const row: ImportRow = { ...(await withRawCopy(applied, ctx.databaseUrl, records)), measurement, repetition, databasePeople: ctx.people, state };
     ctx.rows.push(row);
     ctx.log(`  ${applied.label} (${repetition}): ${applied.records.toLocaleString('en-US')} records in ${applied.seconds} s`);
@@ -248,9 +270,10 @@ async function applyAndRestore(
     rmSync(inverseFile(ctx, name), { force: true });
   }
   // The floor, on the data as it was before the file (which the inverse has restored), from the same state.
-  await settle(ctx.db);
-  changed!.storedAloneSeconds = round(await storedRowsAloneSeconds(ctx.databaseUrl, files.change), 3);
-  ctx.log(`  ${changed!.label} (${repetition}): stored rows alone ${changed!.storedAloneSeconds} s`);
+  const alone = await fastestStoredRowsAlone(ctx.db, ctx.databaseUrl, files.change);
+  changed!.storedAloneSeconds = round(alone.seconds, 3);
+  changed!.storedAloneEach = alone.each.map((s) => round(s, 3));
+  ctx.log(`  ${changed!.label} (${repetition}): stored rows alone ${changed!.storedAloneEach.join(' / ')} s`);
 }
 
 /** The change file once more, while searches run through the service; restored after. */

@@ -13,6 +13,7 @@ import type { Running } from '../processes.js';
 import type { HttpRequestSpec } from '../scenarios.js';
 import { round } from '../stats.js';
 import { figuresOf, type OpenLoopFigures, type OpenLoopSamples, openLoop } from './openLoop.js';
+import { type AnswerTally, between, clientTally, SLOW_ANSWER_SECONDS, serviceAnswers, sum } from './serviceLatency.js';
 
 export interface SearchLoad {
   service: Running;
@@ -39,13 +40,20 @@ export interface SearchFigures {
   /** Over every application of the change file (`windows`). */
   during: OpenLoopFigures;
   windows?: number;
+  /** Answers over `seconds`, as the load generator and as the service counted them, idle and during. */
+  slowAnswers?: { seconds: number; idle: SlowAnswers; during: SlowAnswers };
+}
+
+export interface SlowAnswers {
+  client: AnswerTally;
+  service: AnswerTally;
 }
 
 const SATURATION_SECONDS = 5;
 const WARMUP_SECONDS = 3;
 export const RATE_SHARE = 0.5;
 /** Applications of the change file the searches run through: one gives a kind a few hundred answers at most, and its p99 is then its worst few. */
-export const DURING_WINDOWS = 3;
+export const DURING_WINDOWS = 6;
 
 /** Applies the change file (the row's application); restores the data it changed. */
 export interface ChangeCycle<T> {
@@ -90,16 +98,22 @@ export async function searchesAround<T>(load: SearchLoad, throughput: Throughput
   const { saturated, saturatedDuringChange } = throughput;
   const rate = saturatedDuringChange.rps * RATE_SHARE;
   await openLoop({ url: service.url, token, kinds, rate, until: { seconds: WARMUP_SECONDS } });
+  const beforeIdle = await serviceAnswers(service.url);
   const idle = await openLoop({ url: service.url, token, kinds, rate, until: { seconds: idleSeconds } });
+  const serviceIdle = between(beforeIdle, await serviceAnswers(service.url));
   const windows: OpenLoopSamples[] = [];
+  const serviceWindows: AnswerTally[] = [];
   let first: T | undefined;
   for (let window = 1; window <= DURING_WINDOWS; window++) {
     if (window > 1) await change.restore();
+    const beforeWindow = await serviceAnswers(service.url);
     const applying = change.apply();
     windows.push(await openLoop({ url: service.url, token, kinds, rate, until: applying }));
+    serviceWindows.push(between(beforeWindow, await serviceAnswers(service.url)));
     const applied = await applying;
     first ??= applied;
   }
+  const clientOf = (periods: OpenLoopSamples[]) => clientTally(periods.flatMap((p) => Object.values(p.latencies).flat()));
   const figures: SearchFigures = {
     saturated,
     saturatedDuringChange,
@@ -107,6 +121,11 @@ export async function searchesAround<T>(load: SearchLoad, throughput: Throughput
     idle: figuresOf([idle]),
     during: figuresOf(windows),
     windows: DURING_WINDOWS,
+    slowAnswers: {
+      seconds: SLOW_ANSWER_SECONDS,
+      idle: { client: clientOf([idle]), service: serviceIdle },
+      during: { client: clientOf(windows), service: sum(serviceWindows) },
+    },
   };
   return { figures, applied: first! };
 }

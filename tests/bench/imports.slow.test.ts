@@ -11,9 +11,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportRunResult } from '../../bench/imports/results.js';
+import { DURING_WINDOWS } from '../../bench/imports/searches.js';
 import { runBenchCommand } from '../helpers/benchCommand.js';
 
 const databaseUrl = process.env.DATABASE_URL || undefined;
+/** How an open loop's request fails when the host, not the service, is short of time. */
+const OVERLOADED = ['503 service_unavailable', 'timed out'];
 
 describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () => {
   const name = `lookup_test_bench_imports_${Date.now().toString(36)}`;
@@ -42,7 +45,7 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
       join(work, 'changes'),
     ]));
     if (exitCode === 0) result = JSON.parse(readFileSync(join(results, 'imports.json'), 'utf8')) as ImportRunResult;
-  }, 300_000);
+  }, 480_000);
 
   afterAll(async () => {
     rmSync(work, { recursive: true, force: true });
@@ -84,7 +87,15 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
       // Every file but an inverse starts from the stated state; a change or churn file has its floor.
       if (!row.measurement.includes('inverse')) expect(row.state, what).toMatchObject({ vacuumedAndAnalyzed: true, autovacuumIdle: true, checkpointed: true });
       else expect(row.state, what).toBeUndefined();
-      if (['change', 'churn', 'change while searching'].includes(row.measurement)) expect(row.storedAloneSeconds, what).toBeGreaterThan(0);
+      // Every file wrote WAL, counted around it beside the checkpoints it began.
+      expect(row, what).toMatchObject({ walMb: expect.any(Number), checkpoints: expect.any(Number) });
+      expect(row.walMb, what).toBeGreaterThan(0);
+      // A change or churn file has its floor: the fastest of its measurements, each from the stated state.
+      if (['change', 'churn', 'change while searching'].includes(row.measurement)) {
+        expect(row.storedAloneEach, what).toHaveLength(3);
+        expect(row.storedAloneSeconds, what).toBe(Math.min(...row.storedAloneEach!));
+        expect(row.storedAloneSeconds, what).toBeGreaterThan(0);
+      }
     }
     expect(result.databases).toEqual([{ name, people: 2000, companies: expect.any(Number) }]);
     // The bound on the whole-file loads: the same file's records checked alone, every one of them.
@@ -101,14 +112,31 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
     // (The rate is a share of what the service kept while a change applied: below saturation then too.)
     expect(saturatedDuringChange!.rps).toBeGreaterThan(0);
     expect(idle.rate).toBeCloseTo(saturatedDuringChange!.rps * rateShare, 0);
-    expect(windows).toBe(3);
+    expect(windows).toBe(DURING_WINDOWS);
     expect(during.rate).toBe(idle.rate);
+    // Where the slow answers arose: the service counted every answer the load generator did
+    // (and the requests that failed, where it answered them).
+    const { slowAnswers } = result.searches!;
+    for (const [period, figures] of [
+      ['idle', idle],
+      ['during', during],
+    ] as const) {
+      const kinds = Object.values(figures.byKind);
+      const answered = kinds.reduce((n, k) => n + k.answered, 0);
+      expect(slowAnswers![period].client.answers).toBe(answered);
+      if (kinds.every((k) => k.failed === 0)) expect(slowAnswers![period].service.answers).toBe(answered);
+      else expect(slowAnswers![period].service.answers).toBeGreaterThanOrEqual(answered);
+    }
     for (const figures of [idle, during]) {
       expect(Object.keys(figures.byKind)).toEqual(['getPerson', 'nameSubstring']);
       for (const kind of Object.values(figures.byKind)) {
         expect(kind.answered).toBeGreaterThan(0);
         expect(kind.p99).toBeGreaterThan(0);
-        expect(kind.failed).toBe(0);
+        // A host loaded by other work may leave the service short of time: it then sheds a
+        // request (503) or answers late, and the goal row says so. Never an error of its own
+        // (500) or a refusal of what the bench asked (4xx).
+        expect(Object.keys(kind.failedBy ?? {}).filter((reason) => !OVERLOADED.includes(reason))).toEqual([]);
+        expect(kind.failed).toBe(Object.values(kind.failedBy ?? {}).reduce((n, m) => n + m, 0));
       }
     }
   });
@@ -157,9 +185,12 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
     expect(markdown).toMatch(/<!-- imports: [^\n]*-->\n## Import cost \(PostgreSQL\)\n\nFrom `npm run bench -- --imports`: run /);
     expect(markdown).toContain('<!-- /imports -->');
     expect(markdown).toContain(
-      '| File | turn | database people | records | seconds | records/s | raw COPY s | import / COPY | stored rows alone s | import / stored alone | peak RSS MB |',
+      '| File | turn | database people | records | seconds | records/s | raw COPY s | import / COPY | stored rows alone s | import / stored alone | WAL MB | checkpoints | peak RSS MB |',
     );
     expect(markdown).toContain('**State before each file.**');
+    expect(markdown).toMatch(
+      /Answers over 100 ms, every kind: idle [\d,]+ of [\d,]+ by the load generator, [\d,]+ of [\d,]+ by the service; during the change /,
+    );
     expect(markdown).toContain('| File | turn | feed on s | feed off s | on / off |');
     expect(markdown).toContain('**Reading the feed:**');
     expect(markdown).toContain('**Webhook deliveries:**');

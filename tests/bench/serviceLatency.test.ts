@@ -1,0 +1,44 @@
+// The import bench counts the service's slow answers from its own /metrics, beside the load
+// generator's: each answered search is counted once, and the slow ones by the histogram's
+// bucket bound.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { between, clientTally, SLOW_ANSWER_SECONDS, serviceAnswers, tallyOf } from '../../bench/imports/serviceLatency.js';
+import { smallDataset, tokens } from '../fixtures/small.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ records: smallDataset() });
+});
+afterAll(() => server?.close());
+
+it('counts each answer the service gave between two reads of its /metrics', async () => {
+  const before = await serviceAnswers(server.url);
+  for (let i = 0; i < 3; i++) {
+    const res = await server.call('POST', '/v1/persons/search', { token: tokens.both, body: { lastName: 'dur' } });
+    expect(res.status).toBe(200);
+  }
+  const answered = between(before, await serviceAnswers(server.url));
+  expect(answered.answers).toBe(3);
+  expect(answered.slow).toBeGreaterThanOrEqual(0);
+  expect(answered.slow).toBeLessThanOrEqual(3);
+  // The bound the slow answers are read at is one of the service's buckets.
+  const metrics = await (await fetch(new URL('/metrics', server.url))).text();
+  expect(metrics).toMatch(new RegExp(`^http_request_duration_seconds_bucket\\{[^}]*le="${SLOW_ANSWER_SECONDS}"[^}]*\\} \\d+$`, 'm'));
+});
+
+it('reads the answers over the bound from the histogram, whatever the label order, the operational routes left out', () => {
+  const metrics = [
+    '# TYPE http_request_duration_seconds histogram',
+    `http_request_duration_seconds_bucket{le="0.05",route="searchPersons"} 5`,
+    `http_request_duration_seconds_bucket{le="${SLOW_ANSWER_SECONDS}",route="searchPersons"} 7`,
+    `http_request_duration_seconds_bucket{route="getPerson",le="${SLOW_ANSWER_SECONDS}"} 2`,
+    'http_request_duration_seconds_count{route="searchPersons"} 10',
+    'http_request_duration_seconds_count{route="getPerson"} 2',
+    `http_request_duration_seconds_bucket{le="${SLOW_ANSWER_SECONDS}",route="/metrics"} 0`,
+    'http_request_duration_seconds_count{route="/metrics"} 4',
+    'http_requests_total{route="searchPersons",method="POST",status="200"} 10',
+  ].join('\n');
+  expect(tallyOf(metrics)).toEqual({ answers: 12, slow: 3 });
+  expect(clientTally([5, 99.9, 100, 100.1, 250])).toEqual({ answers: 5, slow: 2 });
+});
