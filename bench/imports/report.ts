@@ -37,7 +37,10 @@ function importHeader(result: ImportRunResult): string[] {
   const settings = Object.entries(result.postgresSettings ?? {}).map(([name, value]) => `${name} ${value}`);
   const postgres = `${result.postgresVersion?.split(' on ')[0] ?? 'PostgreSQL'}${settings.length ? ` (${settings.join(', ')})` : ''}`;
   const databases = result.databases.map((d) => `\`${d.name}\` (${int(d.people)} people, ${int(d.companies)} companies)`).join(', ');
-  const prewarmed = result.prewarmed ? ', prewarmed with pg_prewarm before its change files' : ', not prewarmed (pg_prewarm unavailable)';
+  const prewarmed = result.prewarmed ? 'prewarmed with pg_prewarm' : 'not prewarmed (pg_prewarm unavailable)';
+  const copies = result.workingCopies
+    ? `; each application of a change or churn file (with its inverse and floor where the feed is on), and then the searches and webhook deliveries, on a fresh copy of it (CREATE DATABASE … TEMPLATE), ${prewarmed}, so that each starts from the same pages`
+    : `, ${prewarmed} before its change files`;
   const file = result.fileMb === undefined ? '' : `; the whole dataset as one NDJSON file: ${int(result.fileMb)} MB`;
   return [
     '## Import cost (PostgreSQL)',
@@ -48,7 +51,7 @@ function importHeader(result: ImportRunResult): string[] {
       "the change and churn files against their stored rows alone (the same records' rows written to `persons` and `employees` with their indexes and keys, " +
       `without staging, checks or derived data, rolled back; the fastest of ${STORED_ALONE_TIMES}, each from the stated state). ` +
       `WAL MB and checkpoints: what the server wrote to its WAL while the file applied, and the checkpoints it began meanwhile (max_wal_size below). ` +
-      `Databases: ${databases}${prewarmed}${file}.`,
+      `Databases: ${databases}${copies}${file}.`,
     '',
   ];
 }

@@ -55,6 +55,8 @@ export interface ImportRunResult extends RunStamp {
   /** The settings an import's cost depends on most: its buffer cache, the WAL between checkpoints. */
   postgresSettings?: Record<string, string>;
   prewarmed?: boolean;
+  /** The change and churn files, searches and deliveries ran on fresh copies of the bench database (workingCopy.ts); runs before 2026-11-29 evening did not. */
+  workingCopies?: boolean;
   options: { people: number; kinds: string[]; samples: number };
   /** How many times each file was applied. */
   repetitions?: number;

@@ -5,15 +5,14 @@
 //      the change feed off; pages of the first load's feed read (feed.ts);
 //   2. a change file touching 1% of the people, and the churn file, each restored by its
 //      inverse (beside their stored rows alone, storedRowsAlone.ts), each also with the
-//      change feed off;
-//   3. the change file again while searches run through the service at a fixed rate,
-//      restored after, a few times over (searches.ts);
-//   4. webhook deliveries from one-record imports to a receiver here (webhookDelivery.ts).
+//      change feed off: each turn on a fresh copy of the bench database (workingCopy.ts);
+//   3. on another fresh copy, the change file again while searches run through the
+//      service at a fixed rate, restored after, a few times over (searches.ts); then
+//      webhook deliveries from one-record imports to a receiver here (webhookDelivery.ts).
 // The feed on and off alternate which goes first, turn by turn.
 // Before each measured file and floor the database is brought to one stated state
-// (databaseState.ts), kept with the row. Each inverse is written before its change is
-// applied: a run stopped half-way leaves it behind, and the next run applies it first, so
-// the bench database is the dataset again. What a run keeps: results.ts.
+// (databaseState.ts), kept with the row. Nothing writes to the bench database itself, so
+// a run stopped half-way leaves it as the dataset. What a run keeps: results.ts.
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Queryable } from '../../server/db/engines/database.js';
@@ -24,7 +23,6 @@ import { type DatasetInfo, ensureDataset, recreateDatabase } from '../dataset/bu
 import { createDataset, type Dataset } from '../dataset/generate.js';
 import { beginRun } from '../machine.js';
 import type { BenchOptions } from '../options.js';
-import { prewarm } from '../prewarm.js';
 import { startTarget } from '../processes.js';
 import { askAs, helloAs, personRequests } from '../scenarios.js';
 import { round } from '../stats.js';
@@ -32,7 +30,7 @@ import { serviceTarget } from '../targets.js';
 import { previousRun } from './agreement.js';
 import { startBenchServer } from './benchServer.js';
 import { type ChecksAlone, checksAlone } from './checksAlone.js';
-import { type DatabaseState, setAutovacuum, settle } from './databaseState.js';
+import { type DatabaseState, settle } from './databaseState.js';
 import { enableFeedLeftOff, type FeedReads, measureFeedReads, withFeedOff } from './feed.js';
 import { FEED_GOALS } from './feedGoals.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
@@ -44,6 +42,7 @@ import { type SearchLoad, searchesAround, throughputAround } from './searches.js
 import { fastestStoredRowsAlone } from './storedRowsAlone.js';
 import { withWalWritten } from './walWritten.js';
 import { measureWebhookDelivery } from './webhookDelivery.js';
+import { onWorkingCopy, type WorkingCopy } from './workingCopy.js';
 
 export const REPETITIONS = 2;
 const CHANGE_SHARE = 0.01;
@@ -95,52 +94,79 @@ async function runOn(
   mkdirSync(options.workDir, { recursive: true });
   const db = await openDatabase({ databaseUrl, poolMax: 4 });
   const ctx: Context = { databaseUrl, db, people, workDir: options.workDir, rows: [], notes: [], log };
+  // Read from the bench database, which nothing writes to after (workingCopy.ts).
+  let prepared: Awaited<ReturnType<typeof prepare>>;
   try {
-    await refuseOtherSessions(db);
-    await recoverInterruptedRun(ctx);
-    const { fileMb, checksAlone } = await initialLoads(ctx, createDataset(info.scale));
-    const postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
-    const settings = await db.query<{ name: string; setting: string }>(
-      'SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name',
-      [['shared_buffers', 'max_wal_size', 'wal_compression', 'fsync', 'autovacuum']],
-    );
-    // The initial loads have just written the dataset twice through the caches; a server
-    // that has been running holds its data.
-    const prewarmed = await prewarm(db);
-
-    log(`imports: a change file touching ${CHANGE_SHARE * 100}% of the people, then the churn file, ${REPETITIONS} times`);
-    const change = await peopleChange(db, CHANGE_SHARE);
-    const churnFiles = await churn(db);
-    for (let repetition = 1; repetition <= REPETITIONS; repetition++) {
-      await applyAndRestore(ctx, 'change', change, ['change', 'change inverse'], repetition, feedOrder(repetition));
-      await applyAndRestore(ctx, 'churn', churnFiles, ['churn', 'churn inverse'], repetition, feedOrder(repetition));
-    }
-    const searches = await changeWhileSearching(ctx, change, info, options, run.cpu);
-    log(`imports: ${WEBHOOK_SAMPLES} webhook deliveries, each from a one-record import's commit`);
-    const webhookDelivery = await measureWebhookDelivery(databaseUrl, { samples: WEBHOOK_SAMPLES });
-    log(`  delivered: p50 ${webhookDelivery.p50Ms} ms, p99 ${webhookDelivery.p99Ms} ms`);
-    return {
-      ...run.stamp(),
-      postgresVersion,
-      server,
-      postgresSettings: Object.fromEntries(settings.map((r) => [r.name, r.setting])),
-      prewarmed,
-      options: { people, kinds: options.kinds, samples: options.samples },
-      repetitions: REPETITIONS,
-      databases: [{ name: decodeURIComponent(new URL(databaseUrl).pathname.slice(1)), people, companies: info.scale.companies }],
-      fileMb,
-      checksAlone,
-      notes: ctx.notes,
-      rows: ctx.rows,
-      searches,
-      feedReads: ctx.feedReads,
-      webhookDelivery,
-      previous,
-    };
+    prepared = await prepare(ctx, info);
   } finally {
-    await setAutovacuum(db, false).catch(() => {});
     await db.close();
   }
+  const { fileMb, checksAlone, postgresVersion, settings, change, churnFiles } = prepared;
+
+  log(`imports: a change file touching ${CHANGE_SHARE * 100}% of the people, then the churn file, ${REPETITIONS} times, each application on a fresh copy`);
+  const prewarmed: boolean[] = [];
+  const turns = [
+    { name: 'change', files: change, measurements: ['change', 'change inverse'] },
+    { name: 'churn', files: churnFiles, measurements: ['churn', 'churn inverse'] },
+  ] as const;
+  for (let repetition = 1; repetition <= REPETITIONS; repetition++)
+    for (const { name, files, measurements } of turns)
+      for (const feed of feedOrder(repetition))
+        await onWorkingCopy(databaseUrl, async (copy) => {
+          prewarmed.push(copy.prewarmed);
+          const on = onCopy(ctx, copy, `turn ${repetition}, the ${name} file, feed ${feed}`);
+          await applyAndRestore(on, name, files, [...measurements], repetition, feed);
+        });
+  const { searches, webhookDelivery } = await onWorkingCopy(databaseUrl, async (copy) => {
+    const last = onCopy(ctx, copy, 'the searches and the webhook deliveries');
+    prewarmed.push(copy.prewarmed);
+    const searches = await changeWhileSearching(last, change, info, options, run.cpu);
+    log(`imports: ${WEBHOOK_SAMPLES} webhook deliveries, each from a one-record import's commit`);
+    const webhookDelivery = await measureWebhookDelivery(last.databaseUrl, { samples: WEBHOOK_SAMPLES });
+    log(`  delivered: p50 ${webhookDelivery.p50Ms} ms, p99 ${webhookDelivery.p99Ms} ms`);
+    return { searches, webhookDelivery };
+  });
+  return {
+    ...run.stamp(),
+    postgresVersion,
+    server,
+    postgresSettings: Object.fromEntries(settings.map((r) => [r.name, r.setting])),
+    prewarmed: prewarmed.every(Boolean),
+    workingCopies: true,
+    options: { people, kinds: options.kinds, samples: options.samples },
+    repetitions: REPETITIONS,
+    databases: [{ name: decodeURIComponent(new URL(databaseUrl).pathname.slice(1)), people, companies: info.scale.companies }],
+    fileMb,
+    checksAlone,
+    notes: ctx.notes,
+    rows: ctx.rows,
+    searches,
+    feedReads: ctx.feedReads,
+    webhookDelivery,
+    previous,
+  };
+}
+
+/** What the run reads from the bench database before the turns: the initial loads (beside it), the server, the change files. */
+async function prepare(ctx: Context, info: DatasetInfo) {
+  const { db } = ctx;
+  await refuseOtherSessions(db);
+  await recoverInterruptedRun(ctx);
+  const { fileMb, checksAlone } = await initialLoads(ctx, createDataset(info.scale));
+  const postgresVersion = (await db.query<{ version: string }>('SELECT version()'))[0]?.version;
+  const settings = await db.query<{ name: string; setting: string }>(
+    'SELECT name, current_setting(name) AS setting FROM pg_settings WHERE name = ANY($1::text[]) ORDER BY name',
+    [['shared_buffers', 'max_wal_size', 'wal_compression', 'fsync', 'autovacuum']],
+  );
+  const change = await peopleChange(db, CHANGE_SHARE);
+  const churnFiles = await churn(db);
+  return { fileMb, checksAlone, postgresVersion, settings, change, churnFiles };
+}
+
+/** The run's context on a working copy, with a line in the log. */
+function onCopy(ctx: Context, copy: WorkingCopy, what: string): Context {
+  ctx.log(`imports: ${what}: on a fresh copy of the bench database (copied and prewarmed in ${copy.seconds} s)`);
+  return { ...ctx, databaseUrl: copy.databaseUrl, db: copy.db };
 }
 
 /**
@@ -229,11 +255,11 @@ async function intoEmptyDatabase(load: InitialLoad, repetition: number, feed: Fe
 const inverseFile = (ctx: Context, name: string) => join(ctx.workDir, `${name}-inverse.ndjson`);
 
 /**
- * Writes the change file and its inverse; brings the database to the stated state and
- * applies the change (inside `around`, which starts it), then the inverse, each beside a
- * raw COPY; the same with the change feed off where `feeds` says so (in its order; the
- * inverse then runs with the feed on, and is not a row); then, from the stated state
- * again, the change's stored rows alone.
+ * On a working copy (onWorkingCopy): brings it to the stated state and applies the change
+ * file (inside `around`, which starts it) beside a raw COPY. With the feed on, then the
+ * inverse, measured too, and from the stated state again the change's stored rows alone, on
+ * the data as it was before the file (which the inverse has restored). With the feed off,
+ * the change alone: the copy is dropped after.
  */
 async function applyAndRestore(
   ctx: Context,
@@ -241,7 +267,7 @@ async function applyAndRestore(
   files: ChangeFiles,
   measurements: [ImportMeasurement, ImportMeasurement],
   repetition: number,
-  feeds: Feed[],
+  feed: Feed,
   around = (start: () => Promise<ImportRun>) => start(),
 ): Promise<void> {
   const file = join(ctx.workDir, `${name}.ndjson`);
@@ -254,26 +280,23 @@ async function applyAndRestore(
     ctx.log(`  ${applied.label} (${repetition}): ${applied.records.toLocaleString('en-US')} records in ${applied.seconds} s`);
     return row;
   };
-  let changed: ImportRow | undefined;
-  for (const feed of feeds) {
-    // (Each written before its change is applied: a run stopped half-way leaves the inverse.)
-    await writeNdjson(file, files.change);
-    await writeNdjson(inverseFile(ctx, name), files.inverse);
-    try {
-      if (feed === 'on') changed = await apply(file, files.change, measurements[0], await settle(ctx.db));
-      else await apply(file, files.change, FEED_OFF[name], await settle(ctx.db), (start) => withFeedOff(ctx.databaseUrl, start));
-    } finally {
-      rmSync(file, { force: true });
+  await writeNdjson(file, files.change);
+  try {
+    if (feed === 'off') {
+      await apply(file, files.change, FEED_OFF[name], await settle(ctx.db), (start) => withFeedOff(ctx.databaseUrl, start));
+      return;
     }
-    if (feed === 'on') await apply(inverseFile(ctx, name), files.inverse, measurements[1], undefined, (start) => start());
-    else await runImportCli(ctx.databaseUrl, inverseFile(ctx, name), `${name} inverse, after the feed off`, files.inverse.length);
+    await writeNdjson(inverseFile(ctx, name), files.inverse);
+    const changed = await apply(file, files.change, measurements[0], await settle(ctx.db));
+    await apply(inverseFile(ctx, name), files.inverse, measurements[1], undefined, (start) => start());
+    const alone = await fastestStoredRowsAlone(ctx.db, ctx.databaseUrl, files.change);
+    changed.storedAloneSeconds = round(alone.seconds, 3);
+    changed.storedAloneEach = alone.each.map((s) => round(s, 3));
+    ctx.log(`  ${changed.label} (${repetition}): stored rows alone ${changed.storedAloneEach.join(' / ')} s`);
+  } finally {
+    rmSync(file, { force: true });
     rmSync(inverseFile(ctx, name), { force: true });
   }
-  // The floor, on the data as it was before the file (which the inverse has restored), from the same state.
-  const alone = await fastestStoredRowsAlone(ctx.db, ctx.databaseUrl, files.change);
-  changed!.storedAloneSeconds = round(alone.seconds, 3);
-  changed!.storedAloneEach = alone.each.map((s) => round(s, 3));
-  ctx.log(`  ${changed!.label} (${repetition}): stored rows alone ${changed!.storedAloneEach.join(' / ')} s`);
 }
 
 /** The change file once more, while searches run through the service; restored after. */
@@ -290,7 +313,7 @@ async function changeWhileSearching(
   try {
     const throughput = await throughputAround(load, (applied) => changeOnce(ctx, change, applied));
     const restore = () => runImportCli(ctx.databaseUrl, inverseFile(ctx, 'change'), 'change inverse, between the searches', change.inverse.length);
-    await applyAndRestore(ctx, 'change', change, ['change while searching', 'change inverse after searching'], 1, ['on'], async (start) => {
+    await applyAndRestore(ctx, 'change', change, ['change while searching', 'change inverse after searching'], 1, 'on', async (start) => {
       const { figures, applied } = await searchesAround(load, throughput, IDLE_SEARCH_SECONDS, { apply: start, restore });
       searches = { filters: 'the bench filter kinds as the credential of one large company, through the service', ...figures };
       return applied;
@@ -317,8 +340,9 @@ async function changeOnce(ctx: Context, files: ChangeFiles, applied: () => void)
 }
 
 /**
- * An inverse left by a run that stopped half-way is applied first, so the data is the
- * dataset again; and the change feed is turned back on if it stopped with it off.
+ * The change feed is turned back on if a run stopped with it off (runs before the working
+ * copies disabled it on the bench database itself); an inverse a stopped run left behind
+ * belonged to its copy, which the next copy replaces, so it is removed, not applied.
  */
 async function recoverInterruptedRun(ctx: Context): Promise<void> {
   if (await enableFeedLeftOff(ctx.db)) {
@@ -327,10 +351,8 @@ async function recoverInterruptedRun(ctx: Context): Promise<void> {
   }
   for (const name of ['change', 'churn']) {
     if (!existsSync(inverseFile(ctx, name))) continue;
-    ctx.log(`restoring the data an interrupted run changed (${name})`);
-    await runImportCli(ctx.databaseUrl, inverseFile(ctx, name), `${name} inverse left by an interrupted run`, 0);
     rmSync(inverseFile(ctx, name), { force: true });
-    ctx.notes.push(`a previous run stopped before restoring its ${name}; restored first`);
+    ctx.notes.push(`a previous run stopped before restoring its ${name} on its copy; the copy is made anew`);
   }
 }
 

@@ -166,6 +166,20 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
     }
   });
 
+  it('applies its change files to copies of the bench database, and drops each copy after', async () => {
+    expect(exitCode, output.slice(-3000)).toBe(0);
+    expect(result.workingCopies).toBe(true);
+    const url = new URL(databaseUrl!);
+    url.pathname = '/postgres';
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    const { rows } = await client.query('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${name}\\_%`]);
+    await client.end();
+    expect(rows).toEqual([]);
+    expect(output).toContain('turn 1, the change file, feed on: on a fresh copy of the bench database');
+    expect(output).toContain('turn 2, the churn file, feed off: on a fresh copy of the bench database');
+  });
+
   it('keeps the autovacuum setting of the bench database as it found it', async () => {
     const url = new URL(databaseUrl!);
     url.pathname = `/${name}`;
