@@ -12,8 +12,11 @@ export function feedLines(result: ImportRunResult): string[] {
     lines.push(
       "**The change feed on and off** (issue 58). Each file is applied once more per turn with the feed's triggers disabled " +
         '(`bench/imports/feed.ts`; the feed is then marked pruned, so no follower reads across the gap), from the same stated state, ' +
-        'the feed on first in odd turns and off first in even ones. A change or churn file applied with the feed off is restored by its inverse ' +
-        `with the feed on (not a row). Goal: with the feed, at most ${FEED_GOALS.onOverOff}× without, each turn.`,
+        'the feed on first in odd turns and off first in even ones. ' +
+        (result.workingCopies
+          ? 'A change or churn file with the feed off runs on a fresh copy of the bench database of its own, as the file with the feed on does. '
+          : 'A change or churn file applied with the feed off is restored by its inverse with the feed on (not a row). ') +
+        `Goal: with the feed, at most ${FEED_GOALS.onOverOff}× without, each turn.`,
       '',
       ...table(
         ['File', 'turn', 'feed on s', 'feed off s', 'on / off'],
@@ -34,7 +37,7 @@ export function feedLines(result: ImportRunResult): string[] {
   const delivery = result.webhookDelivery;
   if (delivery)
     lines.push(
-      `**Webhook deliveries:** the service in its own process on the bench database, its worker polling every ${delivery.pollIntervalMs} ms, ` +
+      `**Webhook deliveries:** the service in its own process on ${result.workingCopies ? 'a copy of the bench database' : 'the bench database'}, its worker polling every ${delivery.pollIntervalMs} ms, ` +
         `an endpoint on 127.0.0.1; ${delivery.samples} imports of one new employment each, spaced by a random pause, each timed from the import's return ` +
         `(its commit) to the delivery that carries it: p50 ${ms(delivery.p50Ms)} ms, p99 ${ms(delivery.p99Ms)} ms, max ${ms(delivery.maxMs)} ms.`,
       '',

@@ -72,7 +72,7 @@ export interface ImportRunResult extends RunStamp {
   searches?: { filters: string } & SearchFigures;
   /** Pages of 1,000 changes read from the feed the first initial load recorded (the whole dataset's). */
   feedReads?: FeedReads;
-  /** A change from an import's commit to a webhook receiver on this machine, on the bench database. */
+  /** A change from an import's commit to a webhook receiver on this machine, on a copy of the bench database. */
   webhookDelivery?: WebhookDelivery;
   /** The run before this one at the same scale (the imports.json this one replaces): what agreement.ts compares. */
   previous?: PreviousRun;

@@ -356,7 +356,7 @@ async function recoverInterruptedRun(ctx: Context): Promise<void> {
   }
 }
 
-/** The service started on the bench database (pinned, as in the full run), and each person kind's requests as one large company. */
+/** The service started on the database (a copy of the bench database; pinned, as in the full run), and each person kind's requests as one large company. */
 async function searchesThroughService(
   db: Queryable,
   databaseUrl: string,
