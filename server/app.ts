@@ -75,10 +75,13 @@ async function schemaAtStart(db: Database, migrateOnStart: boolean, logger: Logg
     );
 }
 
+/** The configured database as the service opens it: its connections named lookup-service in pg_stat_activity (a command's: lookup-<command>). */
+const asService = (config: Config) => ({ ...config, applicationName: 'lookup-service' });
+
 /** The replicas' router; its module (and pg's) is loaded only where replicas are configured. */
 async function openReadRouter(config: Config, primary: Database, logger: Logger) {
   const { nameReplicas, ReadRouter } = await import('./db/replicas/readRouting.js');
-  return ReadRouter.open(primary, nameReplicas(config.replicaUrls), config, {
+  return ReadRouter.open(primary, nameReplicas(config.replicaUrls), asService(config), {
     maxLagMs: config.replicaMaxLagMs,
     checkTimeoutMs: config.replicaCheckTimeoutMs,
     onChange: (database, up, error) =>
@@ -190,7 +193,7 @@ async function openData(config: Config, overrides: AppOverrides, logger: Logger,
   if (!overrides.db) requirePersistentStorage(config);
   const db =
     overrides.db ??
-    (await connectDatabase(config, {
+    (await connectDatabase(asService(config), {
       connectTimeoutMs: config.databaseConnectTimeoutMs,
       onWaiting: (cause) => logger.warn({ cause, timeoutMs: config.databaseConnectTimeoutMs }, 'database not reachable yet; waiting for it'),
     }));

@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<void> {
   const period: AuditPeriod = { since: instantOrFail('--since', values.since), until: instantOrFail('--until', values.until) };
   if (period.since && period.until && period.since >= period.until) fail(`--since must be before --until: no entry could fall between them`);
 
-  const db = await openCliDatabase(loadConfig());
+  const db = await openCliDatabase(loadConfig(), 'access-audit');
   try {
     const records =
       subject === 'person'

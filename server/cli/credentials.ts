@@ -79,7 +79,7 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(argv: string[]): Promise<void> {
   const [command, given] = readCommandLine(argv);
-  const db = await openCliDatabase(loadConfig());
+  const db = await openCliDatabase(loadConfig(), 'credentials');
   try {
     await commands[command](db, given);
     if (command !== 'list' && command !== 'create') say('running servers follow within CREDENTIAL_CACHE_MS');

@@ -8,13 +8,20 @@ import type { Database, DatabaseOptions } from '../db/engines/database.js';
 import { DatabaseProblem } from '../db/engines/databaseProblem.js';
 import { migrate } from '../db/schema/migrate.js';
 
-/** `options` are added to the configured ones (a tool's own session settings). */
-export async function openCliDatabase(config: Config, options: Partial<DatabaseOptions> = {}): Promise<Database> {
-  return (await openMigratedCliDatabase(config, options)).db;
+/**
+ * `command` names the tool's connections (`lookup-<command>` in pg_stat_activity); `options`
+ * are added to the configured ones (a tool's own session settings).
+ */
+export async function openCliDatabase(config: Config, command: string, options: Partial<DatabaseOptions> = {}): Promise<Database> {
+  return (await openMigratedCliDatabase(config, command, options)).db;
 }
 
 /** The command's database, migrated, and the steps that migrating it applied (`npm run migrate` reports them). */
-export async function openMigratedCliDatabase(config: Config, options: Partial<DatabaseOptions> = {}): Promise<{ db: Database; applied: string[] }> {
+export async function openMigratedCliDatabase(
+  config: Config,
+  command: string,
+  options: Partial<DatabaseOptions> = {},
+): Promise<{ db: Database; applied: string[] }> {
   if (!config.databaseUrl && !config.pgliteDataDir) {
     throw new ConfigError(
       'set DATABASE_URL (PostgreSQL) or PGLITE_DATA_DIR (embedded database directory): an in-memory database would be lost when this command exits',
@@ -24,7 +31,10 @@ export async function openMigratedCliDatabase(config: Config, options: Partial<D
   // session settings need a session of its own.
   const direct = config.databaseDirectUrl ? { databaseUrl: config.databaseDirectUrl, transactionPooling: false } : {};
   const variable = config.databaseDirectUrl ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL';
-  const db = await connectDatabase({ ...config, ...options, ...direct }, { connectTimeoutMs: config.databaseConnectTimeoutMs, variable });
+  const db = await connectDatabase(
+    { ...config, applicationName: `lookup-${command}`, ...options, ...direct },
+    { connectTimeoutMs: config.databaseConnectTimeoutMs, variable },
+  );
   try {
     return { db, applied: await migrate(db) };
   } catch (error) {

@@ -32,7 +32,7 @@ async function main(argv: string[]): Promise<void> {
     fail(subject === 'company' ? `not a company id: "${id}" (${COMPANY_ID_PATTERN.source})` : `${subject} id must be a UUID; got "${id}"`);
   }
 
-  const db = await openCliDatabase(loadConfig());
+  const db = await openCliDatabase(loadConfig(), 'erase');
   try {
     const options = { dryRun: values['dry-run'] };
     const report =
@@ -52,7 +52,7 @@ async function main(argv: string[]): Promise<void> {
 
 async function vacuum(withOptions: boolean): Promise<void> {
   if (withOptions) failUsage(`vacuum takes no options`, usage);
-  const db = await openCliDatabase(loadConfig());
+  const db = await openCliDatabase(loadConfig(), 'erase');
   try {
     const started = Date.now();
     await rewriteTablesWithPersonalData(db);

@@ -64,7 +64,7 @@ async function main(argv: string[]): Promise<void> {
     });
   }
 
-  const db = await openCliDatabase(config, { sessionSettings: IMPORT_SESSION_SETTINGS });
+  const db = await openCliDatabase(config, 'import', { sessionSettings: IMPORT_SESSION_SETTINGS });
   const progress = new ProgressReport({ live: process.stderr.isTTY === true, label: dryRun ? 'import (dry run)' : 'import' });
   try {
     const started = Date.now();

@@ -22,7 +22,7 @@ async function main(argv: string[]): Promise<void> {
   if (!config.databaseUrl && !config.pgliteDataDir)
     fail('set DATABASE_URL (PostgreSQL) or PGLITE_DATA_DIR (embedded database directory): there is no database to migrate');
   const where = config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.pgliteDataDir}`;
-  const { db, applied } = await openMigratedCliDatabase(config);
+  const { db, applied } = await openMigratedCliDatabase(config, 'migrate');
   const newer = await newerMigrations(db);
   await db.close();
   process.stdout.write(applied.length ? `migrated ${where}: applied ${applied.join(', ')}\n` : `${where} is up to date: nothing to apply\n`);

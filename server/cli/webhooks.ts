@@ -68,7 +68,7 @@ async function main(argv: string[]): Promise<void> {
   const [command, given] = readCommandLine(argv);
   const config = loadConfig();
   given.allowPrivateTargets = config.webhooks.allowPrivateTargets;
-  const db = await openCliDatabase(config);
+  const db = await openCliDatabase(config, 'webhooks');
   try {
     await commands[command](db, given);
   } catch (error) {

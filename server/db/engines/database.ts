@@ -121,4 +121,10 @@ export interface DatabaseOptions {
    * table was touched). On both engines.
    */
   sessionSettings?: Record<string, string>;
+  /**
+   * PostgreSQL's application_name for this process's connections, so that an operator can
+   * tell them apart in pg_stat_activity and the server's log. PGAPPNAME, or an
+   * application_name in the URL, wins.
+   */
+  applicationName?: string;
 }

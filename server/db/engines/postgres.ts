@@ -80,6 +80,8 @@ function connectionTo(connectionString: string | undefined, mode: StatementMode,
     idleTimeoutMillis: 30_000,
     // Detect a peer that vanished without closing the connection (partition, dead host).
     keepAlive: true,
+    // (pg reads PGAPPNAME itself where this is left unset; the URL's parameters override both.)
+    application_name: process.env.PGAPPNAME ? undefined : options.applicationName,
     ...mode.connectionOptions(),
     types,
   };
