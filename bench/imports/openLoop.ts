@@ -2,10 +2,12 @@
 // and each answer's latency counted from when its request was due: a slow answer delays no
 // later request, so the figures say what a change file does to readers at that rate, not
 // how a saturated service queues (issue 59; a closed loop at ten connections measured
-// queueing). Latencies by kind.
+// queueing). Latencies by kind. It runs in a worker thread of its own (LoadGenerator,
+// loadGenerator.ts), so that nothing else the bench does delays its sends.
 import { Agent, request } from 'node:http';
 import type { HttpRequestSpec } from '../scenarios.js';
 import { percentile, round } from '../stats.js';
+import { SLOW_ANSWER_SECONDS } from './serviceLatency.js';
 
 export interface OpenLoopLoad {
   url: string;
@@ -43,9 +45,14 @@ export interface OpenLoopSamples {
   latencies: Record<string, number[]>;
   /** Each kind's failures by what they were (KindLatency.failedBy). */
   failed: Record<string, Record<string, number>>;
+  /** Requests the load generator itself sent more than `lateMs` after they were due. */
+  sentLate: number;
+  lateMs: number;
 }
 
 const TICK_MS = 2;
+/** A send this late is the load generator's own delay, not the service's: the bound of a slow answer (serviceLatency.ts). */
+const LATE_SEND_MS = SLOW_ANSWER_SECONDS * 1000;
 const TIMEOUT_MS = 10_000;
 // Idle sockets close well before the service's keep-alive timeout (5 s by default), so the
 // service never closes one as a request is written to it.
@@ -67,7 +74,9 @@ export async function openLoop(load: OpenLoopLoad): Promise<OpenLoopSamples> {
   void stopping.finally(() => (stopped = true)).catch(() => {});
   const started = performance.now();
   let sent = 0;
+  let sentLate = 0;
   const send = (kind: string, due: number) => {
+    if (performance.now() - due > LATE_SEND_MS) sentLate++;
     const pool = load.kinds[kind]!;
     const spec = pool[nextOf[kind]!++ % pool.length]!;
     answers.push(
@@ -94,7 +103,7 @@ export async function openLoop(load: OpenLoopLoad): Promise<OpenLoopSamples> {
   const seconds = (performance.now() - started) / 1000;
   await Promise.all(answers);
   agent.destroy();
-  return { rate: load.rate, seconds, sent, latencies, failed };
+  return { rate: load.rate, seconds, sent, latencies, failed, sentLate, lateMs: LATE_SEND_MS };
 }
 
 /** The periods' answers together, by kind (periods at one rate: the first's is stated). */

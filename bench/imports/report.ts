@@ -144,12 +144,13 @@ function failures(...periods: KindLatency[]): string {
 /** Where the slow answers arose: counted by the load generator only, or by the service too. */
 function slowAnswersLine(slow: SearchFigures['slowAnswers']): string[] {
   if (!slow) return [];
+  const late = (s: SlowAnswers) => (s.sentLate === undefined ? '' : ` (${int(s.sentLate)} sent that late by the load generator itself)`);
   const side = (s: SlowAnswers) =>
-    `${int(s.client.slow)} of ${int(s.client.answers)} by the load generator, ${int(s.service.slow)} of ${int(s.service.answers)} by the service`;
+    `${int(s.client.slow)} of ${int(s.client.answers)} by the load generator${late(s)}, ${int(s.service.slow)} of ${int(s.service.answers)} by the service`;
   return [
     '',
     `Answers over ${int(slow.seconds * 1000)} ms, every kind: idle ${side(slow.idle)}; during the change ${side(slow.during)} ` +
-      '(the service times a request from when it reads it; the load generator from when it was due).',
+      '(the service times a request from when it reads it; the load generator from when it was due, in a worker thread of its own).',
   ];
 }
 

@@ -12,7 +12,8 @@ import { measureHttp } from '../loadHttp.js';
 import type { Running } from '../processes.js';
 import type { HttpRequestSpec } from '../scenarios.js';
 import { round } from '../stats.js';
-import { figuresOf, type OpenLoopFigures, type OpenLoopSamples, openLoop } from './openLoop.js';
+import { LoadGenerator } from './loadGenerator.js';
+import { figuresOf, type OpenLoopFigures, type OpenLoopLoad, type OpenLoopSamples } from './openLoop.js';
 import { type AnswerTally, between, clientTally, SLOW_ANSWER_SECONDS, serviceAnswers, sum } from './serviceLatency.js';
 
 export interface SearchLoad {
@@ -47,6 +48,8 @@ export interface SearchFigures {
 export interface SlowAnswers {
   client: AnswerTally;
   service: AnswerTally;
+  /** Requests the load generator itself sent over `seconds` late (its own delay, in neither count's cause). */
+  sentLate?: number;
 }
 
 const SATURATION_SECONDS = 5;
@@ -97,23 +100,32 @@ export async function searchesAround<T>(load: SearchLoad, throughput: Throughput
   const { service, token, kinds } = load;
   const { saturated, saturatedDuringChange } = throughput;
   const rate = saturatedDuringChange.rps * RATE_SHARE;
-  await openLoop({ url: service.url, token, kinds, rate, until: { seconds: WARMUP_SECONDS } });
-  const beforeIdle = await serviceAnswers(service.url);
-  const idle = await openLoop({ url: service.url, token, kinds, rate, until: { seconds: idleSeconds } });
-  const serviceIdle = between(beforeIdle, await serviceAnswers(service.url));
+  const generator = await LoadGenerator.start();
+  const openLoop = (until: OpenLoopLoad['until']) => generator.run({ url: service.url, token, kinds, rate, until });
   const windows: OpenLoopSamples[] = [];
   const serviceWindows: AnswerTally[] = [];
+  let idle: OpenLoopSamples;
+  let serviceIdle: AnswerTally;
   let first: T | undefined;
-  for (let window = 1; window <= DURING_WINDOWS; window++) {
-    if (window > 1) await change.restore();
-    const beforeWindow = await serviceAnswers(service.url);
-    const applying = change.apply();
-    windows.push(await openLoop({ url: service.url, token, kinds, rate, until: applying }));
-    serviceWindows.push(between(beforeWindow, await serviceAnswers(service.url)));
-    const applied = await applying;
-    first ??= applied;
+  try {
+    await openLoop({ seconds: WARMUP_SECONDS });
+    const beforeIdle = await serviceAnswers(service.url);
+    idle = await openLoop({ seconds: idleSeconds });
+    serviceIdle = between(beforeIdle, await serviceAnswers(service.url));
+    for (let window = 1; window <= DURING_WINDOWS; window++) {
+      if (window > 1) await change.restore();
+      const beforeWindow = await serviceAnswers(service.url);
+      const applying = change.apply();
+      windows.push(await openLoop(applying));
+      serviceWindows.push(between(beforeWindow, await serviceAnswers(service.url)));
+      const applied = await applying;
+      first ??= applied;
+    }
+  } finally {
+    await generator.close();
   }
   const clientOf = (periods: OpenLoopSamples[]) => clientTally(periods.flatMap((p) => Object.values(p.latencies).flat()));
+  const sentLate = (periods: OpenLoopSamples[]) => periods.reduce((n, p) => n + p.sentLate, 0);
   const figures: SearchFigures = {
     saturated,
     saturatedDuringChange,
@@ -123,8 +135,8 @@ export async function searchesAround<T>(load: SearchLoad, throughput: Throughput
     windows: DURING_WINDOWS,
     slowAnswers: {
       seconds: SLOW_ANSWER_SECONDS,
-      idle: { client: clientOf([idle]), service: serviceIdle },
-      during: { client: clientOf(windows), service: sum(serviceWindows) },
+      idle: { client: clientOf([idle]), service: serviceIdle, sentLate: sentLate([idle]) },
+      during: { client: clientOf(windows), service: sum(serviceWindows), sentLate: sentLate(windows) },
     },
   };
   return { figures, applied: first! };

@@ -9,7 +9,12 @@ const tsxApi = () => pathToFileURL(createRequire(import.meta.url).resolve('tsx/e
 
 /** The Worker arguments for the module `name` (without extension) beside this one. */
 export function workerEntry(name: string): { script: string | URL; eval: boolean } {
-  if (!typescript) return { script: new URL(`./${name}.js`, import.meta.url), eval: false };
-  const module = new URL(`./${name}.ts`, import.meta.url).href;
-  return { script: `import(${JSON.stringify(tsxApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(module)}); })`, eval: true };
+  return workerEntryAt(new URL(`./${name}`, import.meta.url));
+}
+
+/** The Worker arguments for the module at `module` (its URL without extension), as run here: TypeScript under tsx, or built. */
+export function workerEntryAt(module: URL): { script: string | URL; eval: boolean } {
+  if (!typescript) return { script: new URL(`${module.href}.js`), eval: false };
+  const source = `${module.href}.ts`;
+  return { script: `import(${JSON.stringify(tsxApi())}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`, eval: true };
 }

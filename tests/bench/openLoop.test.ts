@@ -4,8 +4,9 @@
 // once through the tests' client; the open loop reads only the status and error code.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { figuresOf, openLoop } from '../../bench/imports/openLoop.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LoadGenerator } from '../../bench/imports/loadGenerator.js';
+import { figuresOf, type OpenLoopLoad, openLoop } from '../../bench/imports/openLoop.js';
 import { smallDataset, tokens } from '../fixtures/small.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -90,4 +91,64 @@ it('counts a reset on a fresh socket as a failure, without sending it again', as
   } finally {
     dropping.close();
   }
+});
+
+/** A server that answers every request at once, in this thread. */
+async function answering(): Promise<{ url: string; server: Server }> {
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+/** Keeps this thread busy for `ms`, as a long garbage collection or a synchronous step of the bench would. */
+function blockThisThread(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // busy
+  }
+}
+
+describe('the load generator in a worker thread of its own', () => {
+  let target: { url: string; server: Server };
+  beforeAll(async () => {
+    target = await answering();
+  });
+  afterAll(() => target?.server.close());
+  const load = (until: OpenLoopLoad['until']): OpenLoopLoad => ({
+    url: target.url,
+    token: 't',
+    kinds: { hello: [{ method: 'GET', path: '/' }] },
+    rate: 100,
+    until,
+  });
+
+  it('sends on time while the bench thread is busy, where the open loop in that thread sends late', async () => {
+    const inThisThread = openLoop(load({ seconds: 1 }));
+    setTimeout(() => blockThisThread(400), 200);
+    expect((await inThisThread).sentLate).toBeGreaterThan(10);
+
+    const generator = await LoadGenerator.start();
+    try {
+      const apart = generator.run(load({ seconds: 1 }));
+      setTimeout(() => blockThisThread(400), 200);
+      const samples = await apart;
+      expect(samples.sentLate).toBe(0);
+      expect(figuresOf([samples]).byKind.hello!.answered).toBe(samples.sent);
+    } finally {
+      await generator.close();
+    }
+  });
+
+  it('runs period after period, each until its promise settles', async () => {
+    const generator = await LoadGenerator.start();
+    try {
+      const timed = await generator.run(load({ seconds: 0.3 }));
+      const untilSettled = await generator.run(load(new Promise((resolve) => setTimeout(resolve, 500))));
+      expect(timed.seconds).toBeCloseTo(0.3, 1);
+      expect(untilSettled.seconds).toBeCloseTo(0.5, 1);
+      expect(untilSettled.sent).toBeGreaterThan(timed.sent);
+    } finally {
+      await generator.close();
+    }
+  });
 });
