@@ -30,6 +30,8 @@ const SERVER_PUBLIC = [
   'importing/(index|records|storedRows)\\.ts$',
   // The import's checks in its worker threads, run alone: the bench's bound on the whole-file loads (bench/imports/checksAlone.ts).
   'importing/workers\\.ts$',
+  // How a worker thread starts, under tsx or built: the bench's load generator starts its own so (bench/imports/loadGenerator.ts).
+  'importing/workerEntry\\.ts$',
   'db/engines/(database|openDatabase)\\.ts$',
   'db/schema/(migrate|structure)\\.ts$',
   'db/stores/',
