@@ -151,6 +151,19 @@ function slowAnswersLine(slow: SearchFigures['slowAnswers']): string[] {
     '',
     `Answers over ${int(slow.seconds * 1000)} ms, every kind: idle ${side(slow.idle)}; during the change ${side(slow.during)} ` +
       '(the service times a request from when it reads it; the load generator from when it was due, in a worker thread of its own).',
+    ...servicePausesLine(slow),
+  ];
+}
+
+/** What held the service's own event loop: a request waiting for it is slow outside its count. */
+function servicePausesLine(slow: NonNullable<SearchFigures['slowAnswers']>): string[] {
+  const { idle, during } = slow;
+  if (idle.service.eventLoopMaxMs === undefined || during.service.eventLoopMaxMs === undefined) return [];
+  const pauses = (s: SlowAnswers['service']) =>
+    `${ms(s.eventLoopMaxMs!)} ms, ${int(s.slowCollections!)} collections over ${int(slow.seconds * 1000)} ms (${round(s.collectionSeconds!, 2)} s of collection in all)`;
+  return [
+    '',
+    `The service's event loop, its longest delay and its garbage collections: idle ${pauses(idle.service)}; during the change ${pauses(during.service)} (the longest delay of any window).`,
   ];
 }
 

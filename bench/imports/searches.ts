@@ -14,7 +14,7 @@ import type { HttpRequestSpec } from '../scenarios.js';
 import { round } from '../stats.js';
 import { LoadGenerator } from './loadGenerator.js';
 import { figuresOf, type OpenLoopFigures, type OpenLoopLoad, type OpenLoopSamples } from './openLoop.js';
-import { type AnswerTally, between, clientTally, SLOW_ANSWER_SECONDS, serviceAnswers, sum } from './serviceLatency.js';
+import { type AnswerTally, between, clientTally, type ServiceTally, SLOW_ANSWER_SECONDS, serviceAnswers, sum } from './serviceLatency.js';
 
 export interface SearchLoad {
   service: Running;
@@ -47,7 +47,8 @@ export interface SearchFigures {
 
 export interface SlowAnswers {
   client: AnswerTally;
-  service: AnswerTally;
+  /** The service's count; and (since 2026-11-30) its event loop's longest delay and its collections' pauses. */
+  service: AnswerTally & Partial<ServiceTally>;
   /** Requests the load generator itself sent over `seconds` late (its own delay, in neither count's cause). */
   sentLate?: number;
 }
@@ -103,9 +104,9 @@ export async function searchesAround<T>(load: SearchLoad, throughput: Throughput
   const generator = await LoadGenerator.start();
   const openLoop = (until: OpenLoopLoad['until']) => generator.run({ url: service.url, token, kinds, rate, until });
   const windows: OpenLoopSamples[] = [];
-  const serviceWindows: AnswerTally[] = [];
+  const serviceWindows: ServiceTally[] = [];
   let idle: OpenLoopSamples;
-  let serviceIdle: AnswerTally;
+  let serviceIdle: ServiceTally;
   let first: T | undefined;
   try {
     await openLoop({ seconds: WARMUP_SECONDS });

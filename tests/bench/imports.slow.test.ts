@@ -128,6 +128,8 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
       const failed = kinds.reduce((n, k) => n + k.failed, 0);
       expect(slowAnswers![period].sentLate).toBeGreaterThanOrEqual(0);
       expect(slowAnswers![period].sentLate).toBeLessThanOrEqual(slowAnswers![period].client.slow + failed);
+      // What held the service's event loop: a period always has some delay.
+      expect(slowAnswers![period].service.eventLoopMaxMs).toBeGreaterThan(0);
       if (kinds.every((k) => k.failed === 0)) expect(slowAnswers![period].service.answers).toBe(answered);
       else expect(slowAnswers![period].service.answers).toBeGreaterThanOrEqual(answered);
     }
@@ -208,6 +210,9 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
     expect(markdown).toContain('**State before each file.**');
     expect(markdown).toMatch(
       /Answers over 100 ms, every kind: idle [\d,]+ of [\d,]+ by the load generator \([\d,]+ sent that late by the load generator itself\), [\d,]+ of [\d,]+ by the service; during the change /,
+    );
+    expect(markdown).toMatch(
+      /The service's event loop, its longest delay and its garbage collections: idle [\d.,]+ ms, [\d,]+ collections over 100 ms \([\d.]+ s of collection in all\); during the change /,
     );
     expect(markdown).toContain('| File | turn | feed on s | feed off s | on / off |');
     expect(markdown).toContain('**Reading the feed:**');

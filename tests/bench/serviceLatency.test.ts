@@ -22,12 +22,16 @@ it('counts each answer the service gave between two reads of its /metrics', asyn
   expect(answered.answers).toBe(3);
   expect(answered.slow).toBeGreaterThanOrEqual(0);
   expect(answered.slow).toBeLessThanOrEqual(3);
+  // What held its event loop meanwhile: its longest delay, and its collections' pauses.
+  expect(answered.eventLoopMaxMs).toBeGreaterThan(0);
+  expect(answered.collectionSeconds).toBeGreaterThanOrEqual(0);
+  expect(answered.slowCollections).toBeGreaterThanOrEqual(0);
   // The bound the slow answers are read at is one of the service's buckets.
   const metrics = await (await fetch(new URL('/metrics', server.url))).text();
   expect(metrics).toMatch(new RegExp(`^http_request_duration_seconds_bucket\\{[^}]*le="${SLOW_ANSWER_SECONDS}"[^}]*\\} \\d+$`, 'm'));
 });
 
-it('reads the answers over the bound from the histogram, whatever the label order, the operational routes left out', () => {
+it('reads the answers and collections over the bound, whatever the label order, the operational routes left out', () => {
   const metrics = [
     '# TYPE http_request_duration_seconds histogram',
     `http_request_duration_seconds_bucket{le="0.05",route="searchPersons"} 5`,
@@ -38,7 +42,14 @@ it('reads the answers over the bound from the histogram, whatever the label orde
     `http_request_duration_seconds_bucket{le="${SLOW_ANSWER_SECONDS}",route="/metrics"} 0`,
     'http_request_duration_seconds_count{route="/metrics"} 4',
     'http_requests_total{route="searchPersons",method="POST",status="200"} 10',
+    'nodejs_eventloop_lag_max_seconds 0.1505',
+    `nodejs_gc_duration_seconds_bucket{le="${SLOW_ANSWER_SECONDS}",kind="minor"} 40`,
+    `nodejs_gc_duration_seconds_bucket{le="${SLOW_ANSWER_SECONDS}",kind="major"} 1`,
+    'nodejs_gc_duration_seconds_sum{kind="minor"} 0.25',
+    'nodejs_gc_duration_seconds_sum{kind="major"} 0.5',
+    'nodejs_gc_duration_seconds_count{kind="minor"} 40',
+    'nodejs_gc_duration_seconds_count{kind="major"} 3',
   ].join('\n');
-  expect(tallyOf(metrics)).toEqual({ answers: 12, slow: 3 });
+  expect(tallyOf(metrics)).toEqual({ answers: 12, slow: 3, eventLoopMaxMs: 150.5, slowCollections: 2, collectionSeconds: 0.75 });
   expect(clientTally([5, 99.9, 100, 100.1, 250])).toEqual({ answers: 5, slow: 2 });
 });
