@@ -19,6 +19,19 @@ export function cpuMicros(pid: number): number | undefined {
   }
 }
 
+/**
+ * Major page faults of `pid` so far (pages it had to wait for the disk to read back: its
+ * code or heap evicted under the page cache's pressure), or undefined where /proc cannot be read.
+ */
+export function majorFaults(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[9]);
+  } catch {
+    return undefined;
+  }
+}
+
 /** CPU time so far of each backend of the bench database (on this host): read around a measurement, the database's work for it, the rest idle. */
 export async function databaseBackendsCpu(db: { query<Row>(sql: string): Promise<Row[]> }): Promise<Map<number, number>> {
   const backends = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');

@@ -160,10 +160,11 @@ function servicePausesLine(slow: NonNullable<SearchFigures['slowAnswers']>): str
   const { idle, during } = slow;
   if (idle.service.eventLoopMaxMs === undefined || during.service.eventLoopMaxMs === undefined) return [];
   const pauses = (s: SlowAnswers['service']) =>
-    `${ms(s.eventLoopMaxMs!)} ms, ${int(s.slowCollections!)} collections over ${int(slow.seconds * 1000)} ms (${round(s.collectionSeconds!, 2)} s of collection in all)`;
+    `${ms(s.eventLoopMaxMs!)} ms, ${int(s.slowCollections!)} collections over ${int(slow.seconds * 1000)} ms (${round(s.collectionSeconds!, 2)} s of collection in all)` +
+    (s.majorFaults === undefined ? '' : `, ${int(s.majorFaults)} major page faults`);
   return [
     '',
-    `The service's event loop, its longest delay and its garbage collections: idle ${pauses(idle.service)}; during the change ${pauses(during.service)} (the longest delay of any window).`,
+    `The service's event loop, its longest delay, its garbage collections and its process's major page faults (each a wait for the disk): idle ${pauses(idle.service)}; during the change ${pauses(during.service)} (the longest delay of any window).`,
   ];
 }
 

@@ -103,6 +103,7 @@ export async function searchesAround<T>(load: SearchLoad, throughput: Throughput
   const rate = saturatedDuringChange.rps * RATE_SHARE;
   const generator = await LoadGenerator.start();
   const openLoop = (until: OpenLoopLoad['until']) => generator.run({ url: service.url, token, kinds, rate, until });
+  const readService = () => serviceAnswers(service.url, service.pid);
   const windows: OpenLoopSamples[] = [];
   const serviceWindows: ServiceTally[] = [];
   let idle: OpenLoopSamples;
@@ -110,15 +111,15 @@ export async function searchesAround<T>(load: SearchLoad, throughput: Throughput
   let first: T | undefined;
   try {
     await openLoop({ seconds: WARMUP_SECONDS });
-    const beforeIdle = await serviceAnswers(service.url);
+    const beforeIdle = await readService();
     idle = await openLoop({ seconds: idleSeconds });
-    serviceIdle = between(beforeIdle, await serviceAnswers(service.url));
+    serviceIdle = between(beforeIdle, await readService());
     for (let window = 1; window <= DURING_WINDOWS; window++) {
       if (window > 1) await change.restore();
-      const beforeWindow = await serviceAnswers(service.url);
+      const beforeWindow = await readService();
       const applying = change.apply();
       windows.push(await openLoop(applying));
-      serviceWindows.push(between(beforeWindow, await serviceAnswers(service.url)));
+      serviceWindows.push(between(beforeWindow, await readService()));
       const applied = await applying;
       first ??= applied;
     }

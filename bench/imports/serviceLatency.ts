@@ -4,7 +4,9 @@
 // due. Slow answers the service counts too were slow in the service or the database; slow
 // answers only the load generator counts waited before the service read them or after it
 // answered (a process not given the CPU, on either side), or while the service's own
-// event loop was held (its garbage collection, say): its /metrics says that too.
+// event loop was held (its garbage collection, or a page read back from disk): its
+// /metrics and /proc say that too.
+import { majorFaults } from '../cpu.js';
 
 /** Answers slower than this are counted on both sides; a bucket bound of the service's histogram. */
 export const SLOW_ANSWER_SECONDS = 0.1;
@@ -21,16 +23,19 @@ export interface ServiceTally extends AnswerTally {
   /** Its garbage collections that paused it over SLOW_ANSWER_SECONDS, and all its collections' pauses, s. */
   slowCollections: number;
   collectionSeconds: number;
+  /** Its process's major page faults, from /proc (0 where not read): each a wait for the disk. */
+  majorFaults: number;
 }
 
 /**
  * The API's answers so far, and those over SLOW_ANSWER_SECONDS, from the service's /metrics.
  * Operational routes (`/metrics` itself, read here around each period) are left out.
  */
-export async function serviceAnswers(serviceUrl: string): Promise<ServiceTally> {
+export async function serviceAnswers(serviceUrl: string, pid?: number): Promise<ServiceTally> {
   const res = await fetch(new URL('/metrics', serviceUrl));
   if (!res.ok) throw new Error(`the service's /metrics answered ${res.status}`);
-  return tallyOf(await res.text());
+  const tally = tallyOf(await res.text());
+  return pid === undefined ? tally : { ...tally, majorFaults: majorFaults(pid) ?? 0 };
 }
 
 export function tallyOf(metrics: string): ServiceTally {
@@ -51,7 +56,7 @@ export function tallyOf(metrics: string): ServiceTally {
     else if (line.startsWith('nodejs_gc_duration_seconds_bucket{') && line.includes(bound)) fastCollections += value;
     else if (line.startsWith('nodejs_eventloop_lag_max_seconds')) eventLoopMaxMs = value * 1000;
   }
-  return { answers, slow: answers - fast, eventLoopMaxMs, slowCollections: collections - fastCollections, collectionSeconds };
+  return { answers, slow: answers - fast, eventLoopMaxMs, slowCollections: collections - fastCollections, collectionSeconds, majorFaults: 0 };
 }
 
 /** What the service answered between two tallies (the event loop's longest delay is the later read's own). */
@@ -62,6 +67,7 @@ export function between(before: ServiceTally, after: ServiceTally): ServiceTally
     eventLoopMaxMs: after.eventLoopMaxMs,
     slowCollections: after.slowCollections - before.slowCollections,
     collectionSeconds: after.collectionSeconds - before.collectionSeconds,
+    majorFaults: after.majorFaults - before.majorFaults,
   };
 }
 
@@ -73,8 +79,9 @@ export function sum(tallies: readonly ServiceTally[]): ServiceTally {
       eventLoopMaxMs: Math.max(a.eventLoopMaxMs, t.eventLoopMaxMs),
       slowCollections: a.slowCollections + t.slowCollections,
       collectionSeconds: a.collectionSeconds + t.collectionSeconds,
+      majorFaults: a.majorFaults + t.majorFaults,
     }),
-    { answers: 0, slow: 0, eventLoopMaxMs: 0, slowCollections: 0, collectionSeconds: 0 },
+    { answers: 0, slow: 0, eventLoopMaxMs: 0, slowCollections: 0, collectionSeconds: 0, majorFaults: 0 },
   );
 }
 

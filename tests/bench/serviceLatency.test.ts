@@ -2,6 +2,7 @@
 // generator's: each answered search is counted once, and the slow ones by the histogram's
 // bucket bound.
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { majorFaults } from '../../bench/cpu.js';
 import { between, clientTally, SLOW_ANSWER_SECONDS, serviceAnswers, tallyOf } from '../../bench/imports/serviceLatency.js';
 import { smallDataset, tokens } from '../fixtures/small.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -50,6 +51,16 @@ it('reads the answers and collections over the bound, whatever the label order, 
     'nodejs_gc_duration_seconds_count{kind="minor"} 40',
     'nodejs_gc_duration_seconds_count{kind="major"} 3',
   ].join('\n');
-  expect(tallyOf(metrics)).toEqual({ answers: 12, slow: 3, eventLoopMaxMs: 150.5, slowCollections: 2, collectionSeconds: 0.75 });
+  expect(tallyOf(metrics)).toEqual({ answers: 12, slow: 3, eventLoopMaxMs: 150.5, slowCollections: 2, collectionSeconds: 0.75, majorFaults: 0 });
   expect(clientTally([5, 99.9, 100, 100.1, 250])).toEqual({ answers: 5, slow: 2 });
+});
+
+it("reads a process's major page faults from /proc, as the process counts them itself", () => {
+  if (process.platform !== 'linux') return;
+  const before = process.resourceUsage().majorPageFault;
+  const read = majorFaults(process.pid)!;
+  expect(read).toBeGreaterThanOrEqual(before);
+  expect(read).toBeLessThanOrEqual(process.resourceUsage().majorPageFault);
+  // A process that is gone: nothing rather than a wrong figure.
+  expect(majorFaults(2 ** 22 + 1)).toBeUndefined();
 });
