@@ -32,6 +32,19 @@ export function majorFaults(pid: number): number | undefined {
   }
 }
 
+/**
+ * Seconds the main thread of `pid` has spent so far ready to run but waiting for a core
+ * (/proc/<pid>/schedstat), or undefined where it cannot be read.
+ */
+export function runQueueWaitSeconds(pid: number): number | undefined {
+  try {
+    const [, waitedNs] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(' ');
+    return waitedNs === undefined ? undefined : Number(waitedNs) / 1e9;
+  } catch {
+    return undefined;
+  }
+}
+
 /** CPU time so far of each backend of the bench database (on this host): read around a measurement, the database's work for it, the rest idle. */
 export async function databaseBackendsCpu(db: { query<Row>(sql: string): Promise<Row[]> }): Promise<Map<number, number>> {
   const backends = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');

@@ -161,10 +161,11 @@ function servicePausesLine(slow: NonNullable<SearchFigures['slowAnswers']>): str
   if (idle.service.eventLoopMaxMs === undefined || during.service.eventLoopMaxMs === undefined) return [];
   const pauses = (s: SlowAnswers['service']) =>
     `${ms(s.eventLoopMaxMs!)} ms, ${int(s.slowCollections!)} collections over ${int(slow.seconds * 1000)} ms (${round(s.collectionSeconds!, 2)} s of collection in all)` +
-    (s.majorFaults === undefined ? '' : `, ${int(s.majorFaults)} major page faults`);
+    (s.majorFaults === undefined ? '' : `, ${int(s.majorFaults)} major page faults`) +
+    (s.waitedForCoreSeconds === undefined ? '' : `, ${round(s.waitedForCoreSeconds, 2)} s waiting for its core`);
   return [
     '',
-    `The service's event loop, its longest delay, its garbage collections and its process's major page faults (each a wait for the disk): idle ${pauses(idle.service)}; during the change ${pauses(during.service)} (the longest delay of any window).`,
+    `The service's event loop, its longest delay, its garbage collections, its process's major page faults (each a wait for the disk) and the time its thread was ready but waited for a core: idle ${pauses(idle.service)}; during the change ${pauses(during.service)} (the longest delay of any window).`,
   ];
 }
 

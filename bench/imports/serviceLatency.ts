@@ -4,9 +4,9 @@
 // due. Slow answers the service counts too were slow in the service or the database; slow
 // answers only the load generator counts waited before the service read them or after it
 // answered (a process not given the CPU, on either side), or while the service's own
-// event loop was held (its garbage collection, or a page read back from disk): its
-// /metrics and /proc say that too.
-import { majorFaults } from '../cpu.js';
+// event loop was held (its garbage collection, a page read back from disk, or a wait for
+// a core): its /metrics and /proc say that too.
+import { majorFaults, runQueueWaitSeconds } from '../cpu.js';
 
 /** Answers slower than this are counted on both sides; a bucket bound of the service's histogram. */
 export const SLOW_ANSWER_SECONDS = 0.1;
@@ -25,6 +25,8 @@ export interface ServiceTally extends AnswerTally {
   collectionSeconds: number;
   /** Its process's major page faults, from /proc (0 where not read): each a wait for the disk. */
   majorFaults: number;
+  /** Seconds its event loop's thread was ready to run but waited for a core, from /proc (0 where not read). */
+  waitedForCoreSeconds: number;
 }
 
 /**
@@ -35,7 +37,7 @@ export async function serviceAnswers(serviceUrl: string, pid?: number): Promise<
   const res = await fetch(new URL('/metrics', serviceUrl));
   if (!res.ok) throw new Error(`the service's /metrics answered ${res.status}`);
   const tally = tallyOf(await res.text());
-  return pid === undefined ? tally : { ...tally, majorFaults: majorFaults(pid) ?? 0 };
+  return pid === undefined ? tally : { ...tally, majorFaults: majorFaults(pid) ?? 0, waitedForCoreSeconds: runQueueWaitSeconds(pid) ?? 0 };
 }
 
 export function tallyOf(metrics: string): ServiceTally {
@@ -56,7 +58,15 @@ export function tallyOf(metrics: string): ServiceTally {
     else if (line.startsWith('nodejs_gc_duration_seconds_bucket{') && line.includes(bound)) fastCollections += value;
     else if (line.startsWith('nodejs_eventloop_lag_max_seconds')) eventLoopMaxMs = value * 1000;
   }
-  return { answers, slow: answers - fast, eventLoopMaxMs, slowCollections: collections - fastCollections, collectionSeconds, majorFaults: 0 };
+  return {
+    answers,
+    slow: answers - fast,
+    eventLoopMaxMs,
+    slowCollections: collections - fastCollections,
+    collectionSeconds,
+    majorFaults: 0,
+    waitedForCoreSeconds: 0,
+  };
 }
 
 /** What the service answered between two tallies (the event loop's longest delay is the later read's own). */
@@ -68,6 +78,7 @@ export function between(before: ServiceTally, after: ServiceTally): ServiceTally
     slowCollections: after.slowCollections - before.slowCollections,
     collectionSeconds: after.collectionSeconds - before.collectionSeconds,
     majorFaults: after.majorFaults - before.majorFaults,
+    waitedForCoreSeconds: after.waitedForCoreSeconds - before.waitedForCoreSeconds,
   };
 }
 
@@ -80,8 +91,9 @@ export function sum(tallies: readonly ServiceTally[]): ServiceTally {
       slowCollections: a.slowCollections + t.slowCollections,
       collectionSeconds: a.collectionSeconds + t.collectionSeconds,
       majorFaults: a.majorFaults + t.majorFaults,
+      waitedForCoreSeconds: a.waitedForCoreSeconds + t.waitedForCoreSeconds,
     }),
-    { answers: 0, slow: 0, eventLoopMaxMs: 0, slowCollections: 0, collectionSeconds: 0, majorFaults: 0 },
+    { answers: 0, slow: 0, eventLoopMaxMs: 0, slowCollections: 0, collectionSeconds: 0, majorFaults: 0, waitedForCoreSeconds: 0 },
   );
 }
 

@@ -212,7 +212,7 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
       /Answers over 100 ms, every kind: idle [\d,]+ of [\d,]+ by the load generator \([\d,]+ sent that late by the load generator itself\), [\d,]+ of [\d,]+ by the service; during the change /,
     );
     expect(markdown).toMatch(
-      /The service's event loop, its longest delay, its garbage collections and its process's major page faults \(each a wait for the disk\): idle [\d.,]+ ms, [\d,]+ collections over 100 ms \([\d.]+ s of collection in all\), [\d,]+ major page faults; during the change /,
+      /The service's event loop, its longest delay, its garbage collections, its process's major page faults \(each a wait for the disk\) and the time its thread was ready but waited for a core: idle [\d.,]+ ms, [\d,]+ collections over 100 ms \([\d.]+ s of collection in all\), [\d,]+ major page faults, [\d.]+ s waiting for its core; during the change /,
     );
     expect(markdown).toContain('| File | turn | feed on s | feed off s | on / off |');
     expect(markdown).toContain('**Reading the feed:**');

@@ -1,8 +1,10 @@
 // The import bench counts the service's slow answers from its own /metrics, beside the load
 // generator's: each answered search is counted once, and the slow ones by the histogram's
 // bucket bound.
+import { spawn, spawnSync } from 'node:child_process';
+import os from 'node:os';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { majorFaults } from '../../bench/cpu.js';
+import { majorFaults, runQueueWaitSeconds } from '../../bench/cpu.js';
 import { between, clientTally, SLOW_ANSWER_SECONDS, serviceAnswers, tallyOf } from '../../bench/imports/serviceLatency.js';
 import { smallDataset, tokens } from '../fixtures/small.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -51,7 +53,15 @@ it('reads the answers and collections over the bound, whatever the label order, 
     'nodejs_gc_duration_seconds_count{kind="minor"} 40',
     'nodejs_gc_duration_seconds_count{kind="major"} 3',
   ].join('\n');
-  expect(tallyOf(metrics)).toEqual({ answers: 12, slow: 3, eventLoopMaxMs: 150.5, slowCollections: 2, collectionSeconds: 0.75, majorFaults: 0 });
+  expect(tallyOf(metrics)).toEqual({
+    answers: 12,
+    slow: 3,
+    eventLoopMaxMs: 150.5,
+    slowCollections: 2,
+    collectionSeconds: 0.75,
+    majorFaults: 0,
+    waitedForCoreSeconds: 0,
+  });
   expect(clientTally([5, 99.9, 100, 100.1, 250])).toEqual({ answers: 5, slow: 2 });
 });
 
@@ -63,4 +73,29 @@ it("reads a process's major page faults from /proc, as the process counts them i
   expect(read).toBeLessThanOrEqual(process.resourceUsage().majorPageFault);
   // A process that is gone: nothing rather than a wrong figure.
   expect(majorFaults(2 ** 22 + 1)).toBeUndefined();
+});
+
+it('reads the time a thread waited for a core: two processes spinning on one core each wait', async () => {
+  if (process.platform !== 'linux' || spawnSync('taskset', ['--version']).status !== 0) return;
+  const core = String(os.cpus().length - 1);
+  // Each spins for a second, on the same core; the first then idles until killed, to be read.
+  const spin = (idleAfter: boolean) =>
+    spawn('taskset', [
+      '-c',
+      core,
+      process.execPath,
+      '-e',
+      `const end = Date.now() + 1000; while (Date.now() < end); ${idleAfter ? 'setTimeout(() => {}, 60000);' : ''}`,
+    ]);
+  const first = spin(true);
+  const second = spin(false);
+  try {
+    await new Promise((resolve) => second.once('exit', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // taskset execs node: the child's pid is node's.
+    expect(runQueueWaitSeconds(first.pid!)).toBeGreaterThan(0.2);
+  } finally {
+    first.kill();
+  }
+  expect(runQueueWaitSeconds(2 ** 22 + 1)).toBeUndefined();
 });
