@@ -6,12 +6,16 @@ import { readFileSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 
+/** The fields of /proc/<pid>/stat after the command name, which may hold spaces: field 3 (state) first. */
+function statFields(pid: number): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** Microseconds of CPU `pid` has used so far, or undefined where /proc cannot be read. */
 export function cpuMicros(pid: number): number | undefined {
   try {
-    // Counted after the command name, which may hold spaces: utime and stime are fields 14 and 15.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(pid);
     ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
     return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / ticksPerSecond;
   } catch {
@@ -25,8 +29,7 @@ export function cpuMicros(pid: number): number | undefined {
  */
 export function majorFaults(pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[9]);
+    return Number(statFields(pid)[9]);
   } catch {
     return undefined;
   }

@@ -47,7 +47,7 @@ export interface SearchFigures {
 
 export interface SlowAnswers {
   client: AnswerTally;
-  /** The service's count; and (since 2026-11-30) its event loop's longest delay and its collections' pauses. */
+  /** The service's count; and (since 2026-11-30) what held its event loop: its longest delay, collections, page faults, waits for a core. */
   service: AnswerTally & Partial<ServiceTally>;
   /** Requests the load generator itself sent over `seconds` late (its own delay, in neither count's cause). */
   sentLate?: number;
