@@ -14,6 +14,8 @@ export interface HttpLoad {
   durationS: number;
   /** Stops the load early when it settles (the replicas' change file being applied). */
   until?: Promise<unknown>;
+  /** Counts the answers, and the seconds, only from when this settles (the whole run where it settles later). */
+  countFrom?: Promise<unknown>;
   /** The process whose memory is sampled. */
   pid: number;
   /** CPU time so far of each backend of the target's database (PostgreSQL on this host): read before and after. */
@@ -35,6 +37,8 @@ export interface Measured {
   cpuUsPerRequest?: number;
   /** CPU time of the target's PostgreSQL backends over the measurement, per answered request. */
   dbCpuUsPerRequest?: number;
+  /** Whether the answers were counted from when `countFrom` settled (false: the whole run). */
+  countedFrom?: boolean;
   /** The first error's message, where the target reports one (the direct-SQL runner). */
   firstError?: string;
 }
@@ -52,6 +56,14 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
   };
   const options = { url: load.url, connections: load.connections, pipelining: 1, duration: load.durationS, timeout: 10, requests: [{ setupRequest }] };
   // (With a callback autocannon returns its instance, whose events give each response's latency.)
+  let countedFrom: number | undefined;
+  let ended = false;
+  load.countFrom?.then(() => {
+    if (ended) return;
+    countedFrom = performance.now();
+    latencies.length = 0;
+    bytes = 0;
+  });
   const result = await new Promise<Result>((resolve, reject) => {
     const instance = autocannon(options, (error, result: Result) => (error ? reject(error) : resolve(result)));
     instance.on('response', (_client, status, responseBytes, ms) => {
@@ -61,17 +73,20 @@ export async function measureHttp(load: HttpLoad): Promise<Measured> {
     });
     load.until?.finally(() => instance.stop()).catch(() => {});
   });
+  ended = true;
+  const seconds = countedFrom === undefined ? result.duration : (performance.now() - countedFrom) / 1000;
   const perRequest = await cpu.stop(result.requests.total);
   return {
     requests: latencies.length,
-    seconds: result.duration,
-    rps: latencies.length / result.duration,
+    seconds,
+    rps: latencies.length / seconds,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     rssPeakMb: rss.stop(),
     bytesPerResponse: latencies.length ? Math.round(bytes / latencies.length) : undefined,
+    ...(load.countFrom && { countedFrom: countedFrom !== undefined }),
     ...perRequest,
   };
 }

@@ -113,20 +113,29 @@ function stateLines(result: ImportRunResult): string[] {
   ];
 }
 
+/** Over what part of the change the closed loop's throughput was counted (searches.ts). */
+function duringCounted({ whileImportWrote, seconds }: NonNullable<SearchFigures['saturatedDuringChange']>): string {
+  if (whileImportWrote === undefined) return '';
+  return whileImportWrote
+    ? ` (counted over the ${seconds} s its import's transaction was open)`
+    : ` (counted from the import's start: it ended before its transaction was seen open)`;
+}
+
 function searchTable(result: ImportRunResult): string[] {
   if (!result.searches?.idle.byKind) return [];
-  const { idle, during, filters, saturated, saturatedDuringChange, rateShare, windows } = result.searches;
+  const { idle, during, filters, saturated, saturatedDuringChange, rateShare, windows, statesBetween } = result.searches;
   const rows = Object.keys(idle.byKind).map((kind) => {
     const [i, d] = [idle.byKind[kind]!, during.byKind[kind]!];
     return [kind, int(i.answered), ms(i.p50), ms(i.p99), int(d.answered), ms(d.p50), ms(d.p99), `${round(d.p99 / i.p99, 2)}×`, failures(i, d)];
   });
   const rate = saturatedDuringChange
-    ? `while a change file applied, ${round(saturatedDuringChange.rps, 1)} req/s; ` +
+    ? `while a change file applied, ${round(saturatedDuringChange.rps, 1)} req/s${duringCounted(saturatedDuringChange)}; ` +
       `then the kinds in turn at a fixed ${round(idle.rate, 1)} req/s (${pct(rateShare)} of what it kept during the change, an open loop: each latency counted from when its request was due)`
     : `then the kinds in turn at a fixed ${round(idle.rate, 1)} req/s (${pct(rateShare)} of that, an open loop: each latency counted from when its request was due)`;
   return [
     `Searches (${filters}): every kind at once at ${saturated.connections} connections answered ${round(saturated.rps, 1)} req/s idle over ${saturated.seconds} s; ${rate}, ` +
-      `after a warm-up at that rate, idle for ${idle.seconds} s, then for the ${during.seconds} s the change file took${windows && windows > 1 ? `, applied ${windows} times (restored in between)` : ''}.`,
+      `after a warm-up at that rate, idle for ${idle.seconds} s, then for the ${during.seconds} s the change file took${windows && windows > 1 ? `, applied ${windows} times (restored in between)` : ''}.` +
+      (statesBetween?.length ? ` Each window after the first began from the stated state too (found: ${statesBetween.map(describeState).join('; ')}).` : ''),
     '',
     ...table(['Kind', 'idle answers', 'idle p50 ms', 'idle p99 ms', 'during answers', 'during p50 ms', 'during p99 ms', 'p99 during / idle', 'failed'], rows),
     ...slowAnswersLine(result.searches.slowAnswers),

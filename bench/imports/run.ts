@@ -35,6 +35,7 @@ import { enableFeedLeftOff, type FeedReads, measureFeedReads, withFeedOff } from
 import { FEED_GOALS } from './feedGoals.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
 import { type ImportRun, runImportCli } from './importCli.js';
+import { whenImportWrites } from './importWriting.js';
 import { refuseOtherSessions } from './otherSessions.js';
 import { withRawCopy } from './rawCopy.js';
 import { FEED_OFF, type ImportMeasurement, type ImportRow, type ImportRunResult, LABELS } from './results.js';
@@ -311,8 +312,15 @@ async function changeWhileSearching(
   ctx.log(`imports: the change file while searches run (${Object.keys(load.kinds).join(', ')})`);
   let searches: ImportRunResult['searches'];
   try {
-    const throughput = await throughputAround(load, (applied) => changeOnce(ctx, change, applied));
-    const restore = () => runImportCli(ctx.databaseUrl, inverseFile(ctx, 'change'), 'change inverse, between the searches', change.inverse.length);
+    const throughput = await throughputAround(
+      load,
+      (applied) => changeOnce(ctx, change, applied),
+      (ended) => whenImportWrites(ctx.db, ended),
+    );
+    const restore = async () => {
+      await runImportCli(ctx.databaseUrl, inverseFile(ctx, 'change'), 'change inverse, between the searches', change.inverse.length);
+      return settle(ctx.db);
+    };
     await applyAndRestore(ctx, 'change', change, ['change while searching', 'change inverse after searching'], 1, 'on', async (start) => {
       const { figures, applied } = await searchesAround(load, throughput, IDLE_SEARCH_SECONDS, { apply: start, restore });
       searches = { filters: 'the bench filter kinds as the credential of one large company, through the service', ...figures };

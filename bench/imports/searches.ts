@@ -5,13 +5,15 @@
 // the idle throughput was then the service's whole capacity: queueing again, which issue
 // 59 asked not to measure). At a share of that (open loop, openLoop.ts): a warm-up (not
 // kept: one stall right after a closed loop once set every kind's idle p99), an idle
-// period, then the change file applied DURING_WINDOWS times (restored in between), each
+// period, then the change file applied DURING_WINDOWS times (restored in between, and the
+// database brought back to the stated state before each, as before the first), each
 // kind's p99 over those windows set against its own idle p99 at that rate. The closed
 // loop idle is kept beside, for the service's throughput.
 import { measureHttp } from '../loadHttp.js';
 import type { Running } from '../processes.js';
 import type { HttpRequestSpec } from '../scenarios.js';
 import { round } from '../stats.js';
+import type { DatabaseState } from './databaseState.js';
 import { LoadGenerator } from './loadGenerator.js';
 import { figuresOf, type OpenLoopFigures, type OpenLoopLoad, type OpenLoopSamples } from './openLoop.js';
 import { type AnswerTally, between, clientTally, type ServiceTally, SLOW_ANSWER_SECONDS, serviceAnswers, sum } from './serviceLatency.js';
@@ -28,6 +30,12 @@ interface ClosedLoop {
   connections: number;
   seconds: number;
   rps: number;
+  /**
+   * During a change: counted only while the import's transaction was open (importWriting.ts),
+   * since 2026-11-30; false where the import ended before it was seen open (a tiny file),
+   * and then counted from the import's start, as every run before did.
+   */
+  whileImportWrote?: boolean;
 }
 
 export interface SearchFigures {
@@ -41,6 +49,13 @@ export interface SearchFigures {
   /** Over every application of the change file (`windows`). */
   during: OpenLoopFigures;
   windows?: number;
+  /**
+   * The state each window after the first began from (the first's is its row's). Until
+   * 2026-11-30 those windows began right after the inverse, with no vacuum or checkpoint
+   * between, and the searches' p99 during them was 2 to 4 times what it was from the stated
+   * state (docs/performance.md).
+   */
+  statesBetween?: DatabaseState[];
   /** Answers over `seconds`, as the load generator and as the service counted them, idle and during. */
   slowAnswers?: { seconds: number; idle: SlowAnswers; during: SlowAnswers };
 }
@@ -59,17 +74,24 @@ export const RATE_SHARE = 0.5;
 /** Applications of the change file the searches run through: one gives a kind a few hundred answers at most, and its p99 is then its worst few. */
 export const DURING_WINDOWS = 6;
 
-/** Applies the change file (the row's application); restores the data it changed. */
+/** Applies the change file (the row's application); restores the data it changed and brings the database to the stated state (databaseState.ts). */
 export interface ChangeCycle<T> {
   apply: () => Promise<T>;
-  restore: () => Promise<unknown>;
+  restore: () => Promise<DatabaseState>;
 }
 
-/** Every kind at once in a closed loop: idle, then while `changeAndRestore` runs, until its change is applied. */
-export async function throughputAround(load: SearchLoad, changeAndRestore: (applied: () => void) => Promise<unknown>): Promise<Throughput> {
+/**
+ * Every kind at once in a closed loop: idle, then while `changeAndRestore` runs, until its
+ * change is applied, counted from when `importWrites` sees the import's transaction open.
+ */
+export async function throughputAround(
+  load: SearchLoad,
+  changeAndRestore: (applied: () => void) => Promise<unknown>,
+  importWrites: (ended: Promise<unknown>) => Promise<boolean>,
+): Promise<Throughput> {
   const { service, token, kinds, connections } = load;
   const mixed = interleave(Object.values(kinds));
-  const closedLoop = async (until?: Promise<unknown>): Promise<ClosedLoop> => {
+  const closedLoop = async (until?: Promise<unknown>, countFrom?: Promise<unknown>): Promise<ClosedLoop> => {
     const m = await measureHttp({
       url: service.url,
       pid: service.pid,
@@ -78,14 +100,21 @@ export async function throughputAround(load: SearchLoad, changeAndRestore: (appl
       connections,
       durationS: until ? 3600 : SATURATION_SECONDS,
       until,
+      countFrom,
     });
-    return { connections, seconds: round(m.seconds, 1), rps: round(m.rps, 1) };
+    return { connections, seconds: round(m.seconds, 1), rps: round(m.rps, 1), ...(countFrom && { whileImportWrote: m.countedFrom }) };
   };
   const saturated = await closedLoop();
   let applied!: () => void;
   const changeApplied = new Promise<void>((resolve) => (applied = resolve));
   const cycle = changeAndRestore(applied);
-  const saturatedDuringChange = await closedLoop(Promise.race([changeApplied, cycle]));
+  const ended = Promise.race([changeApplied, cycle]);
+  const writing = importWrites(ended);
+  // (Where the import ended before it was seen writing, the whole run is counted.)
+  const saturatedDuringChange = await closedLoop(
+    ended,
+    writing.then((seen) => (seen ? undefined : new Promise(() => {}))),
+  );
   await cycle;
   return { saturated, saturatedDuringChange };
 }
@@ -105,6 +134,7 @@ export async function searchesAround<T>(load: SearchLoad, throughput: Throughput
   const openLoop = (until: OpenLoopLoad['until']) => generator.run({ url: service.url, token, kinds, rate, until });
   const readService = () => serviceAnswers(service.url, service.pid);
   const windows: OpenLoopSamples[] = [];
+  const statesBetween: DatabaseState[] = [];
   const serviceWindows: ServiceTally[] = [];
   let idle: OpenLoopSamples;
   let serviceIdle: ServiceTally;
@@ -115,7 +145,7 @@ export async function searchesAround<T>(load: SearchLoad, throughput: Throughput
     idle = await openLoop({ seconds: idleSeconds });
     serviceIdle = between(beforeIdle, await readService());
     for (let window = 1; window <= DURING_WINDOWS; window++) {
-      if (window > 1) await change.restore();
+      if (window > 1) statesBetween.push(await change.restore());
       const beforeWindow = await readService();
       const applying = change.apply();
       windows.push(await openLoop(applying));
@@ -135,6 +165,7 @@ export async function searchesAround<T>(load: SearchLoad, throughput: Throughput
     idle: figuresOf([idle]),
     during: figuresOf(windows),
     windows: DURING_WINDOWS,
+    statesBetween,
     slowAnswers: {
       seconds: SLOW_ANSWER_SECONDS,
       idle: { client: clientOf([idle]), service: serviceIdle, sentLate: sentLate([idle]) },

@@ -111,9 +111,14 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
     expect(saturated.rps).toBeGreaterThan(0);
     // (The rate is a share of what the service kept while a change applied: below saturation then too.)
     expect(saturatedDuringChange!.rps).toBeGreaterThan(0);
+    // (Counted while the import's transaction was open, where it was seen so at this scale.)
+    expect(saturatedDuringChange!.whileImportWrote).toEqual(expect.any(Boolean));
     expect(idle.rate).toBeCloseTo(saturatedDuringChange!.rps * rateShare, 0);
     expect(windows).toBe(DURING_WINDOWS);
     expect(during.rate).toBe(idle.rate);
+    // Every window from the stated state, as every measured file: the first's is its row's.
+    expect(result.searches!.statesBetween).toHaveLength(DURING_WINDOWS - 1);
+    for (const state of result.searches!.statesBetween!) expect(state).toMatchObject({ vacuumedAndAnalyzed: true, autovacuumIdle: true, checkpointed: true });
     // Where the slow answers arose: the service counted every answer the load generator did
     // (and the requests that failed, where it answered them).
     const { slowAnswers } = result.searches!;
@@ -208,6 +213,10 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
       '| File | turn | database people | records | seconds | records/s | raw COPY s | import / COPY | stored rows alone s | import / stored alone | WAL MB | checkpoints | peak RSS MB |',
     );
     expect(markdown).toContain('**State before each file.**');
+    expect(markdown).toMatch(
+      /while a change file applied, [\d.,]+ req\/s \(counted (over the [\d.]+ s its import's transaction was open|from the import's start: it ended before its transaction was seen open)\); /,
+    );
+    expect(markdown).toMatch(/Each window after the first began from the stated state too \(found: vacuumed and analysed, autovacuum idle, checkpoint done; /);
     expect(markdown).toMatch(
       /Answers over 100 ms, every kind: idle [\d,]+ of [\d,]+ by the load generator \([\d,]+ sent that late by the load generator itself\), [\d,]+ of [\d,]+ by the service; during the change /,
     );

@@ -1,0 +1,37 @@
+// A closed loop's answers counted from a moment within it (bench/loadHttp.ts, countFrom):
+// the searches' throughput during a change counts only while the import writes.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { measureHttp } from '../../bench/loadHttp.js';
+
+let server: Server;
+let url: string;
+beforeAll(async () => {
+  server = createServer((_request, response) => response.end('{}'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+const load = (countFrom?: Promise<unknown>) =>
+  measureHttp({ url, token: 't', requests: [{ method: 'GET', path: '/' }], connections: 2, durationS: 2, pid: process.pid, countFrom });
+const after = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+it('counts the answers and the seconds from when countFrom settles', async () => {
+  const whole = await load();
+  const fromLater = await load(after(1000));
+  expect(whole.countedFrom).toBeUndefined();
+  expect(whole.seconds).toBeCloseTo(2, 0);
+  expect(fromLater.countedFrom).toBe(true);
+  expect(fromLater.seconds).toBeGreaterThan(0.6);
+  expect(fromLater.seconds).toBeLessThan(1.2);
+  expect(fromLater.requests).toBeLessThan(whole.requests * 0.75);
+  expect(fromLater.rps).toBeCloseTo(fromLater.requests / fromLater.seconds, 5);
+});
+
+it('counts the whole run where countFrom settles after it', async () => {
+  const late = await load(new Promise(() => {}));
+  expect(late.countedFrom).toBe(false);
+  expect(late.seconds).toBeCloseTo(2, 0);
+});
