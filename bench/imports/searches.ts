@@ -52,8 +52,7 @@ export interface SearchFigures {
   /**
    * The state each window after the first began from (the first's is its row's). Until
    * 2026-11-30 those windows began right after the inverse, with no vacuum or checkpoint
-   * between, and the searches' p99 during them was 2 to 4 times what it was from the stated
-   * state (docs/performance.md).
+   * between, as no other measured file did.
    */
   statesBetween?: DatabaseState[];
   /** Answers over `seconds`, as the load generator and as the service counted them, idle and during. */
