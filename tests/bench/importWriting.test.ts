@@ -4,7 +4,6 @@
 import pg from 'pg';
 import { expect, it } from 'vitest';
 import { whenImportWrites } from '../../bench/imports/importWriting.js';
-import { openDatabase } from '../../server/db/engines/openDatabase.js';
 import { describeOnEngines, engines, throwawayDatabase } from '../helpers/databases.js';
 
 const never = new Promise(() => {});
@@ -16,8 +15,7 @@ describeOnEngines(
   (engine) => {
     it('resolves once a connection of the import has a transaction open, and not before', async () => {
       const made = await throwawayDatabase(engine, { migrate: false });
-      await made.db.close();
-      const bench = await openDatabase({ databaseUrl: made.url!, poolMax: 1 });
+      const bench = made.db;
       const importing = new pg.Client({ connectionString: made.url!, application_name: 'lookup-import' });
       const elsewhere = new pg.Client({ connectionString: process.env.DATABASE_URL, application_name: 'lookup-import' });
       try {
@@ -35,11 +33,7 @@ describeOnEngines(
       } finally {
         await importing.end();
         await elsewhere.end();
-        await bench.close();
-        const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-        await admin.connect();
-        await admin.query(`DROP DATABASE IF EXISTS ${new URL(made.url!).pathname.slice(1)} WITH (FORCE)`);
-        await admin.end();
+        await made.drop();
       }
     });
   },
