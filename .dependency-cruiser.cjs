@@ -32,6 +32,8 @@ const SERVER_PUBLIC = [
   'importing/workers\\.ts$',
   // How a worker thread starts, under tsx or built: the bench's load generator starts its own so (bench/imports/loadGenerator.ts).
   'importing/workerEntry\\.ts$',
+  // How an initial load builds its indexes after its rows: the whole-file loads' floor does as it does (bench/imports/loadedRowsAlone.ts).
+  'db/import/deferredIndexes\\.ts$',
   'db/engines/(database|openDatabase)\\.ts$',
   'db/schema/(migrate|structure)\\.ts$',
   'db/stores/',

@@ -13,6 +13,9 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 /** Slower over faster, less 1: 0.25 is "within 25%". */
 const spread = (values: number[]) => Math.max(...values) / Math.min(...values) - 1;
 
+/** A row's floor, where it was measured for that row (a re-apply's is its initial load's, compared there). */
+const ownFloor = (r: ImportRow) => (r.measurement === 'unchanged re-apply' ? undefined : r.storedAloneSeconds);
+
 /** Each file's mean seconds and its floor's, the whole dataset's raw COPY, the loads' peak RSS, the searches' worst ratio. */
 export function runFigures(result: Pick<ImportRunResult, 'rows' | 'searches' | 'checksAlone'>): RunFigures {
   const figures: RunFigures = {};
@@ -20,7 +23,7 @@ export function runFigures(result: Pick<ImportRunResult, 'rows' | 'searches' | '
   for (const r of result.rows) byLabel.set(r.label, [...(byLabel.get(r.label) ?? []), r]);
   for (const [label, rows] of byLabel) {
     figures[`${label}, s`] = round(mean(rows.map((r) => r.seconds)), 3);
-    const alone = rows.flatMap((r) => r.storedAloneSeconds ?? []);
+    const alone = rows.flatMap((r) => ownFloor(r) ?? []);
     if (alone.length) figures[`${label}: stored rows alone, s`] = round(mean(alone), 3);
   }
   const initial = result.rows.filter((r) => r.measurement === 'initial load');
@@ -55,8 +58,8 @@ export function agreement(result: ImportRunResult, bound: number): TargetCheck[]
   const repeated = new Map<string, number[]>();
   for (const r of result.rows) {
     repeated.set(`${r.label}`, [...(repeated.get(r.label) ?? []), r.seconds]);
-    if (r.storedAloneSeconds !== undefined)
-      repeated.set(`${r.label}: stored rows alone`, [...(repeated.get(`${r.label}: stored rows alone`) ?? []), r.storedAloneSeconds]);
+    const floor = ownFloor(r);
+    if (floor !== undefined) repeated.set(`${r.label}: stored rows alone`, [...(repeated.get(`${r.label}: stored rows alone`) ?? []), floor]);
   }
   const within = [...repeated].filter(([, values]) => values.length > 1);
   if (within.length) {

@@ -1,6 +1,6 @@
-// The import goals (issue 59), each read from measurements of the same run: the loads
-// against a raw COPY of their rows, the change and churn files against their stored rows
-// alone, the searches during a change against the same searches idle at the same rate,
+// The import goals (issue 59), each read from measurements of the same run: every file
+// against its stored rows alone (the whole-file loads since decision 0026, which keeps the
+// raw COPY beside them as a figure), the searches during a change against the same searches idle at the same rate,
 // the import's memory; the change feed's (issue 58, feedGoals.ts); then whether the run
 // repeats itself (each file's applications, and the previous run's figures where it had
 // the same scale).
@@ -12,9 +12,9 @@ import { feedGoals } from './feedGoals.js';
 import type { ImportMeasurement, ImportRow, ImportRunResult } from './results.js';
 
 export const IMPORT_GOALS = {
-  /** Import records/s over raw COPY records/s of the same rows, at least. */
-  initialOfCopy: 0.35,
-  unchangedOfCopy: 0.8,
+  /** A whole-file load's records/s over its stored rows alone's, at least (decision 0026). */
+  initialOfStoredAlone: 0.35,
+  unchangedOfStoredAlone: 0.8,
   /** A change or churn file's seconds over its stored rows alone's, at most. */
   changeOverStoredAlone: 5,
   /** p99 during a change over p99 idle, at the same fixed rate, each kind, at most. */
@@ -26,6 +26,8 @@ export const IMPORT_GOALS = {
 
 /** Import records/s over raw COPY records/s of the same rows. */
 export const copyRatio = (r: ImportRow) => (r.copyRecordsPerSecond ? r.recordsPerSecond / r.copyRecordsPerSecond : Number.NaN);
+/** A whole-file load's records/s over its stored rows alone's (the same records): the floor's seconds over its own. */
+export const storedAloneShare = (r: ImportRow) => (r.storedAloneSeconds ? r.storedAloneSeconds / r.seconds : Number.NaN);
 /** A file's seconds over its stored rows alone's. */
 export const storedAloneRatio = (r: ImportRow) => (r.storedAloneSeconds ? r.seconds / r.storedAloneSeconds : Number.NaN);
 
@@ -36,23 +38,22 @@ const turn = (r: ImportRow) => `${r.repetition ?? 1}`;
 export function importGoals(result: ImportRunResult): TargetCheck[] {
   const goals: TargetCheck[] = [];
   const add = (goal: string, measured: string, met: boolean) => goals.push({ goal, measured, met });
-  const ofCopy = (what: string, measurement: ImportMeasurement, share: number) => {
+  const ofStoredAlone = (what: string, measurement: ImportMeasurement, share: number) => {
     const rows = rowsOf(result, measurement);
     if (!rows.length) return;
-    const each = rows.map((r) => `${turn(r)}: ${pct(copyRatio(r))} (${r.seconds} s)`).join('; ');
-    const copy = rows[0]!.copySeconds!;
-    // (What the import cannot beat: it checks every record before it writes.)
-    const bound = result.checksAlone
-      ? `; the file's checks alone, no database (${result.checksAlone.workers} threads): ${result.checksAlone.seconds} s, ${pct(copy / result.checksAlone.seconds)}`
-      : '';
+    const each = rows.map((r) => `${turn(r)}: ${pct(storedAloneShare(r))} (${r.seconds} s against ${r.storedAloneSeconds ?? '–'} s)`).join('; ');
+    const copy = rows[0]!.copySeconds;
+    // (Figures beside the goal: the raw COPY it was once set against, and what the import cannot beat, as it checks every record before it writes.)
+    const copied = copy ? `; raw COPY into unindexed, unlogged tables ${copy} s (${rows.map((r) => pct(copyRatio(r))).join(', ')})` : '';
+    const bound = result.checksAlone ? `; the file's checks alone, no database (${result.checksAlone.workers} threads): ${result.checksAlone.seconds} s` : '';
     add(
-      `${what}: at least ${pct(share)} of the raw COPY rate`,
-      `${each}; raw COPY ${copy} s${bound}`,
-      rows.every((r) => copyRatio(r) >= share),
+      `${what}: at least ${pct(share)} of the rate of its stored rows alone (its rows written where they live)`,
+      `${each}${copied}${bound}`,
+      rows.every((r) => storedAloneShare(r) >= share),
     );
   };
-  ofCopy('initial load', 'initial load', IMPORT_GOALS.initialOfCopy);
-  ofCopy('unchanged re-apply', 'unchanged re-apply', IMPORT_GOALS.unchangedOfCopy);
+  ofStoredAlone('initial load', 'initial load', IMPORT_GOALS.initialOfStoredAlone);
+  ofStoredAlone('unchanged re-apply', 'unchanged re-apply', IMPORT_GOALS.unchangedOfStoredAlone);
   const changes = rowsOf(result, 'change', 'churn');
   if (changes.length) {
     const each = changes.map((r) => `${r.label} ${turn(r)}: ${r.seconds} s, ${round(storedAloneRatio(r), 1)}× its ${r.storedAloneSeconds ?? '–'} s`);

@@ -50,7 +50,7 @@ async function rawCopy(databaseUrl: string, records: Iterable<ImportRecord>, cop
  * rope of one node per field until flattened, and the whole dataset's 2.5 million lines
  * kept that way outgrew the bench's 4 GB heap.
  */
-function storedRows(records: Iterable<ImportRecord>): { persons: string[]; employees: string[] } {
+export function storedRows(records: Iterable<ImportRecord>): { persons: string[]; employees: string[] } {
   const persons = new Chunks();
   const employees = new Chunks();
   // Each person's times, for the employments that follow it (the last 10,000 are enough in a file written person by person).
@@ -108,6 +108,6 @@ export async function copyLines(client: pg.Client, target: string, lines: readon
 }
 
 /** Copies COPY text, a chunk at a time, into `target`. */
-async function copyChunks(client: pg.Client, target: string, chunks: readonly string[]): Promise<void> {
+export async function copyChunks(client: pg.Client, target: string, chunks: readonly string[]): Promise<void> {
   await pipeline(Readable.from(chunks), client.query(copyStreams.from(`COPY ${target} FROM STDIN`)));
 }

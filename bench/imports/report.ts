@@ -7,6 +7,7 @@ import { round } from '../stats.js';
 import { describeState } from './databaseState.js';
 import { feedLines } from './feedReport.js';
 import { copyRatio, importGoals, storedAloneRatio } from './goals.js';
+import { LOADED_ALONE_TIMES } from './loadedRowsAlone.js';
 import type { KindLatency } from './openLoop.js';
 import { RAW_COPIES } from './rawCopy.js';
 import type { ImportRunResult } from './results.js';
@@ -47,9 +48,10 @@ function importHeader(result: ImportRunResult): string[] {
     '',
     ranAs('imports', result, `${postgres}${result.server ? `, on ${result.server}` : ''}; ${result.machine.nproc} cores (${result.machine.cpuModel})`),
     `Each file applied by \`npm run import\` in its own process, ${result.repetitions ?? 1} times, beside its floors measured in the same run: ` +
-      `the loads against a raw COPY of the whole dataset's rows into unindexed tables (the fastest of two; a change file's COPY, the fastest of ${RAW_COPIES}, is shown too), ` +
-      "the change and churn files against their stored rows alone (the same records' rows written to `persons` and `employees` with their indexes and keys, " +
-      `without staging, checks or derived data, rolled back; the fastest of ${STORED_ALONE_TIMES}, each from the stated state). ` +
+      "each file against its stored rows alone (its rows written where they live, without the import's reading, checks, staging or derived data, rolled back): " +
+      `a whole-file load's, the whole file's companies, persons and employments copied into the same empty database just before it, their indexes built and keys added after (the fastest of ${LOADED_ALONE_TIMES}), which its re-apply shares; ` +
+      `a change or churn file's, the same records' rows written to \`persons\` and \`employees\` with their indexes and keys (the fastest of ${STORED_ALONE_TIMES}); each from the stated state. ` +
+      `Beside them, a raw COPY of the rows into unindexed, unlogged tables (the whole dataset's the fastest of two, a change file's of ${RAW_COPIES}), no goal's floor since decision 0026. ` +
       `WAL MB and checkpoints: what the server wrote to its WAL while the file applied, and the checkpoints it began meanwhile (max_wal_size below). ` +
       `Databases: ${databases}${copies}${file}.`,
     '',

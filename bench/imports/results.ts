@@ -42,9 +42,13 @@ export interface ImportRow extends ImportRun, Partial<WalWritten> {
   databasePeople: number;
   /** The state the database was brought to just before (none: an inverse, right after its change). */
   state?: DatabaseState;
-  /** A change or churn file's floor: its stored rows alone, measured from the same state after the inverse (the fastest of storedAloneEach). */
+  /**
+   * The floor a file is held to, its stored rows alone (the fastest of storedAloneEach): a change or churn
+   * file's measured from the same state after the inverse; a whole-file load's, the whole file's rows written
+   * into the same empty database just before it (loadedRowsAlone.ts), which its re-apply shares.
+   */
   storedAloneSeconds?: number;
-  /** Each of the floor's measurements (storedRowsAlone.ts). */
+  /** Each of the floor's measurements (storedRowsAlone.ts, loadedRowsAlone.ts). */
   storedAloneEach?: number[];
 }
 

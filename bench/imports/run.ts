@@ -1,8 +1,9 @@
 // `npm run bench -- --imports`: each file applied by `npm run import` (importCli.ts) beside
 // its floors measured in the same run, on the PostgreSQL bench database, each file twice:
 //   1. the whole dataset into an empty database, then the same file again, unchanged
-//      (beside a raw COPY of its rows, rawCopy.ts); and into another empty database with
-//      the change feed off; pages of the first load's feed read (feed.ts);
+//      (beside its stored rows alone, loadedRowsAlone.ts, and a raw COPY of its rows,
+//      rawCopy.ts); and into another empty database with the change feed off; pages of
+//      the first load's feed read (feed.ts);
 //   2. a change file touching 1% of the people, and the churn file, each restored by its
 //      inverse (beside their stored rows alone, storedRowsAlone.ts), each also with the
 //      change feed off: each turn on a fresh copy of the bench database (workingCopy.ts);
@@ -36,6 +37,7 @@ import { FEED_GOALS } from './feedGoals.js';
 import { type ChangeFiles, churn, datasetRecords, peopleChange, writeNdjson } from './files.js';
 import { type ImportRun, runImportCli } from './importCli.js';
 import { whenImportWrites } from './importWriting.js';
+import { loadedRowsAlone } from './loadedRowsAlone.js';
 import { refuseOtherSessions } from './otherSessions.js';
 import { withRawCopy } from './rawCopy.js';
 import { FEED_OFF, type ImportMeasurement, type ImportRow, type ImportRunResult, LABELS } from './results.js';
@@ -174,9 +176,10 @@ function onCopy(ctx: Context, copy: WorkingCopy, what: string): Context {
  * The whole dataset as one NDJSON file, loaded into an empty database of its own
  * (`<database>_import`, dropped after) and applied again unchanged, then loaded into
  * another empty database with the change feed off (feedOrder says which first),
- * REPETITIONS times, each into a database made anew; the first load beside a raw COPY of
- * its rows, which every load and re-apply is set against, and its feed read by pages;
- * then the file's checks alone. Returns the file's MB and those checks.
+ * REPETITIONS times, each into a database made anew; each load with the feed on beside its
+ * stored rows alone in the same empty database, which it and its re-apply are set against;
+ * the first beside a raw COPY of its rows too, and its feed read by pages; then the file's
+ * checks alone. Returns the file's MB and those checks.
  */
 async function initialLoads(ctx: Context, dataset: Dataset): Promise<{ fileMb: number; checksAlone: ChecksAlone }> {
   const file = join(ctx.workDir, 'dataset.ndjson');
@@ -224,11 +227,14 @@ async function intoEmptyDatabase(load: InitialLoad, repetition: number, feed: Fe
   const db = await openDatabase({ databaseUrl: importUrl, poolMax: 1 });
   try {
     await migrate(db);
+    // The floor of both loads below, in this empty database (rolled back).
+    const floor = feed === 'on' ? await loadedRowsAlone(importUrl, load.rows()) : undefined;
     const emptyState = await settle(db);
     const copy = () => ({ copySeconds: load.copied?.copySeconds, copyRecordsPerSecond: load.copied?.copyRecordsPerSecond });
     const row = (run: ImportRun, measurement: ImportMeasurement, databasePeople: number, state: DatabaseState): ImportRow => ({
       ...run,
       ...copy(),
+      ...(floor && { storedAloneSeconds: floor.seconds, storedAloneEach: floor.each }),
       measurement,
       repetition,
       databasePeople,
@@ -247,7 +253,9 @@ async function intoEmptyDatabase(load: InitialLoad, repetition: number, feed: Fe
     const loadedState = await settle(db);
     const again = await withWalWritten(db, () => runImportCli(importUrl, file, LABELS['unchanged re-apply'], records));
     ctx.rows.push(row(initial, 'initial load', 0, emptyState), row(again, 'unchanged re-apply', ctx.people, loadedState));
-    ctx.log(`  ${repetition}: initial load ${initial.seconds} s (peak RSS ${initial.peakRssMb} MB), re-applied ${again.seconds} s`);
+    ctx.log(
+      `  ${repetition}: initial load ${initial.seconds} s (peak RSS ${initial.peakRssMb} MB), re-applied ${again.seconds} s; its stored rows alone ${floor!.seconds} s`,
+    );
   } finally {
     await db.close();
   }

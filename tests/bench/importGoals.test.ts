@@ -40,9 +40,24 @@ function run(change: (r: ImportRunResult) => void = () => {}): ImportRunResult {
     fileMb: 1_600,
     notes: [],
     rows: [1, 2].flatMap((n) => [
-      // 40% and 90% of a COPY of 25 s; 6 s against 1.5 s alone (4×).
-      row('initial load', n, { seconds: 62.5, recordsPerSecond: 40_000, copySeconds: 25, copyRecordsPerSecond: 100_000, databasePeople: 0 }),
-      row('unchanged re-apply', n, { seconds: 27.8, recordsPerSecond: 180_000, copySeconds: 25, copyRecordsPerSecond: 200_000 }),
+      // 40% and 90% of the rate of their stored rows alone (25 s), 10% and 22% of a raw COPY's (6.25 s); 6 s against 1.5 s alone (4×).
+      row('initial load', n, {
+        seconds: 62.5,
+        recordsPerSecond: 40_000,
+        storedAloneSeconds: 25,
+        storedAloneEach: [25, 26],
+        copySeconds: 6.25,
+        copyRecordsPerSecond: 400_000,
+        databasePeople: 0,
+      }),
+      row('unchanged re-apply', n, {
+        seconds: 27.8,
+        recordsPerSecond: 180_000,
+        storedAloneSeconds: 25,
+        storedAloneEach: [25, 26],
+        copySeconds: 6.25,
+        copyRecordsPerSecond: 400_000,
+      }),
       row('change', n, { records: 15_000, seconds: 6, storedAloneSeconds: 1.5 }),
       row('change inverse', n, { records: 15_000, seconds: 7, state: undefined }),
       row('churn', n, { records: 177_000, seconds: 30, storedAloneSeconds: 15 }),
@@ -75,8 +90,8 @@ describe('the import goals', () => {
   it('states each goal of issue 59, all met by a run that meets them, and none of the 20%-of-COPY rows', () => {
     const goals = importGoals(run());
     expect(goals.map((g) => [g.goal, g.met])).toEqual([
-      ['initial load: at least 35% of the raw COPY rate', true],
-      ['unchanged re-apply: at least 80% of the raw COPY rate', true],
+      ['initial load: at least 35% of the rate of its stored rows alone (its rows written where they live)', true],
+      ['unchanged re-apply: at least 80% of the rate of its stored rows alone (its rows written where they live)', true],
       ['change and churn files: at most 5× their stored rows alone', true],
       [
         'searches at a fixed rate (50% of the throughput kept while a change file applies) while a change file is applied: p99 at most 2× idle p99 at that rate, each kind',
@@ -99,22 +114,24 @@ describe('the import goals', () => {
     );
   });
 
-  it("states beside the whole-file goals the file's checks alone, which bound them", () => {
+  it("states beside the whole-file goals each turn's share and floor, the raw COPY and the file's checks alone", () => {
     const bounded = run((r) => (r.checksAlone = { records: 7_000_000, workers: 2, seconds: 50 }));
-    expect(goal(bounded, 'initial load: at least 35%')?.measured).toMatch(/; raw COPY 25 s; the file's checks alone, no database \(2 threads\): 50 s, 50%$/);
+    expect(goal(bounded, 'initial load: at least 35%')?.measured).toBe(
+      "1: 40% (62.5 s against 25 s); 2: 40% (62.5 s against 25 s); raw COPY into unindexed, unlogged tables 6.25 s (10%, 10%); the file's checks alone, no database (2 threads): 50 s",
+    );
     expect(goal(run(), 'initial load: at least 35%')?.measured).not.toContain('checks alone');
   });
 
   it('fails a goal on one repetition alone', () => {
     expect(
       goal(
-        run((r) => Object.assign(rowOf(r, 'initial load', 2), { recordsPerSecond: 30_000 })),
+        run((r) => Object.assign(rowOf(r, 'initial load', 2), { seconds: 72 })),
         'initial load: at least 35%',
       )?.met,
     ).toBe(false);
     expect(
       goal(
-        run((r) => Object.assign(rowOf(r, 'unchanged re-apply', 1), { recordsPerSecond: 150_000 })),
+        run((r) => Object.assign(rowOf(r, 'unchanged re-apply', 1), { seconds: 32 })),
         'unchanged re-apply: at least 80%',
       )?.met,
     ).toBe(false);
@@ -149,6 +166,15 @@ describe('the import goals', () => {
     const within = goal(apart, "each file's applications");
     expect(within?.met).toBe(false);
     expect(within?.measured).toContain('change 6 / 7.6 s (27%)');
+  });
+
+  it("compares a whole-file load's floor once, at its initial load, which its re-apply shares", () => {
+    const figures = runFigures(run());
+    expect(figures['initial load: stored rows alone, s']).toBe(25);
+    expect(Object.keys(figures).filter((name) => name.startsWith('unchanged re-apply'))).toEqual(['unchanged re-apply, s']);
+    const apart = run((r) => Object.assign(rowOf(r, 'initial load', 2), { storedAloneSeconds: 32 }));
+    expect(goal(apart, "each file's applications")?.measured).toContain('initial load: stored rows alone 25 / 32 s (28%)');
+    expect(goal(apart, "each file's applications")?.measured).not.toContain('unchanged re-apply: stored rows alone');
   });
 
   it("compares the run with the previous one's figures at the same scale, row by row", () => {
