@@ -1,9 +1,9 @@
 // The import goals (issue 59), each read from measurements of the same run: every file
 // against its stored rows alone (the whole-file loads since decision 0026, which keeps the
-// raw COPY beside them as a figure), the searches during a change against the same searches idle at the same rate,
-// the import's memory; the change feed's (issue 58, feedGoals.ts); then whether the run
-// repeats itself (each file's applications, and the previous run's figures where it had
-// the same scale).
+// raw COPY beside them as a figure), the searches during a change against the same
+// searches idle at the same rate, the import's memory; the change feed's (issue 58,
+// feedGoals.ts); then whether the run repeats itself (each file's applications, and the
+// previous run's figures where it had the same scale).
 import { int, latencyMs as ms, pct } from '../report/format.js';
 import type { TargetCheck } from '../report/summary.js';
 import { round } from '../stats.js';
