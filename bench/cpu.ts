@@ -36,10 +36,11 @@ export function majorFaults(pid: number): number | undefined {
 }
 
 /**
- * Seconds the main thread of `pid` has spent so far ready to run but waiting for a core
- * (/proc/<pid>/schedstat), or undefined where it cannot be read.
+ * Seconds the main thread of `pid` (or, given 'thread-self', the calling thread) has spent so
+ * far ready to run but waiting for a core (/proc/<pid>/schedstat), or undefined where it
+ * cannot be read.
  */
-export function runQueueWaitSeconds(pid: number): number | undefined {
+export function runQueueWaitSeconds(pid: number | 'thread-self'): number | undefined {
   try {
     const [, waitedNs] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(' ');
     return waitedNs === undefined ? undefined : Number(waitedNs) / 1e9;

@@ -1,10 +1,16 @@
 // The open loop (openLoop.ts) in a worker thread of its own: its sends wait for nothing the
 // bench's own thread does (spawning and reading the import, sampling its memory, and that
 // thread's garbage collection, whose heap held the dataset), so a slow answer is the
-// service's or the machine's, not the load generator's. One worker for every period.
+// service's or the machine's, not the load generator's. One worker for every period. The
+// thread runs at a higher priority than the service, the database and the import: it stands
+// for readers on machines of their own, and on a machine whose every core the import keeps
+// busy its own waits for a core would count in every latency it measures.
 import { Worker } from 'node:worker_threads';
 import { workerEntryAt } from '../../server/importing/workerEntry.js';
 import type { OpenLoopLoad, OpenLoopSamples } from './openLoop.js';
+
+/** The load generator thread's priority (nice), where the bench may set it. */
+export const GENERATOR_NICE = -10;
 
 /** What the worker is sent: a period's load, with `seconds`, or until told 'stop'. */
 export type LoadGeneratorRun = Omit<OpenLoopLoad, 'until'> & { seconds?: number };

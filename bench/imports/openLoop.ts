@@ -5,6 +5,9 @@
 // queueing). Latencies by kind. It runs in a worker thread of its own (LoadGenerator,
 // loadGenerator.ts), so that nothing else the bench does delays its sends.
 import { Agent, request } from 'node:http';
+import { getPriority } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { runQueueWaitSeconds } from '../cpu.js';
 import type { HttpRequestSpec } from '../scenarios.js';
 import { percentile, round } from '../stats.js';
 import { SLOW_ANSWER_SECONDS } from './serviceLatency.js';
@@ -48,6 +51,32 @@ export interface OpenLoopSamples {
   /** Requests the load generator itself sent more than `lateMs` after they were due. */
   sentLate: number;
   lateMs: number;
+  /** The thread that sent them and read the answers, over the period. */
+  generator?: GeneratorThread;
+}
+
+/** What delayed the load generator's own thread: a latency it counts includes its waits. */
+export interface GeneratorThread {
+  /** Its scheduling priority (nice: lower runs first; 0 is every other process's). */
+  nice: number;
+  /** Seconds it was ready to run but waited for a core (0 where /proc cannot say). */
+  waitedForCoreSeconds: number;
+  /** Its event loop's longest delay, ms. */
+  delayMaxMs: number;
+}
+
+/** The periods' generator threads together: their waits summed, the longest delay, the first's priority. */
+export function generatorOf(periods: readonly OpenLoopSamples[]): GeneratorThread | undefined {
+  const threads = periods.flatMap((p) => p.generator ?? []);
+  if (!threads.length) return undefined;
+  return {
+    nice: threads[0]!.nice,
+    waitedForCoreSeconds: round(
+      threads.reduce((n, t) => n + t.waitedForCoreSeconds, 0),
+      2,
+    ),
+    delayMaxMs: round(Math.max(...threads.map((t) => t.delayMaxMs)), 1),
+  };
 }
 
 const TICK_MS = 2;
@@ -72,6 +101,9 @@ export async function openLoop(load: OpenLoopLoad): Promise<OpenLoopSamples> {
   let stopped = false;
   const stopping = 'seconds' in load.until ? new Promise((resolve) => setTimeout(resolve, (load.until as { seconds: number }).seconds * 1000)) : load.until;
   void stopping.finally(() => (stopped = true)).catch(() => {});
+  const delays = monitorEventLoopDelay({ resolution: 5 });
+  delays.enable();
+  const waitedBefore = runQueueWaitSeconds('thread-self');
   const started = performance.now();
   let sent = 0;
   let sentLate = 0;
@@ -103,7 +135,14 @@ export async function openLoop(load: OpenLoopLoad): Promise<OpenLoopSamples> {
   const seconds = (performance.now() - started) / 1000;
   await Promise.all(answers);
   agent.destroy();
-  return { rate: load.rate, seconds, sent, latencies, failed, sentLate, lateMs: LATE_SEND_MS };
+  delays.disable();
+  const waitedAfter = runQueueWaitSeconds('thread-self');
+  const generator: GeneratorThread = {
+    nice: getPriority(),
+    waitedForCoreSeconds: waitedBefore === undefined || waitedAfter === undefined ? 0 : waitedAfter - waitedBefore,
+    delayMaxMs: delays.max / 1e6,
+  };
+  return { rate: load.rate, seconds, sent, latencies, failed, sentLate, lateMs: LATE_SEND_MS, generator };
 }
 
 /** The periods' answers together, by kind (periods at one rate: the first's is stated). */

@@ -8,7 +8,7 @@ import { describeState } from './databaseState.js';
 import { feedLines } from './feedReport.js';
 import { copyRatio, importGoals, storedAloneRatio } from './goals.js';
 import { LOADED_ALONE_TIMES } from './loadedRowsAlone.js';
-import type { KindLatency } from './openLoop.js';
+import type { GeneratorThread, KindLatency } from './openLoop.js';
 import { RAW_COPIES } from './rawCopy.js';
 import type { ImportRunResult } from './results.js';
 import type { SearchFigures, SlowAnswers } from './searches.js';
@@ -163,6 +163,18 @@ function slowAnswersLine(slow: SearchFigures['slowAnswers']): string[] {
     `Answers over ${int(slow.seconds * 1000)} ms, every kind: idle ${side(slow.idle)}; during the change ${side(slow.during)} ` +
       '(the service times a request from when it reads it; the load generator from when it was due, in a worker thread of its own).',
     ...servicePausesLine(slow),
+    ...generatorLine(slow),
+  ];
+}
+
+/** What delayed the load generator's own thread: its waits are in every latency it counts. */
+function generatorLine({ idle, during }: NonNullable<SearchFigures['slowAnswers']>): string[] {
+  if (!idle.generator || !during.generator) return [];
+  const waits = (g: GeneratorThread) => `${round(g.waitedForCoreSeconds, 2)} s waiting for a core, its event loop's longest delay ${ms(g.delayMaxMs)} ms`;
+  const { nice } = during.generator;
+  return [
+    '',
+    `The load generator's thread (priority ${nice}${nice < 0 ? ', above the service, the database and the import' : ', as every other process: the bench could not raise it'}): idle ${waits(idle.generator)}; during the change ${waits(during.generator)}.`,
   ];
 }
 

@@ -15,7 +15,7 @@ import type { HttpRequestSpec } from '../scenarios.js';
 import { round } from '../stats.js';
 import type { DatabaseState } from './databaseState.js';
 import { LoadGenerator } from './loadGenerator.js';
-import { figuresOf, type OpenLoopFigures, type OpenLoopLoad, type OpenLoopSamples } from './openLoop.js';
+import { figuresOf, type GeneratorThread, generatorOf, type OpenLoopFigures, type OpenLoopLoad, type OpenLoopSamples } from './openLoop.js';
 import { type AnswerTally, between, clientTally, type ServiceTally, SLOW_ANSWER_SECONDS, serviceAnswers, sum } from './serviceLatency.js';
 
 export interface SearchLoad {
@@ -65,6 +65,8 @@ export interface SlowAnswers {
   service: AnswerTally & Partial<ServiceTally>;
   /** Requests the load generator itself sent over `seconds` late (its own delay, in neither count's cause). */
   sentLate?: number;
+  /** What delayed the load generator's own thread (since 2026-11-30). */
+  generator?: GeneratorThread;
 }
 
 const SATURATION_SECONDS = 5;
@@ -167,8 +169,8 @@ export async function searchesAround<T>(load: SearchLoad, throughput: Throughput
     statesBetween,
     slowAnswers: {
       seconds: SLOW_ANSWER_SECONDS,
-      idle: { client: clientOf([idle]), service: serviceIdle, sentLate: sentLate([idle]) },
-      during: { client: clientOf(windows), service: sum(serviceWindows), sentLate: sentLate(windows) },
+      idle: { client: clientOf([idle]), service: serviceIdle, sentLate: sentLate([idle]), generator: generatorOf([idle]) },
+      during: { client: clientOf(windows), service: sum(serviceWindows), sentLate: sentLate(windows), generator: generatorOf(windows) },
     },
   };
   return { figures, applied: first! };
