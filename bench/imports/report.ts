@@ -1,6 +1,7 @@
 // The import run's figures (run.ts) as a section of bench/results/latest.md (sections.ts):
 // `--imports` writes it, and a full run keeps the last one, since a full run measures reads
 // only. The goals are goals.ts'.
+import type { HostCpu } from '../hostCpu.js';
 import { int, latencyMs as ms, pct, table } from '../report/format.js';
 import { focusedSection, ranAs } from '../sections.js';
 import { round } from '../stats.js';
@@ -164,7 +165,16 @@ function slowAnswersLine(slow: SearchFigures['slowAnswers']): string[] {
       '(the service times a request from when it reads it; the load generator from when it was due, in a worker thread of its own).',
     ...servicePausesLine(slow),
     ...generatorLine(slow),
+    ...hostLine(slow),
   ];
+}
+
+/** The machine's own account of each period: a stall outside every process shows here. */
+function hostLine({ idle, during }: NonNullable<SearchFigures['slowAnswers']>): string[] {
+  if (!idle.host || !during.host) return [];
+  const shares = (h: HostCpu) =>
+    `${pct(h.busy)} busy, ${pct(h.idle)} idle, ${pct(h.waitingForDisk)} waiting for the disk, ${pct(h.softInterrupts)} in soft interrupts, ${pct(h.stolen)} taken by the hypervisor`;
+  return ['', `The machine's cores (/proc/stat): idle ${shares(idle.host)}; during the change ${shares(during.host)}.`];
 }
 
 /** What delayed the load generator's own thread: its waits are in every latency it counts. */

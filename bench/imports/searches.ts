@@ -9,6 +9,7 @@
 // database brought back to the stated state before each, as before the first), each
 // kind's p99 over those windows set against its own idle p99 at that rate. The closed
 // loop idle is kept beside, for the service's throughput.
+import { type HostCpu, type HostTicks, hostCpuOf, hostTicks, ticksBetween } from '../hostCpu.js';
 import { measureHttp } from '../loadHttp.js';
 import type { Running } from '../processes.js';
 import type { HttpRequestSpec } from '../scenarios.js';
@@ -67,6 +68,8 @@ export interface SlowAnswers {
   sentLate?: number;
   /** What delayed the load generator's own thread (since 2026-11-30). */
   generator?: GeneratorThread;
+  /** The machine's cores over the period (since 2026-11-30, afternoon). */
+  host?: HostCpu;
 }
 
 const SATURATION_SECONDS = 5;
@@ -137,19 +140,25 @@ export async function searchesAround<T>(load: SearchLoad, throughput: Throughput
   const windows: OpenLoopSamples[] = [];
   const statesBetween: DatabaseState[] = [];
   const serviceWindows: ServiceTally[] = [];
+  const hostWindows: (HostTicks | undefined)[] = [];
   let idle: OpenLoopSamples;
   let serviceIdle: ServiceTally;
+  let hostIdle: HostTicks | undefined;
   let first: T | undefined;
   try {
     await openLoop({ seconds: WARMUP_SECONDS });
     const beforeIdle = await readService();
+    const hostBeforeIdle = hostTicks();
     idle = await openLoop({ seconds: idleSeconds });
+    hostIdle = ticksBetween(hostBeforeIdle, hostTicks());
     serviceIdle = between(beforeIdle, await readService());
     for (let window = 1; window <= DURING_WINDOWS; window++) {
       if (window > 1) statesBetween.push(await change.restore());
       const beforeWindow = await readService();
+      const hostBeforeWindow = hostTicks();
       const applying = change.apply();
       windows.push(await openLoop(applying));
+      hostWindows.push(ticksBetween(hostBeforeWindow, hostTicks()));
       serviceWindows.push(between(beforeWindow, await readService()));
       const applied = await applying;
       first ??= applied;
@@ -169,8 +178,14 @@ export async function searchesAround<T>(load: SearchLoad, throughput: Throughput
     statesBetween,
     slowAnswers: {
       seconds: SLOW_ANSWER_SECONDS,
-      idle: { client: clientOf([idle]), service: serviceIdle, sentLate: sentLate([idle]), generator: generatorOf([idle]) },
-      during: { client: clientOf(windows), service: sum(serviceWindows), sentLate: sentLate(windows), generator: generatorOf(windows) },
+      idle: { client: clientOf([idle]), service: serviceIdle, sentLate: sentLate([idle]), generator: generatorOf([idle]), host: hostCpuOf([hostIdle]) },
+      during: {
+        client: clientOf(windows),
+        service: sum(serviceWindows),
+        sentLate: sentLate(windows),
+        generator: generatorOf(windows),
+        host: hostCpuOf(hostWindows),
+      },
     },
   };
   return { figures, applied: first! };

@@ -139,6 +139,9 @@ describe.runIf(databaseUrl)('npm run bench -- --imports, at a tiny scale', () =>
       const failed = kinds.reduce((n, k) => n + k.failed, 0);
       expect(slowAnswers![period].sentLate).toBeGreaterThanOrEqual(0);
       expect(slowAnswers![period].sentLate).toBeLessThanOrEqual(slowAnswers![period].client.slow + failed);
+      // The machine's own account of the period: its cores' shares, adding up to the whole.
+      const host = slowAnswers![period].host!;
+      expect(host.busy + host.idle + host.waitingForDisk).toBeCloseTo(1, 2);
       // What held the service's event loop: a period always has some delay.
       expect(slowAnswers![period].service.eventLoopMaxMs).toBeGreaterThan(0);
       if (kinds.every((k) => k.failed === 0)) expect(slowAnswers![period].service.answers).toBe(answered);
