@@ -172,20 +172,21 @@ export function figuresOf(periods: readonly OpenLoopSamples[]): OpenLoopFigures 
  * One request: nothing for a 2xx answer read to its end, else its status and error code
  * ("503 service_unavailable"). A kept-alive socket the service closed as the request was
  * written never carried it: the request is sent again on a new socket, as Node's documentation
- * advises, and its latency still counts from when it was due.
+ * advises, and its latency still counts from when it was due. The new socket is one of its own
+ * (`agent: false`), since the pool's other idle sockets may have been closed as well.
  */
 async function ask(agent: Agent, load: OpenLoopLoad, spec: HttpRequestSpec): Promise<string | undefined> {
   try {
     return await askOnce(agent, load, spec);
   } catch (error) {
-    if ((error as ResetOnReuse).resetOnReusedSocket) return askOnce(agent, load, spec);
+    if ((error as ResetOnReuse).resetOnReusedSocket) return askOnce(false, load, spec);
     throw error;
   }
 }
 
 type ResetOnReuse = Error & { code?: string; resetOnReusedSocket?: boolean };
 
-function askOnce(agent: Agent, load: OpenLoopLoad, spec: HttpRequestSpec): Promise<string | undefined> {
+function askOnce(agent: Agent | false, load: OpenLoopLoad, spec: HttpRequestSpec): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { authorization: `Bearer ${load.token}` };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
