@@ -19,7 +19,7 @@ export interface CheckWorkerData {
 }
 
 export interface WorkerOptions {
-  /** Worker threads (default: one per core but one, at least one: the database and this thread need the rest). */
+  /** Worker threads (default: DEFAULT_WORKERS, fewer on fewer cores). */
   workers?: number;
   /** Bytes of the file per piece handed to a worker. */
   pieceBytes?: number;
@@ -34,6 +34,13 @@ export interface WorkerOptions {
  * 211-217 at 4 MB) for no CPU time measurable (the process's, three runs each).
  */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 };
+
+/**
+ * Two, on as many cores: one worker alone left the second core partly idle while this
+ * thread and the database took the copy (issue 59). More would not help: the copy goes
+ * over one connection, which a few workers already keep busy, and each one costs memory.
+ */
+const DEFAULT_WORKERS = 2;
 
 const entry = workerEntry('checkWorker');
 
@@ -69,7 +76,7 @@ class CheckWorker {
 
 /** The checked chunks of an NDJSON file, in file order. */
 export async function* checkedInWorkers(path: string, data: Omit<CheckWorkerData, 'failOnPiece'>, options: WorkerOptions = {}): AsyncGenerator<CheckedChunk> {
-  const count = Math.max(1, options.workers ?? availableParallelism() - 1);
+  const count = Math.max(1, options.workers ?? Math.min(DEFAULT_WORKERS, availableParallelism()));
   const workers = Array.from({ length: count }, () => new CheckWorker({ ...data, failOnPiece: options.failOnPiece }));
   // Pieces in flight: enough to keep every worker busy while a chunk is copied, few enough for memory.
   const inFlight: Promise<CheckedChunk>[] = [];
