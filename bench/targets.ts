@@ -1,6 +1,7 @@
 // The processes the bench starts: the service (as production runs it, `npm run build` then
-// `npm run start:prod`'s node with its flags, on PostgreSQL or PGlite) and the references on
-// bare node:http. Each answers an authenticated hello when ready.
+// `npm run start:prod`'s node with its flags, on PostgreSQL or PGlite), the import (built
+// likewise, with `npm run import`'s flags) and the references on bare node:http. Each
+// service answers an authenticated hello when ready.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,14 +16,19 @@ const tsx = (file: string) => [process.execPath, '--import', 'tsx', root + file]
 // bench run's build (the slow tests run two at once), are left alone.
 const benchBuild = join(root, `.build-bench-${process.pid}`);
 let built = false;
-function builtServer(): string[] {
+/** `script`'s node with its flags on `entry` of the bench's build (made on first use). */
+function builtCommand(script: string, entry: string): string[] {
   if (!built) {
     build(benchBuild);
     process.once('exit', () => rmSync(benchBuild, { recursive: true, force: true }));
   }
   built = true;
-  return [process.execPath, ...nodeFlagsOf('start:prod'), join(benchBuild, 'server', 'main.js')];
+  return [process.execPath, ...nodeFlagsOf(script), join(benchBuild, entry)];
 }
+const builtServer = () => builtCommand('start:prod', 'server/main.js');
+
+/** The import as production runs it: built, with `npm run import`'s node flags. */
+export const builtImport = () => builtCommand('import', 'server/cli/import.js');
 
 /**
  * Hello's reference: a bare node:http handler. (fastify, stock openapi-backend and the Prism

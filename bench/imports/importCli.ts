@@ -1,15 +1,14 @@
-// `npm run import` (server/cli/import.ts) run as an operator runs it: its own process, with
-// the script's Node flags, its peak RSS sampled.
+// The import (server/cli/import.ts) run as production runs it: built, in its own process,
+// with `npm run import`'s Node flags, its peak RSS sampled. (`npm run import` loads the
+// TypeScript through tsx, whose loader takes memory of its own: docs/operating/import.md.)
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sampleRss } from '../cpu.js';
 import { onEveryCpu } from '../machine.js';
-import { nodeFlagsOf } from '../nodeFlags.js';
 import { round } from '../stats.js';
+import { builtImport } from '../targets.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const importNodeFlags = nodeFlagsOf('import');
 
 export interface ImportRun {
   label: string;
@@ -23,10 +22,10 @@ export interface ImportRun {
   copyRecordsPerSecond?: number;
 }
 
-/** Runs `npm run import` on `file` against `databaseUrl`. */
+/** Runs the built import on `file` against `databaseUrl`. */
 export async function runImportCli(databaseUrl: string, file: string, label: string, records: number): Promise<ImportRun> {
   // (Unpinned: the bench's own pinning would put the import's worker threads on one core.)
-  const [command, ...args] = onEveryCpu([process.execPath, ...importNodeFlags, '--import', 'tsx', join(root, 'server/cli/import.ts'), file]);
+  const [command, ...args] = onEveryCpu([...builtImport(), file]);
   const env = { ...process.env, DATABASE_URL: databaseUrl, PGLITE_DATA_DIR: '', LOG_LEVEL: 'warn' };
   let rss: ReturnType<typeof sampleRss> | undefined;
   let peakRssMb: number | undefined;

@@ -2,6 +2,7 @@
 // `--imports` writes it, and a full run keeps the last one, since a full run measures reads
 // only. The goals are goals.ts'.
 import type { HostCpu } from '../hostCpu.js';
+import { nodeFlagsOf } from '../nodeFlags.js';
 import { int, latencyMs as ms, pct, table } from '../report/format.js';
 import { focusedSection, ranAs } from '../sections.js';
 import { round } from '../stats.js';
@@ -48,7 +49,7 @@ function importHeader(result: ImportRunResult): string[] {
     '## Import cost (PostgreSQL)',
     '',
     ranAs('imports', result, `${postgres}${result.server ? `, on ${result.server}` : ''}; ${result.machine.nproc} cores (${result.machine.cpuModel})`),
-    `Each file applied by \`npm run import\` in its own process, ${result.repetitions ?? 1} times, beside its floors measured in the same run: ` +
+    `Each file applied by the import as production runs it (built: \`node ${nodeFlagsOf('import').join(' ')} dist/server/cli/import.js\`), in its own process, ${result.repetitions ?? 1} times, beside its floors measured in the same run: ` +
       "each file against its stored rows alone (its rows written where they live, without the import's reading, checks, staging or derived data, rolled back): " +
       `a whole-file load's, the whole file's companies, persons and employments copied into the same empty database just before it, their indexes built and keys added after (the fastest of ${LOADED_ALONE_TIMES}), which its re-apply shares; ` +
       `a change or churn file's, the same records' rows written to \`persons\` and \`employees\` with their indexes and keys (the fastest of ${STORED_ALONE_TIMES}); each from the stated state. ` +

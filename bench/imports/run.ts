@@ -1,4 +1,4 @@
-// `npm run bench -- --imports`: each file applied by `npm run import` (importCli.ts) beside
+// `npm run bench -- --imports`: each file applied by the built import (importCli.ts) beside
 // its floors measured in the same run, on the PostgreSQL bench database, each file twice:
 //   1. the whole dataset into an empty database, then the same file again, unchanged
 //      (beside its stored rows alone, loadedRowsAlone.ts, and a raw COPY of its rows,
