@@ -24,7 +24,7 @@ import { fail, failOn, failUsage, parseCommandLine } from './commandLine.js';
 import { openCliDatabase } from './database.js';
 
 const usage = `usage: npm run import -- [--dry-run] <file.ndjson | file.json> [--snapshot COMPANY_ID]... [--max-deletions PERCENT]
-       (node dist/server/cli/import.js … in the image)
+       (node --max-old-space-size=128 dist/server/cli/import.js … in the image)
   --dry-run                 check the file against the database and say what it would do; writes nothing
   --snapshot COMPANY_ID     the file holds all of the company's employments: the others are deleted
   --max-deletions PERCENT   with --snapshot: refuse to delete more than this share of a company's employments (default 20)
