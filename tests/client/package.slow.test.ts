@@ -66,7 +66,9 @@ beforeAll(async () => {
   });
   ({ tarball, files: packedFiles } = await packClient(work));
   // Every consumer installs, compiles and bundles at once: most of the time is npm and tsc.
-  await Promise.all(
+  // All of them finish before a failure is thrown, so that none still writes in `work` while
+  // afterAll removes it.
+  const builds = await Promise.allSettled(
     Object.entries(consumers).map(async ([kind, consumer]) => {
       const app = join(work, kind);
       cpSync(join(fixtures, kind), app, { recursive: true });
@@ -75,6 +77,8 @@ beforeAll(async () => {
       await consumer.build(app);
     }),
   );
+  const failed = builds.find((build) => build.status === 'rejected');
+  if (failed) throw failed.reason;
 }, 300_000);
 afterAll(async () => {
   await server?.close();

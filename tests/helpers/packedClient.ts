@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { lock } from 'proper-lockfile';
 
 const repo = resolve(import.meta.dirname, '../..');
 const exec = promisify(execFile);
@@ -18,9 +19,21 @@ export async function run(command: string, args: string[], cwd: string, env: Nod
   }
 }
 
-/** Builds and packs the client into `dir`: the tarball's path and the files it holds. */
+/**
+ * Builds and packs the client into `dir`: the tarball's path and the files it holds. The build
+ * empties and rewrites client/dist, so test files running at once take turns (a lock between
+ * processes) rather than pack or delete what another is writing.
+ */
 export async function packClient(dir: string): Promise<{ tarball: string; files: string[] }> {
-  await run('npm', ['run', '--silent', 'client:build'], repo);
-  const [packed] = JSON.parse(await run('npm', ['pack', './client', '--json', '--pack-destination', dir], repo));
-  return { tarball: join(dir, packed.filename), files: packed.files.map((f: { path: string }) => f.path) };
+  const release = await lock(join(repo, 'client'), {
+    lockfilePath: join(repo, 'node_modules', '.client-build.lock'),
+    retries: { retries: 1_000, minTimeout: 100, maxTimeout: 1_000 },
+  });
+  try {
+    await run('npm', ['run', '--silent', 'client:build'], repo);
+    const [packed] = JSON.parse(await run('npm', ['pack', './client', '--json', '--pack-destination', dir], repo));
+    return { tarball: join(dir, packed.filename), files: packed.files.map((f: { path: string }) => f.path) };
+  } finally {
+    await release();
+  }
 }
