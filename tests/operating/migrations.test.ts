@@ -141,18 +141,53 @@ describe.each(engines)('migrating on %s', (engine) => {
         INSERT INTO first_name_pieces
         SELECT DISTINCT p, company_id, person_created_at, person_id, last_name_folded, first_name_folded
           FROM employees CROSS JOIN unnest(name_pieces(first_name_folded)) AS p WHERE person_id IS NOT NULL`);
-      await db.query(`DELETE FROM schema_migrations WHERE version = '004_first_name_pieces_without_last_name.sql'`);
+      // (009 set these columns' collation since: it is applied again after 004.)
+      await db.query(`DELETE FROM schema_migrations WHERE version IN ('004_first_name_pieces_without_last_name.sql', '009_name_piece_keys_in_byte_order.sql')`);
       await db.query(`UPDATE schema_migrations SET version = $1 WHERE starts_with(version, $2)`, [
         `${upkeepSource} sha256:older after 003_employees_room_for_updates.sql`,
         `${upkeepSource} `,
       ]);
       expect(await db.query('SELECT count(*)::int AS n FROM first_name_pieces')).toEqual([{ n: 4 }]);
 
-      expect(await migrate(db)).toEqual(['004_first_name_pieces_without_last_name.sql', upkeepSource]);
+      expect(await migrate(db)).toEqual(['004_first_name_pieces_without_last_name.sql', '009_name_piece_keys_in_byte_order.sql', upkeepSource]);
       expect(await describeStructure(db)).toBe(committed);
       const { kept, rebuilt } = await derivedDataAndRebuild(db);
       // "ada" once per person: the first person's two last names are one entry now.
       expect(kept.first_name_pieces).toHaveLength(3);
+      expect(kept).toEqual(rebuilt);
+    } finally {
+      await populated.drop();
+    }
+  });
+
+  it('carries a populated database over migration 009: the name pieces keyed in byte order, every entry kept', async () => {
+    const populated = await throwawayDatabase(engine);
+    try {
+      const { db } = populated;
+      for (const n of [1, 2, 3]) await writeEmployment(db, n);
+      // The database as it stood before 009: the columns in the database's collation, the
+      // person-order indexes under "C".
+      for (const [table, included] of [
+        ['last_name_pieces', 'company_id, last_name_folded, first_name_folded'],
+        ['first_name_pieces', 'company_id, first_name_folded'],
+      ] as const) {
+        await db.query(`DROP INDEX ${table}_by_person`);
+        await db.query(`ALTER TABLE ${table} ALTER COLUMN piece TYPE text COLLATE "default", ALTER COLUMN company_id TYPE text COLLATE "default"`);
+        await db.query(`CREATE INDEX ${table}_by_person ON ${table} (piece COLLATE "C", person_created_at, person_id) INCLUDE (${included})`);
+      }
+      await db.query(`DELETE FROM schema_migrations WHERE version = '009_name_piece_keys_in_byte_order.sql'`);
+      await db.query(`UPDATE schema_migrations SET version = $1 WHERE starts_with(version, $2)`, [
+        `${upkeepSource} sha256:${upkeepChecksum} after 008_webhooks.sql`,
+        `${upkeepSource} `,
+      ]);
+      expect(await describeStructure(db)).not.toBe(committed);
+      const before = (await derivedDataAndRebuild(db)).kept;
+
+      expect(await migrate(db)).toEqual(['009_name_piece_keys_in_byte_order.sql', upkeepSource]);
+      expect(await describeStructure(db)).toBe(committed);
+      const { kept, rebuilt } = await derivedDataAndRebuild(db);
+      expect(kept.last_name_pieces.length).toBeGreaterThan(0);
+      expect(kept).toEqual(before);
       expect(kept).toEqual(rebuilt);
     } finally {
       await populated.drop();

@@ -98,8 +98,9 @@ export function conditionSql(condition: Condition, $: Placeholders): string | un
     case 'filter':
       return condition.value === null ? undefined : filterCondition(condition.rule, $(`filter ${condition.name}`));
     case 'piece':
-      // The collation names the person-order index (first_name_pieces_by_person, last_name_pieces_by_person).
-      return condition.personOrder ? `e.piece COLLATE "C" = ${$('piece')}` : `e.piece = ${$('piece')}`;
+      // The collation names the person-order index (first_name_pieces_by_person, last_name_pieces_by_person;
+      // migration 009): the column's own, "C", names the primary key. Both compare bytes.
+      return condition.personOrder ? `e.piece COLLATE "POSIX" = ${$('piece')}` : `e.piece = ${$('piece')}`;
     case 'dictionary': {
       const holds =
         [...condition.fragment].length < 3

@@ -171,14 +171,14 @@ CREATE INDEX first_name_dictionary_pieces ON public.first_name_dictionary USING 
 CREATE INDEX first_name_dictionary_short ON public.first_name_dictionary USING gin (short_fragments(folded));
 
 CREATE TABLE first_name_pieces (
-  piece text NOT NULL,
-  company_id text NOT NULL,
+  piece text COLLATE "C" NOT NULL,
+  company_id text COLLATE "C" NOT NULL,
   person_created_at timestamp with time zone NOT NULL,
   person_id uuid NOT NULL,
   first_name_folded text NOT NULL,
   CONSTRAINT first_name_pieces_pkey PRIMARY KEY (piece, company_id, person_created_at, person_id, first_name_folded)
 );
-CREATE INDEX first_name_pieces_by_person ON public.first_name_pieces USING btree (piece COLLATE "C", person_created_at, person_id) INCLUDE (company_id, first_name_folded);
+CREATE INDEX first_name_pieces_by_person ON public.first_name_pieces USING btree (piece COLLATE "POSIX", person_created_at, person_id) INCLUDE (company_id, first_name_folded);
 
 CREATE TABLE last_name_dictionary (
   folded text NOT NULL,
@@ -187,15 +187,15 @@ CREATE TABLE last_name_dictionary (
 CREATE INDEX last_name_dictionary_short ON public.last_name_dictionary USING gin (short_fragments(folded));
 
 CREATE TABLE last_name_pieces (
-  piece text NOT NULL,
-  company_id text NOT NULL,
+  piece text COLLATE "C" NOT NULL,
+  company_id text COLLATE "C" NOT NULL,
   person_created_at timestamp with time zone NOT NULL,
   person_id uuid NOT NULL,
   last_name_folded text NOT NULL,
   first_name_folded text NOT NULL,
   CONSTRAINT last_name_pieces_pkey PRIMARY KEY (piece, company_id, person_created_at, person_id, last_name_folded, first_name_folded)
 );
-CREATE INDEX last_name_pieces_by_person ON public.last_name_pieces USING btree (piece COLLATE "C", person_created_at, person_id) INCLUDE (company_id, last_name_folded, first_name_folded);
+CREATE INDEX last_name_pieces_by_person ON public.last_name_pieces USING btree (piece COLLATE "POSIX", person_created_at, person_id) INCLUDE (company_id, last_name_folded, first_name_folded);
 
 CREATE TABLE people_by_company_day (
   company_id text NOT NULL,

@@ -17,10 +17,12 @@ export async function describeStructure(db: Queryable): Promise<string> {
   );
   for (const { name, options } of tables) {
     const columns = await db.query<{ line: string }>(
-      `SELECT format('  %I %s%s%s', a.attname, format_type(a.atttypid, a.atttypmod),
+      // (A collation shows where it is not the type's own, the database's.)
+      `SELECT format('  %I %s%s%s%s', a.attname, format_type(a.atttypid, a.atttypmod),
+                     CASE WHEN a.attcollation <> t.typcollation THEN ' COLLATE ' || a.attcollation::regcollation::text ELSE '' END,
                      CASE WHEN a.attnotnull THEN ' NOT NULL' ELSE '' END,
                      coalesce(' DEFAULT ' || pg_get_expr(d.adbin, d.adrelid), '')) AS line
-         FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+         FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
         WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped ORDER BY a.attnum`,
       [name],
     );

@@ -2,8 +2,8 @@
 -- options: {"prepared":true}
 WITH 
      outside AS MATERIALIZED (SELECT c.id FROM companies c WHERE NOT EXISTS (SELECT FROM credential_companies cc WHERE cc.credential_id = $2::uuid AND cc.company_id = c.id)),
-     page AS MATERIALIZED (SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM first_name_pieces e WHERE e.person_id IS NOT NULL AND e.company_id NOT IN (SELECT id FROM outside) AND e.piece COLLATE "C" = $3 AND e.first_name_folded LIKE $4 ORDER BY 1, 2 LIMIT $5 OFFSET $6),
-     total AS (SELECT count(*) AS n FROM (SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM first_name_pieces e WHERE e.person_id IS NOT NULL AND e.company_id NOT IN (SELECT id FROM outside) AND e.piece COLLATE "C" = $3 AND e.first_name_folded LIKE $4) m)
+     page AS MATERIALIZED (SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM first_name_pieces e WHERE e.person_id IS NOT NULL AND e.company_id NOT IN (SELECT id FROM outside) AND e.piece COLLATE "POSIX" = $3 AND e.first_name_folded LIKE $4 ORDER BY 1, 2 LIMIT $5 OFFSET $6),
+     total AS (SELECT count(*) AS n FROM (SELECT DISTINCT e.person_created_at AS created_at, e.person_id AS id FROM first_name_pieces e WHERE e.person_id IS NOT NULL AND e.company_id NOT IN (SELECT id FROM outside) AND e.piece COLLATE "POSIX" = $3 AND e.first_name_folded LIKE $4) m)
      SELECT to_char(date_trunc('milliseconds', statement_timestamp()) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS as_of, 1 AS ask, (SELECT n FROM total) AS total, $6::int8 AS page_offset,
             page.id AS item_id, to_char(page.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_at,
             CASE WHEN page.id IS NOT NULL THEN
