@@ -139,8 +139,10 @@ export async function importSource(db: Database, source: ImportSource, given: Im
       await tx.query('SET LOCAL statement_timeout = 0');
       // Room to sort and hash a whole file's records in memory (the upkeep's sorts, the resolve's joins).
       await tx.query("SET LOCAL work_mem = '256MB'");
-      // (And to sort an initial load's index entries when its indexes are built after its rows.)
-      await tx.query("SET LOCAL maintenance_work_mem = '256MB'");
+      // An initial load's index builds (deferredIndexes.ts) sort in PostgreSQL's default,
+      // whatever the server's: 256MB sorted slower on two cores (docs/performance.md), and at
+      // 64MB a build takes at most one parallel worker (each participant needs 32MB).
+      await tx.query("SET LOCAL maintenance_work_mem = '64MB'");
       await createStagingTables(tx);
       progress?.step('reading and checking');
       const stager = await stageSource(tx, source, ndjsonFile, options);

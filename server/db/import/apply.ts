@@ -41,12 +41,14 @@ export async function applyImport(tx: Transaction, reach: Reach): Promise<Upkeep
            person_created_at = p.created_at, person_updated_at = p.updated_at
       FROM import_employments f ${storedRow(reach, 'persons', 'p', 'id', 'f.person_id')}
      WHERE f.write AND f.stored AND e.id = f.id`);
+  // (In key order where the key is kept, so its index is filled page by page; where it is
+  // built after, in the file's order, which keeps a person's employments together.)
   await tx.query(`
     INSERT INTO employees (${written.join(', ')}, person_created_at, person_updated_at)
     SELECT ${written.map((c) => `f.${c}`).join(', ')}, p.created_at, p.updated_at
       FROM import_employments f ${storedRow(reach, 'persons', 'p', 'id', 'f.person_id')}
      WHERE f.write AND NOT f.stored
-     ORDER BY f.id`);
+     ${deferred.length ? '' : 'ORDER BY f.id'}`);
   await finishUpkeep(tx, upkeep);
   await buildDeferredIndexes(tx, deferred);
 
