@@ -116,6 +116,24 @@ describe.each(engines)('import on %s', (engine) => {
     expect(await snapshot(database.db)).toEqual(before);
   });
 
+  it('names each per-employment record of an employment absent after the file by its own line and kind', async () => {
+    const before = await snapshot(database.db);
+    const error = await rejection(database.db, [
+      { type: 'membership', employeeId: newEmployee, status: 'active' },
+      { type: 'company', id: 'fresh-co', name: 'Fresh' },
+      { type: 'coverage', employeeId: newEmployee, status: 'enrolled', startsAt: '2025-01-01T00:00:00Z', endsAt: null, planTier: null },
+      { type: 'delete', record: 'employee', id: ids.anaAcme },
+      { type: 'invitation', employeeId: ids.anaAcme, status: 'pending', invitedAt: '2026-01-01T00:00:00Z', expiresAt: '2026-02-01T00:00:00Z' },
+    ]);
+    const unknown = `unknown employee ${newEmployee}: not in this import nor in the database`;
+    expect(error.problems).toEqual([
+      { line: 1, record: `membership ${newEmployee}`, message: unknown },
+      { line: 3, record: `coverage ${newEmployee}`, message: unknown },
+      { line: 5, record: `invitation ${ids.anaAcme}`, message: `employee ${ids.anaAcme} is deleted on line 4` },
+    ]);
+    expect(await snapshot(database.db)).toEqual(before);
+  });
+
   it('stores a date-time the database cannot read as written as the instant it names, and finds it unchanged again', async () => {
     const instants = [
       ['2024-03-01T00:00:00+16:00', '2024-02-29T08:00:00.000Z'],

@@ -43,16 +43,18 @@ const checks: string[] = [
      FROM import_person_outcomes d JOIN employees e ON e.person_id = d.id
     WHERE d.deleting AND NOT EXISTS (SELECT 1 FROM import_employments f WHERE f.id = e.id AND (NOT f.present OR f.employee_line IS NOT NULL))
     GROUP BY d.line, d.id`,
-  // A per-employment record whose employment is absent after the file.
-  ...employmentRecordKindNames.map(
-    (kind) => `SELECT f.${kind}_line, '${kind} ' || f.id,
+  // A per-employment record whose employment is absent after the file: every kind in one
+  // pass over the employments (a pass per kind read them all once for each).
+  `SELECT k.line, k.kind || ' ' || f.id,
           CASE WHEN f.snapshot_company IS NOT NULL AND f.employee_line IS NULL
                  THEN format('employee %s is deleted by the snapshot of company %s, which this file lacks an employee record of it for', f.id, f.snapshot_company)
                WHEN f.employee_deleting THEN format('employee %s is deleted on line %s', f.id, f.employee_line)
                ELSE format('unknown employee %s: not in this import nor in the database', f.id) END
      FROM import_employments f
-    WHERE f.${kind}_explicit AND NOT f.${kind}_deleting AND NOT f.present`,
-  ),
+    CROSS JOIN LATERAL (VALUES ${employmentRecordKindNames
+      .map((kind) => `('${kind}', f.${kind}_line, f.${kind}_explicit AND NOT f.${kind}_deleting)`)
+      .join(', ')}) AS k(kind, line, names_it)
+    WHERE NOT f.present AND k.names_it`,
   // Credentials: their companies, and companies deleted that a credential left alone names.
   `SELECT o.line, format('credential "%s"', o.name), format('unknown company %s: not in this import nor in the database', c.company)
      FROM import_credential_outcomes o CROSS JOIN unnest(o.companies) AS c(company)
