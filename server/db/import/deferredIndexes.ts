@@ -8,7 +8,9 @@
 //
 // The foreign keys checked at commit (an employment's person and its times) are dropped
 // too and added again last: adding one checks every row in one join, where a kept one
-// would queue a check per row written and probe the person of each.
+// would queue a check per row written and probe the person of each. The company's key
+// stays, checked row by row: dropping it would lock `companies`, which authentication
+// reads, until the commit.
 import type { Transaction } from '../engines/database.js';
 
 /** The tables whose indexes an initial load builds after its rows. */
