@@ -74,6 +74,8 @@ describe.each(engines)('the upkeep an import takes on %s', (engine) => {
       // The keys built again are keys: a second row with a stored id is refused.
       const [stored] = await fresh.db.query<{ id: string }>('SELECT id::text FROM employees LIMIT 1');
       await expect(fresh.db.query('INSERT INTO employees SELECT * FROM employees WHERE id = $1', [stored!.id])).rejects.toThrow(/duplicate key/);
+      // So are the rollups' keys, built after the fill: a second count for a company's day is refused.
+      await expect(fresh.db.query('INSERT INTO people_by_company_day SELECT * FROM people_by_company_day LIMIT 1')).rejects.toThrow(/duplicate key/);
       // The person's foreign key, added again after the rows, holds an employment's copy of its person's times.
       await expect(
         fresh.db.query("UPDATE employees SET person_updated_at = person_updated_at + interval '1 second' WHERE id = $1", [stored!.id]),

@@ -14,7 +14,15 @@
 import type { Transaction } from '../engines/database.js';
 
 /** The tables whose indexes an initial load builds after its rows. */
-const filledTables = ['employees', 'last_name_pieces', 'first_name_pieces', 'last_name_dictionary', 'first_name_dictionary'] as const;
+const filledTables = [
+  'employees',
+  'last_name_pieces',
+  'first_name_pieces',
+  'last_name_dictionary',
+  'first_name_dictionary',
+  'people_by_company_day',
+  'people_by_credential_day',
+] as const;
 
 /** What to build again after the rows: an index by its definition, a key or foreign key by adding its constraint to its table. */
 export interface DeferredDefinition {
