@@ -134,7 +134,7 @@ function searchTable(result: ImportRunResult): string[] {
   });
   const rate = saturatedDuringChange
     ? `while a change file applied, ${round(saturatedDuringChange.rps, 1)} req/s${duringCounted(saturatedDuringChange)}; ` +
-      `then the kinds in turn at a fixed ${round(idle.rate, 1)} req/s (${pct(rateShare)} of what it kept during the change, an open loop: each latency counted from when its request was due)`
+      `then the kinds in turn at a fixed ${round(idle.rate, 1)} req/s (${pct(rateShare)} of the lower of what it kept idle and during the change, an open loop: each latency counted from when its request was due)`
     : `then the kinds in turn at a fixed ${round(idle.rate, 1)} req/s (${pct(rateShare)} of that, an open loop: each latency counted from when its request was due)`;
   return [
     `Searches (${filters}): every kind at once at ${saturated.connections} connections answered ${round(saturated.rps, 1)} req/s idle over ${saturated.seconds} s; ${rate}, ` +
