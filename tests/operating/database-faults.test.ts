@@ -107,6 +107,12 @@ describe.runIf(databaseUrl)('database faults', () => {
     });
 
     it('answers 503 at the deadline instead of holding the request, and serves again when it answers', async () => {
+      // Several connections open first: a background tick (the webhook poll, the feed's
+      // clock, the audit shipper) caught on one by the stall leaves the search another,
+      // rather than a new one that would fail its handshake in 300 ms.
+      await Promise.all(Array.from({ length: 5 }, () => search(server)));
+      const open = /db_pool_connections\{state="total"\} (\d+)/.exec(await (await fetch(`${server.url}/metrics`)).text());
+      expect(Number(open?.[1])).toBeGreaterThan(1);
       proxy.stall();
       try {
         // On the open (now silent) connection: held until the deadline, then 503.
