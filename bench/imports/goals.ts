@@ -10,6 +10,7 @@ import { round } from '../stats.js';
 import { agreement } from './agreement.js';
 import { feedGoals } from './feedGoals.js';
 import type { ImportMeasurement, ImportRow, ImportRunResult } from './results.js';
+import { rateBasis } from './searches.js';
 
 export const IMPORT_GOALS = {
   /** A whole-file load's records/s over its stored rows alone's, at least (decision 0026). */
@@ -83,7 +84,7 @@ function searchGoal(result: ImportRunResult, add: (goal: string, measured: strin
   // (Runs before 2026-11-29 measured them in a closed loop, without figures by kind.)
   if (!result.searches?.idle.byKind) return;
   const { idle, during, rateShare, saturated, saturatedDuringChange } = result.searches;
-  const basis = saturatedDuringChange ? Math.min(saturated.rps, saturatedDuringChange.rps) : saturated.rps;
+  const basis = saturatedDuringChange ? rateBasis({ saturated, saturatedDuringChange }) : saturated.rps;
   const kinds = Object.keys(idle.byKind);
   const ratio = (kind: string) => during.byKind[kind]!.p99 / idle.byKind[kind]!.p99;
   const each = kinds.map((k) => `${k} ${ms(during.byKind[k]!.p99)} / ${ms(idle.byKind[k]!.p99)} ms (${round(ratio(k), 2)}×)`);

@@ -129,11 +129,13 @@ export async function throughputAround(
 export type Throughput = Required<Pick<SearchFigures, 'saturated' | 'saturatedDuringChange'>>;
 
 /**
- * A share of the lower of the two throughputs: below saturation both idle and during the
- * change. (Until 2026-12-02 of the throughput during the change alone, which a run whose
- * closed loop kept more during the change than idle set above what the idle service kept.)
+ * What the searches' rate is a share of: the lower of the two throughputs, so that the rate
+ * is below saturation both idle and during the change. (Until 2026-12-02 the throughput
+ * during the change alone, which a run whose closed loop kept more during the change than
+ * idle set above what the idle service kept.)
  */
-export const rateFor = ({ saturated, saturatedDuringChange }: Throughput) => Math.min(saturated.rps, saturatedDuringChange.rps) * RATE_SHARE;
+export const rateBasis = ({ saturated, saturatedDuringChange }: Throughput) => Math.min(saturated.rps, saturatedDuringChange.rps);
+export const rateFor = (throughput: Throughput) => rateBasis(throughput) * RATE_SHARE;
 
 /**
  * The searches at a share of what the service kept (rateFor); the change file
