@@ -300,7 +300,7 @@ CREATE OR REPLACE FUNCTION public.credential_first_company_set()
 CREATE OR REPLACE FUNCTION public.fill_derived_data()
  RETURNS void
  LANGUAGE plpgsql
- -- body: md5 f4b546bd619dfd52a4b8832d19370c1b
+ -- body: md5 8db226ba2d4a0cbddbccd7ded4d4b7f6
 
 CREATE OR REPLACE FUNCTION public.follow_credential_companies()
  RETURNS trigger
