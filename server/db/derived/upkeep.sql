@@ -303,9 +303,9 @@ CREATE OR REPLACE TRIGGER credential_companies_removed AFTER DELETE ON credentia
 -- it commits). The employments are read once: what each linked one bears (company,
 -- person's creation time, person, both folded names), made distinct, is what every
 -- derived table is made of. The pieces come straight from generate_series (what
--- name_pieces computes), once per distinct name, without a function call. Nothing is inserted in any
--- order: an initial load builds the indexes after the fill (server/db/import/
--- deferredIndexes.ts). The borne rows are a temporary table dropped at commit (and by a
+-- name_pieces computes), once per distinct name, without a function call. Nothing is
+-- inserted in any order: an initial load builds the indexes after the fill
+-- (server/db/import/deferredIndexes.ts). The borne rows are a temporary table dropped at commit (and by a
 -- rollback), so no session keeps a copy of the names past its transaction.
 -- ---------------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION fill_derived_data() RETURNS void LANGUAGE plpgsql AS $$
