@@ -302,11 +302,11 @@ CREATE OR REPLACE TRIGGER credential_companies_removed AFTER DELETE ON credentia
 -- derived data is empty), which must not TRUNCATE (that lock would block readers until
 -- it commits). The employments are read once: what each linked one bears (company,
 -- person's creation time, person, both folded names), made distinct, is what every
--- derived table is made of. The pieces come straight from generate_series (what
--- name_pieces computes), once per distinct name, without a function call. Nothing is
--- inserted in any order: an initial load builds the indexes after the fill
--- (server/db/import/deferredIndexes.ts). The borne rows are a temporary table dropped at commit (and by a
--- rollback), so no session keeps a copy of the names past its transaction.
+-- derived table is made of. Each distinct name is cut into its pieces once, by
+-- name_pieces (the baseline migration's). Nothing is inserted in any order: an initial
+-- load builds the indexes after the fill (server/db/import/deferredIndexes.ts). The
+-- borne rows are a temporary table dropped at commit (and by a rollback), so no session
+-- keeps a copy of the names past its transaction.
 -- ---------------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION fill_derived_data() RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -320,28 +320,18 @@ BEGIN
   ANALYZE fill_borne;
   INSERT INTO last_name_dictionary SELECT DISTINCT last_name_folded FROM fill_borne;
   INSERT INTO first_name_dictionary SELECT DISTINCT first_name_folded FROM fill_borne;
-  -- Names repeat across people: each distinct name is cut into its pieces once, and the
-  -- borne rows take their name's pieces from a hash of them (a merge join would sort every
-  -- borne row by name; restored after). The borne rows are distinct, so two entries can
-  -- only repeat within one name (a piece it holds twice): each piece is kept where it
-  -- first occurs in its name, and nothing needs sorting or hashing to make the entries
-  -- distinct. (A first-name entry holds no last name: its rows are made distinct without
-  -- it first.)
+  -- Names repeat across people: the borne rows take their name's distinct pieces from a
+  -- hash of them (a merge join would sort every borne row by name; restored after). The
+  -- borne rows are distinct and so are a name's pieces, so nothing else needs sorting or
+  -- hashing to make the entries distinct. (A first-name entry holds no last name: its
+  -- rows are made distinct without it first.)
   PERFORM set_config('enable_mergejoin', 'off', true);
   INSERT INTO last_name_pieces
-  WITH pieces AS MATERIALIZED (
-    SELECT n.name, substr(n.name, s, 3) AS piece
-      FROM (SELECT DISTINCT last_name_folded AS name FROM fill_borne) n CROSS JOIN generate_series(1, length(n.name) - 2) AS s
-     WHERE strpos(n.name, substr(n.name, s, 3)) = s
-  )
+  WITH pieces AS MATERIALIZED (SELECT n.name, unnest(name_pieces(n.name)) AS piece FROM (SELECT DISTINCT last_name_folded AS name FROM fill_borne) n)
   SELECT p.piece, b.company_id, b.person_created_at, b.person_id, b.last_name_folded, b.first_name_folded
     FROM fill_borne b JOIN pieces p ON p.name = b.last_name_folded;
   INSERT INTO first_name_pieces (piece, company_id, person_created_at, person_id, first_name_folded)
-  WITH pieces AS MATERIALIZED (
-    SELECT n.name, substr(n.name, s, 3) AS piece
-      FROM (SELECT DISTINCT first_name_folded AS name FROM fill_borne) n CROSS JOIN generate_series(1, length(n.name) - 2) AS s
-     WHERE strpos(n.name, substr(n.name, s, 3)) = s
-  )
+  WITH pieces AS MATERIALIZED (SELECT n.name, unnest(name_pieces(n.name)) AS piece FROM (SELECT DISTINCT first_name_folded AS name FROM fill_borne) n)
   SELECT p.piece, b.company_id, b.person_created_at, b.person_id, b.first_name_folded
     FROM (SELECT DISTINCT company_id, person_created_at, person_id, first_name_folded FROM fill_borne) b JOIN pieces p ON p.name = b.first_name_folded;
   PERFORM set_config('enable_mergejoin', merge_join, true);
