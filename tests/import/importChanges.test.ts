@@ -176,6 +176,39 @@ describe.each(engines)('an import that changes stored data on %s', (engine) => {
     expect((await search({ personId: person })).persons[0].employments.map((e: any) => e.id)).toEqual([other]);
   });
 
+  it('takes records of several kinds listed apart from their employee record, each employment once', async () => {
+    const person = '11111111-2222-4333-8444-000000000004';
+    const job = '11111111-2222-4333-8444-0000000000e5';
+    const other = '11111111-2222-4333-8444-0000000000e6';
+    // Each employee record alone on its line; the kinds after them, in no kind's order, and
+    // not every kind for each employment.
+    const summary = await apply([
+      { type: 'person', id: person, createdAt: '2024-06-01T00:00:00.000Z', updatedAt: '2024-06-01T00:00:00.000Z' },
+      employee({ id: job, companyId: 'acme-corp', personId: person, lastName: 'Apart' }),
+      employee({ id: other, companyId: 'acme-corp', personId: person, lastName: 'Aside' }),
+      { type: 'coverage', employeeId: job, status: 'enrolled', startsAt: '2024-01-01T00:00:00.000Z', endsAt: null, planTier: null },
+      { type: 'invitation', employeeId: job, status: 'pending', invitedAt: '2025-01-01T00:00:00.000Z', expiresAt: '2099-01-01T00:00:00.000Z' },
+      { type: 'coverage', employeeId: other, status: 'waived', startsAt: '2024-01-01T00:00:00.000Z', endsAt: null, planTier: null },
+      { type: 'linkedUser', employeeId: other, status: 'deactivated' },
+    ]);
+    expect(counts(summary)).toEqual({
+      person: { ...none, added: 1 },
+      employee: { ...none, added: 2 },
+      invitation: { ...none, added: 1 },
+      linkedUser: { ...none, added: 1 },
+      coverage: { ...none, added: 2 },
+    });
+    const [found] = (await search({ personId: person })).persons;
+    const byId = Object.fromEntries(found.employments.map((e: any) => [e.id, e]));
+    expect(Object.keys(byId).sort()).toEqual([job, other]);
+    expect(byId[job].membership.status).toBe('invited_pending');
+    expect(byId[job].coverage).toEqual({ status: 'enrolled', startsAt: '2024-01-01T00:00:00.000Z', endsAt: null, planTier: null });
+    expect(byId[other].coverage.status).toBe('waived');
+    // (A deactivated linked user, and no membership: access revoked.)
+    expect(byId[other].membership.status).toBe('revoked_access');
+    await expectDerivedDataExact();
+  });
+
   it('deletes a person with their employments in one file; deleting again counts them already absent', async () => {
     const person = '11111111-2222-4333-8444-000000000001';
     const job = '11111111-2222-4333-8444-0000000000e1';

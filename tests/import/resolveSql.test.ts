@@ -48,6 +48,7 @@ const shapes: [string, Facts][] = [
   ['one-record-each-joined', { ...changes, reach: 'join', stored: 5 }],
   ['kind-staged-alone', { ...changes, kindTables: ['membership'] }],
   ['kind-deleted', { ...changes, deletes: ['membership'] }],
+  ['kinds-staged-alone-and-deleted', { ...changes, kindTables: ['membership', 'coverage'], deletes: ['invitation'] }],
   ['employee-deleted', { ...changes, deletes: ['employee', 'coverage'], kindTables: ['coverage', 'linkedUser'] }],
   ['snapshot', { ...changes, snapshotCompanies: ['co-1', 'co-2'] }],
   ['several-records-each', { ...changes, oneEach: false, kindTables: ['invitation'] }],

@@ -5,7 +5,7 @@
 import { type EmploymentRecordKindName, employeeFields } from '../../domain/employment.js';
 import { columnType, employmentColumns, foldedColumns, kindColumns, kindPresent } from '../employmentColumns.js';
 import { storedRow } from './reach.js';
-import type { ResolvePlan } from './resolvePlan.js';
+import { kindsAlone, type ResolvePlan } from './resolvePlan.js';
 import { inlineKindColumns, inlineLine, kindStagingTable } from './staging.js';
 
 type Kind = EmploymentRecordKindName;
@@ -31,6 +31,15 @@ export const outcome = (stored: string, after: string, differs: string, deleting
  */
 const rowOf = (plan: ResolvePlan) => (plan.oneRecordEach ? 'le' : 't');
 
+/**
+ * With one employee record each, the kinds staged alone (or deleted) come in one relation,
+ * a row for each employment that has such an event, with each kind's columns named
+ * aloneColumn(kind, name): one join for them all, where a join per kind passed every
+ * employee record through once more for each.
+ */
+const ALONE = 'alone';
+const aloneColumn = (kind: Kind, name: string) => `${kind}__${name}`;
+
 /** A kind's last event for the employment: its line, whether a delete, whether of the kind itself, and a column's value. */
 function lastEvent(kind: Kind, source: ResolvePlan['kinds'][number]['source']) {
   const inline = `le.${inlineLine(kind)}`;
@@ -44,13 +53,14 @@ function lastEvent(kind: Kind, source: ResolvePlan['kinds'][number]['source']) {
       value: (c: string) => `le.${c}`,
     };
   // The record staged with the employee's, or one staged alone if that came later.
-  const alone = `(${kind}.line IS NOT NULL AND (${inline} IS NULL OR ${kind}.line > ${inline}))`;
+  const event = (name: string) => `${ALONE}.${aloneColumn(kind, name)}`;
+  const alone = `(${event('line')} IS NOT NULL AND (${inline} IS NULL OR ${event('line')} > ${inline}))`;
   const pick = (fromAlone: string, fromInline: string) => `CASE WHEN ${alone} THEN ${fromAlone} WHEN ${inline} IS NOT NULL THEN ${fromInline} END`;
   return {
-    line: `greatest(${inline}, ${kind}.line)`,
-    deleting: pick(`${kind}.deleting`, 'false'),
-    explicit: pick(`${kind}.explicit`, 'true'),
-    value: (c: string) => pick(`${kind}.${c}`, `le.${c}`),
+    line: `greatest(${inline}, ${event('line')})`,
+    deleting: pick(event('deleting'), 'false'),
+    explicit: pick(event('explicit'), 'true'),
+    value: (c: string) => pick(event(c), `le.${c}`),
   };
 }
 
@@ -58,7 +68,7 @@ function lastEvent(kind: Kind, source: ResolvePlan['kinds'][number]['source']) {
 export function afterColumns(plan: ResolvePlan): Columns {
   const row = rowOf(plan);
   const stored = (column: string) => `${row}.${storedName(column)}`;
-  const kindAfter = ({ kind, source }: ResolvePlan['kinds'][number]): Columns => {
+  const kindAfter = (kind: Kind, source: ResolvePlan['kinds'][number]['source']): Columns => {
     const last = lastEvent(kind, source);
     return [
       [`${kind}_line`, last.line],
@@ -72,6 +82,14 @@ export function afterColumns(plan: ResolvePlan): Columns {
       ),
     ];
   };
+  // An employment with no event staged alone (nearly every one of a large file) takes its
+  // employee record's, without weighing the two: the same columns, for less work a row.
+  const kindColumnsAfter = ({ kind, source }: ResolvePlan['kinds'][number]): Columns => {
+    const columns = kindAfter(kind, source);
+    if (source !== 'employee record or alone') return columns;
+    const inline = kindAfter(kind, 'employee record');
+    return columns.map(([name, sql], i): [string, string] => [name, `CASE WHEN ${ALONE}.id IS NULL THEN ${inline[i]![1]} ELSE ${sql} END`]);
+  };
   return [
     ['id', `${row}.id`],
     ['employee_line', 'le.line'],
@@ -80,7 +98,7 @@ export function afterColumns(plan: ResolvePlan): Columns {
     ['stored', `${stored('id')} IS NOT NULL`],
     ['present', `CASE WHEN le.line IS NOT NULL THEN NOT le.deleting WHEN s.id IS NOT NULL THEN false ELSE ${stored('id')} IS NOT NULL END`],
     ...ownColumns.map((c): [string, string] => [c, `CASE WHEN le.line IS NOT NULL THEN le.${c} ELSE ${stored(c)} END`]),
-    ...plan.kinds.flatMap(kindAfter),
+    ...plan.kinds.flatMap(kindColumnsAfter),
   ];
 }
 
@@ -139,6 +157,20 @@ function lastKind(kind: Kind, byLine: boolean): string {
     ...(byLine ? [`SELECT id, ${inlineLine(kind)} ${inline}`, `SELECT id::uuid, line ${employeeDeletes}`] : []),
   ];
   return lastOf(events.join('\n       UNION ALL '), lines.join(' UNION ALL '));
+}
+
+/** The last events of the kinds staged alone, one row per employment that has any (ALONE). */
+function lastAlone(kinds: readonly Kind[]): string {
+  // (The id of the kinds joined so far: whichever of them has the employment.)
+  const idOf = (joined: readonly Kind[]) => (joined.length === 1 ? `${joined[0]}.id` : `coalesce(${joined.map((k) => `${k}.id`).join(', ')})`);
+  const from = kinds.map((kind, i) =>
+    i ? `FULL JOIN (${lastKind(kind, false)}) ${kind} ON ${kind}.id = ${idOf(kinds.slice(0, i))}` : `(${lastKind(kind, false)}) ${kind}`,
+  );
+  const columns = kinds.flatMap((kind) =>
+    ['line', 'deleting', 'explicit', ...kindColumns(kind).map((c) => c.column)].map((name) => `${kind}.${name} AS ${aloneColumn(kind, name)}`),
+  );
+  return `SELECT ${idOf(kinds)} AS id, ${columns.join(', ')}
+          FROM ${from.join('\n          ')}`;
 }
 
 const employeeRecords = `SELECT id, line, false AS deleting, ${[...ownColumns, ...inlineKindColumns.map((c) => c.column)].join(', ')} FROM import_employees i`;
@@ -203,9 +235,11 @@ export function employmentsStatement(plan: ResolvePlan): { sql: string; params: 
   const row = rowOf(plan);
   const after = afterColumns(plan);
   const outcomes = outcomeColumns(plan.kinds.map((k) => k.kind));
-  const kindJoins = plan.kinds
-    .filter((k) => k.source !== 'employee record')
-    .map(({ kind, source }) => `LEFT JOIN (${lastKind(kind, source === 'events by line')}) ${kind} ON ${kind}.id = ${row}.id`);
+  const alone = kindsAlone(plan);
+  const kindJoins = [
+    ...plan.kinds.filter((k) => k.source === 'events by line').map(({ kind }) => `LEFT JOIN (${lastKind(kind, true)}) ${kind} ON ${kind}.id = ${row}.id`),
+    ...(alone.length ? [`LEFT JOIN (${lastAlone(alone)}) ${ALONE} ON ${ALONE}.id = ${row}.id`] : []),
+  ];
   const sql = `
     CREATE TEMP TABLE import_employments ON COMMIT DROP AS
     WITH last_employee AS (${lastEmployee(plan)}),
