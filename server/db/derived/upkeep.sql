@@ -321,17 +321,18 @@ BEGIN
   INSERT INTO last_name_dictionary SELECT DISTINCT last_name_folded FROM fill_borne;
   INSERT INTO first_name_dictionary SELECT DISTINCT first_name_folded FROM fill_borne;
   -- Names repeat across people: the borne rows take their name's distinct pieces from a
-  -- hash of them (a merge join would sort every borne row by name; restored after). The
+  -- hash of them, cut once per name the dictionaries now hold (a merge join would sort
+  -- every borne row by name; restored after). The
   -- borne rows are distinct and so are a name's pieces, so nothing else needs sorting or
   -- hashing to make the entries distinct. (A first-name entry holds no last name: its
   -- rows are made distinct without it first.)
   PERFORM set_config('enable_mergejoin', 'off', true);
   INSERT INTO last_name_pieces
-  WITH pieces AS MATERIALIZED (SELECT n.name, unnest(name_pieces(n.name)) AS piece FROM (SELECT DISTINCT last_name_folded AS name FROM fill_borne) n)
+  WITH pieces AS MATERIALIZED (SELECT n.folded AS name, unnest(name_pieces(n.folded)) AS piece FROM last_name_dictionary n)
   SELECT p.piece, b.company_id, b.person_created_at, b.person_id, b.last_name_folded, b.first_name_folded
     FROM fill_borne b JOIN pieces p ON p.name = b.last_name_folded;
   INSERT INTO first_name_pieces (piece, company_id, person_created_at, person_id, first_name_folded)
-  WITH pieces AS MATERIALIZED (SELECT n.name, unnest(name_pieces(n.name)) AS piece FROM (SELECT DISTINCT first_name_folded AS name FROM fill_borne) n)
+  WITH pieces AS MATERIALIZED (SELECT n.folded AS name, unnest(name_pieces(n.folded)) AS piece FROM first_name_dictionary n)
   SELECT p.piece, b.company_id, b.person_created_at, b.person_id, b.first_name_folded
     FROM (SELECT DISTINCT company_id, person_created_at, person_id, first_name_folded FROM fill_borne) b JOIN pieces p ON p.name = b.first_name_folded;
   PERFORM set_config('enable_mergejoin', merge_join, true);

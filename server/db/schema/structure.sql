@@ -300,7 +300,7 @@ CREATE OR REPLACE FUNCTION public.credential_first_company_set()
 CREATE OR REPLACE FUNCTION public.fill_derived_data()
  RETURNS void
  LANGUAGE plpgsql
- -- body: md5 debb2784ad82ccc1156e57a0fb893892
+ -- body: md5 79ff043f5b7b8e4cbfc28526c8f376f8
 
 CREATE OR REPLACE FUNCTION public.follow_credential_companies()
  RETURNS trigger
